@@ -131,5 +131,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "shoal-info: unknown option '%s'; see shoal-info --help\n", argv[1]);
         return 2;
     }
-    return ferror(stdout) ? 1 : 0;
+    /* A report that could not be written (full disk, closed pipe) is a failure. */
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
