@@ -1,0 +1,187 @@
+/* Unit test of the environment parser (src/core/env.c). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "env.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(e)                                                                 \
+    do {                                                                         \
+        if (!(e)) {                                                              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #e); \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+static void size_ok(const char *s, size_t want)
+{
+    size_t v = 12345;
+    int rc = shoal_parse_size(s, &v);
+    if (rc != 0 || v != want) {
+        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want %zu\n", s, rc, v, want);
+        exit(1);
+    }
+}
+
+static void size_bad(const char *s)
+{
+    size_t v = 12345;
+    int rc = shoal_parse_size(s, &v);
+    if (rc != -1 || v != 12345) {
+        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want rejection\n", s, rc, v);
+        exit(1);
+    }
+}
+
+static void test_parse_size(void)
+{
+    size_ok("0", 0);
+    size_ok("4096", 4096);
+    size_ok("1k", 1024);
+    size_ok("1K", 1024);
+    size_ok("512M", (size_t)512 << 20);
+    size_ok("2G", (size_t)2 << 30);
+    size_ok("1T", (size_t)1 << 40);
+    size_ok("1t", (size_t)1 << 40);
+    size_ok(".5m", 524288);
+    size_ok("0.5M", 524288);
+    size_ok("1.5G", (size_t)3 << 29);
+    size_ok("0.25K", 256);
+    size_ok("3.1M", 3250586); /* 3250585.6, rounded up */
+    size_ok("0.1k", 103);     /* 102.4, rounded up */
+    size_ok("0.001k", 2);
+    size_ok("20kk", 20480);   /* only the first suffix letter counts */
+    size_ok("1.", 1);
+    if (SIZE_MAX == UINT64_MAX)
+        size_ok("16777215T", (size_t)16777215 << 40);
+
+    size_bad("");
+    size_bad("abc");
+    size_bad("-1");
+    size_bad("12x");
+    size_bad("M");
+    size_bad(".");
+    size_bad(".k");
+    size_bad("99999999999999999999T");
+    size_bad("99999999999999999999");
+    size_bad("16777216T"); /* 2^64 */
+    size_bad(NULL);
+}
+
+static void test_parse_bool(void)
+{
+    static const char *const off[] = { "0", "no", "NO", "false", "False", "off", "OFF", "" };
+    static const char *const on[] = { "1", "yes", "true", "on", "ON", "2", "enabled" };
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        CHECK(shoal_parse_bool(off[i]) == 0);
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
+        CHECK(shoal_parse_bool(on[i]) == 1);
+    CHECK(shoal_parse_bool(NULL) == 0);
+}
+
+static void test_parse_int(void)
+{
+    long v = 99;
+    CHECK(shoal_parse_int("0", &v) == 0 && v == 0);
+    CHECK(shoal_parse_int("42", &v) == 0 && v == 42);
+    CHECK(shoal_parse_int("-7", &v) == 0 && v == -7);
+    CHECK(shoal_parse_int("+5", &v) == 0 && v == 5);
+    v = 99;
+    CHECK(shoal_parse_int("", &v) == -1);
+    CHECK(shoal_parse_int("abc", &v) == -1);
+    CHECK(shoal_parse_int("12x", &v) == -1);
+    CHECK(shoal_parse_int("1.5", &v) == -1);
+    CHECK(shoal_parse_int("-", &v) == -1);
+    CHECK(shoal_parse_int("99999999999999999999999", &v) == -1);
+    CHECK(shoal_parse_int(NULL, &v) == -1);
+    CHECK(v == 99);
+}
+
+/* Removes every variable the table knows, so the caller's environment cannot leak in. */
+static void clear_env(void)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++) {
+        unsetenv(shoal_env_vars[i].name);
+        if (shoal_env_vars[i].alias)
+            unsetenv(shoal_env_vars[i].alias);
+    }
+}
+
+static int load(struct shoal_config *cfg, char *err, size_t errlen)
+{
+    memset(cfg, 0xa5, sizeof *cfg);
+    err[0] = '\0';
+    return shoal_env_load(cfg, err, errlen);
+}
+
+static void test_env_load(void)
+{
+    struct shoal_config cfg;
+    char err[256];
+
+    clear_env();
+    CHECK(load(&cfg, err, sizeof err) == 0);
+    CHECK(cfg.symmetric_size == (size_t)512 << 20);
+    CHECK(cfg.debug == 0 && cfg.info == 0 && cfg.version == 0);
+    CHECK(cfg.spin_count == 200 && cfg.yield_sleep_us == 50);
+    CHECK(cfg.boot_fd == -1 && cfg.rank == -1 && cfg.size == 0);
+
+    CHECK(setenv("SHMEM_SYMMETRIC_SIZE", "1G", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0);
+    CHECK(cfg.symmetric_size == (size_t)1 << 30);
+
+    /* The deprecated alias counts only when the SHMEM_ name is unset. */
+    CHECK(setenv("SMA_SYMMETRIC_SIZE", "2M", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0);
+    CHECK(cfg.symmetric_size == (size_t)1 << 30);
+    CHECK(unsetenv("SHMEM_SYMMETRIC_SIZE") == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0);
+    CHECK(cfg.symmetric_size == (size_t)2 << 20);
+
+    /* A malformed value fails and the message names the variable that held it. */
+    CHECK(setenv("SMA_SYMMETRIC_SIZE", "lots", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "SMA_SYMMETRIC_SIZE") && strstr(err, "lots"));
+    CHECK(setenv("SHMEM_SYMMETRIC_SIZE", "12x", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "SHMEM_SYMMETRIC_SIZE") && strstr(err, "12x"));
+    CHECK(setenv("SMA_SYMMETRIC_SIZE", "2M", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == -1); /* SHMEM_ wins, even when malformed */
+    CHECK(strstr(err, "SHMEM_SYMMETRIC_SIZE"));
+    char tiny[8];
+    CHECK(load(&cfg, tiny, sizeof tiny) == -1);
+    CHECK(strlen(tiny) == sizeof tiny - 1);
+    clear_env();
+
+    CHECK(setenv("SHOAL_SPIN_COUNT", "fast", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "SHOAL_SPIN_COUNT"));
+    CHECK(setenv("SHOAL_SPIN_COUNT", "-3", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.spin_count == -3);
+    clear_env();
+
+    CHECK(setenv("SMA_DEBUG", "yes", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.debug == 1);
+    CHECK(setenv("SHMEM_DEBUG", "off", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.debug == 0);
+    clear_env();
+
+    /* Another launcher's variables never make loading fail. */
+    CHECK(setenv("PMIX_RANK", "not-a-number", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == -1);
+    CHECK(setenv("PMIX_RANK", "3", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == 3);
+    clear_env();
+}
+
+int main(void)
+{
+    test_parse_size();
+    test_parse_bool();
+    test_parse_int();
+    test_env_load();
+    printf("test_env: all passed\n");
+    return 0;
+}
