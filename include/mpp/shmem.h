@@ -1,0 +1,2 @@
+/* Deprecated (1.1) include path, still required. */
+#include <shmem.h>

@@ -1,0 +1,186 @@
+/* C11 type-generic interface, derived from the C11 tables in shoal/type_tables.h.
+ * A call whose first argument is a shmem_ctx_t dispatches on the second argument to
+ * the ctx_ form; otherwise it dispatches on the first. A type outside the table
+ * selects shoal_c11_unsupported_type, which takes no arguments, so the call fails
+ * to compile instead of converting silently. */
+#ifndef SHOAL_GENERIC_H
+#define SHOAL_GENERIC_H
+
+void shoal_c11_unsupported_type(void);
+
+#define SHOAL_G_ARG1(a, ...) a
+#define SHOAL_G_ARG2(a, b, ...) b
+
+/* One association per table row: TYPE * -> shmem_[ctx_]TYPENAME_OP. */
+#define SHOAL_G_ROW(T, F) T *: F,
+#define SHOAL_G_CROW(T, F) T *: F, const T *: F,
+
+#define SHOAL_G_OPT_CTX(TABLE, CASE, CTXCASE, ...)                                       \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                               \
+        shmem_ctx_t: _Generic(SHOAL_G_ARG2(__VA_ARGS__, 0, 0),                           \
+                              TABLE(CTXCASE) default: shoal_c11_unsupported_type),       \
+        default: _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                  \
+                          TABLE(CASE) default: shoal_c11_unsupported_type))(__VA_ARGS__)
+#define SHOAL_G_NO_CTX(TABLE, CASE, ...)                                                 \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                               \
+             TABLE(CASE) default: shoal_c11_unsupported_type)(__VA_ARGS__)
+
+/* Per-operation row makers (the preprocessor cannot pass the operation through the
+ * table, so each operation names its own). */
+
+#define SHOAL_GR_put(T, N) SHOAL_G_ROW(T, shmem_##N##_put)
+#define SHOAL_GC_put(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_put)
+#define SHOAL_GR_get(T, N) SHOAL_G_ROW(T, shmem_##N##_get)
+#define SHOAL_GC_get(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_get)
+#define SHOAL_GR_put_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_put_nbi)
+#define SHOAL_GC_put_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_put_nbi)
+#define SHOAL_GR_get_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_get_nbi)
+#define SHOAL_GC_get_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_get_nbi)
+#define SHOAL_GR_iput(T, N) SHOAL_G_ROW(T, shmem_##N##_iput)
+#define SHOAL_GC_iput(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_iput)
+#define SHOAL_GR_iget(T, N) SHOAL_G_ROW(T, shmem_##N##_iget)
+#define SHOAL_GC_iget(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_iget)
+#define SHOAL_GR_ibput(T, N) SHOAL_G_ROW(T, shmem_##N##_ibput)
+#define SHOAL_GC_ibput(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_ibput)
+#define SHOAL_GR_ibget(T, N) SHOAL_G_ROW(T, shmem_##N##_ibget)
+#define SHOAL_GC_ibget(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_ibget)
+#define SHOAL_GR_p(T, N) SHOAL_G_ROW(T, shmem_##N##_p)
+#define SHOAL_GC_p(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_p)
+#define SHOAL_GR_g(T, N) SHOAL_G_CROW(T, shmem_##N##_g)
+#define SHOAL_GC_g(T, N) SHOAL_G_CROW(T, shmem_ctx_##N##_g)
+#define SHOAL_GR_put_signal(T, N) SHOAL_G_ROW(T, shmem_##N##_put_signal)
+#define SHOAL_GC_put_signal(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_put_signal)
+#define SHOAL_GR_put_signal_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_put_signal_nbi)
+#define SHOAL_GC_put_signal_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_put_signal_nbi)
+#define SHOAL_GR_atomic_fetch(T, N) SHOAL_G_CROW(T, shmem_##N##_atomic_fetch)
+#define SHOAL_GC_atomic_fetch(T, N) SHOAL_G_CROW(T, shmem_ctx_##N##_atomic_fetch)
+#define SHOAL_GR_atomic_compare_swap(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_compare_swap)
+#define SHOAL_GC_atomic_compare_swap(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_compare_swap)
+#define SHOAL_GR_atomic_fetch_inc(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_inc)
+#define SHOAL_GC_atomic_fetch_inc(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_inc)
+#define SHOAL_GR_atomic_inc(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_inc)
+#define SHOAL_GC_atomic_inc(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_inc)
+#define SHOAL_GR_atomic_fetch_add(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_add)
+#define SHOAL_GC_atomic_fetch_add(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_add)
+#define SHOAL_GR_atomic_add(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_add)
+#define SHOAL_GC_atomic_add(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_add)
+#define SHOAL_GR_atomic_compare_swap_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_compare_swap_nbi)
+#define SHOAL_GC_atomic_compare_swap_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_compare_swap_nbi)
+#define SHOAL_GR_atomic_fetch_inc_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_inc_nbi)
+#define SHOAL_GC_atomic_fetch_inc_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_inc_nbi)
+#define SHOAL_GR_atomic_fetch_add_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_add_nbi)
+#define SHOAL_GC_atomic_fetch_add_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_add_nbi)
+#define SHOAL_GR_atomic_set(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_set)
+#define SHOAL_GC_atomic_set(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_set)
+#define SHOAL_GR_atomic_swap(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_swap)
+#define SHOAL_GC_atomic_swap(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_swap)
+#define SHOAL_GR_atomic_fetch_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_nbi)
+#define SHOAL_GC_atomic_fetch_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_nbi)
+#define SHOAL_GR_atomic_swap_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_swap_nbi)
+#define SHOAL_GC_atomic_swap_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_swap_nbi)
+#define SHOAL_GR_atomic_fetch_and(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_and)
+#define SHOAL_GC_atomic_fetch_and(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_and)
+#define SHOAL_GR_atomic_and(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_and)
+#define SHOAL_GC_atomic_and(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_and)
+#define SHOAL_GR_atomic_fetch_or(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_or)
+#define SHOAL_GC_atomic_fetch_or(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_or)
+#define SHOAL_GR_atomic_or(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_or)
+#define SHOAL_GC_atomic_or(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_or)
+#define SHOAL_GR_atomic_fetch_xor(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_xor)
+#define SHOAL_GC_atomic_fetch_xor(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_xor)
+#define SHOAL_GR_atomic_xor(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_xor)
+#define SHOAL_GC_atomic_xor(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_xor)
+#define SHOAL_GR_atomic_fetch_and_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_and_nbi)
+#define SHOAL_GC_atomic_fetch_and_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_and_nbi)
+#define SHOAL_GR_atomic_fetch_or_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_or_nbi)
+#define SHOAL_GC_atomic_fetch_or_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_or_nbi)
+#define SHOAL_GR_atomic_fetch_xor_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_xor_nbi)
+#define SHOAL_GC_atomic_fetch_xor_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_xor_nbi)
+
+#define SHOAL_G_RMA(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_RMA_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_STD(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_STD_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_EXT(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_EXT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_BIT(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_BIT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+
+/* RMA */
+#define shmem_put(...)            SHOAL_G_RMA(put, __VA_ARGS__)
+#define shmem_get(...)            SHOAL_G_RMA(get, __VA_ARGS__)
+#define shmem_put_nbi(...)        SHOAL_G_RMA(put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...)        SHOAL_G_RMA(get_nbi, __VA_ARGS__)
+#define shmem_iput(...)           SHOAL_G_RMA(iput, __VA_ARGS__)
+#define shmem_iget(...)           SHOAL_G_RMA(iget, __VA_ARGS__)
+#define shmem_ibput(...)          SHOAL_G_RMA(ibput, __VA_ARGS__)
+#define shmem_ibget(...)          SHOAL_G_RMA(ibget, __VA_ARGS__)
+#define shmem_p(...)              SHOAL_G_RMA(p, __VA_ARGS__)
+#define shmem_g(...)              SHOAL_G_RMA(g, __VA_ARGS__)
+#define shmem_put_signal(...)     SHOAL_G_RMA(put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) SHOAL_G_RMA(put_signal_nbi, __VA_ARGS__)
+
+/* AMO */
+#define shmem_atomic_compare_swap(...)     SHOAL_G_STD(atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...)        SHOAL_G_STD(atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...)              SHOAL_G_STD(atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...)        SHOAL_G_STD(atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...)              SHOAL_G_STD(atomic_add, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...) SHOAL_G_STD(atomic_compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...)    SHOAL_G_STD(atomic_fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...)    SHOAL_G_STD(atomic_fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch(...)            SHOAL_G_EXT(atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...)              SHOAL_G_EXT(atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...)             SHOAL_G_EXT(atomic_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...)        SHOAL_G_EXT(atomic_fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)         SHOAL_G_EXT(atomic_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...)        SHOAL_G_BIT(atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_and(...)              SHOAL_G_BIT(atomic_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)         SHOAL_G_BIT(atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_or(...)               SHOAL_G_BIT(atomic_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...)        SHOAL_G_BIT(atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_xor(...)              SHOAL_G_BIT(atomic_xor, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...)    SHOAL_G_BIT(atomic_fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...)     SHOAL_G_BIT(atomic_fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...)    SHOAL_G_BIT(atomic_fetch_xor_nbi, __VA_ARGS__)
+
+/* Point-to-point synchronization (no ctx forms). */
+#define SHOAL_GW_wait_until(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until)
+#define SHOAL_GW_test(T, N) SHOAL_G_ROW(T, shmem_##N##_test)
+#define SHOAL_GW_wait_until_all(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_all)
+#define SHOAL_GW_wait_until_any(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_any)
+#define SHOAL_GW_wait_until_some(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_some)
+#define SHOAL_GW_wait_until_all_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_all_vector)
+#define SHOAL_GW_wait_until_any_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_any_vector)
+#define SHOAL_GW_wait_until_some_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_wait_until_some_vector)
+#define SHOAL_GW_test_all(T, N) SHOAL_G_ROW(T, shmem_##N##_test_all)
+#define SHOAL_GW_test_any(T, N) SHOAL_G_ROW(T, shmem_##N##_test_any)
+#define SHOAL_GW_test_some(T, N) SHOAL_G_ROW(T, shmem_##N##_test_some)
+#define SHOAL_GW_test_all_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_all_vector)
+#define SHOAL_GW_test_any_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_any_vector)
+#define SHOAL_GW_test_some_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_some_vector)
+#define SHOAL_G_SYNC(op, ...) SHOAL_G_NO_CTX(SHMEM_C11_SYNC_TYPES, SHOAL_GW_##op, __VA_ARGS__)
+#define SHOAL_G_SYNC_DEPR(op, ...) \
+    SHOAL_G_NO_CTX(SHOAL_G_SYNC_WITH_DEPR, SHOAL_GW_##op, __VA_ARGS__)
+#define SHOAL_G_SYNC_WITH_DEPR(X) SHMEM_C11_SYNC_TYPES(X) SHMEM_SYNC_DEPR_TYPES(X)
+
+#define shmem_wait_until(...)              SHOAL_G_SYNC_DEPR(wait_until, __VA_ARGS__)
+#define shmem_test(...)                    SHOAL_G_SYNC_DEPR(test, __VA_ARGS__)
+#define shmem_wait_until_all(...)          SHOAL_G_SYNC(wait_until_all, __VA_ARGS__)
+#define shmem_wait_until_any(...)          SHOAL_G_SYNC(wait_until_any, __VA_ARGS__)
+#define shmem_wait_until_some(...)         SHOAL_G_SYNC(wait_until_some, __VA_ARGS__)
+#define shmem_wait_until_all_vector(...)   SHOAL_G_SYNC(wait_until_all_vector, __VA_ARGS__)
+#define shmem_wait_until_any_vector(...)   SHOAL_G_SYNC(wait_until_any_vector, __VA_ARGS__)
+#define shmem_wait_until_some_vector(...)  SHOAL_G_SYNC(wait_until_some_vector, __VA_ARGS__)
+#define shmem_test_all(...)                SHOAL_G_SYNC(test_all, __VA_ARGS__)
+#define shmem_test_any(...)                SHOAL_G_SYNC(test_any, __VA_ARGS__)
+#define shmem_test_some(...)               SHOAL_G_SYNC(test_some, __VA_ARGS__)
+#define shmem_test_all_vector(...)         SHOAL_G_SYNC(test_all_vector, __VA_ARGS__)
+#define shmem_test_any_vector(...)         SHOAL_G_SYNC(test_any_vector, __VA_ARGS__)
+#define shmem_test_some_vector(...)        SHOAL_G_SYNC(test_some_vector, __VA_ARGS__)
+
+/* Signals: shmem_signal_add/set take an optional leading ctx. */
+#define shmem_signal_add(...)                                                             \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0), shmem_ctx_t: shmem_ctx_signal_add,             \
+             default: (shmem_signal_add))(__VA_ARGS__)
+#define shmem_signal_set(...)                                                             \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0), shmem_ctx_t: shmem_ctx_signal_set,             \
+             default: (shmem_signal_set))(__VA_ARGS__)
+
+#endif

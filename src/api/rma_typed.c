@@ -1,0 +1,82 @@
+/* shmem_[ctx_]TYPENAME_{put,get,put_nbi,get_nbi,p,g,iput,iget,ibput,ibget,put_signal,
+ * put_signal_nbi} for every standard RMA type. Same-node transfers complete before
+ * returning, so the _nbi forms share the blocking implementation. */
+#include "api/pair.h"
+#include "api/rma.h"
+
+#define SHOAL_RMA_TYPED(T, N)                                                                \
+    static inline void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
+                               int pe)                                                       \
+    {                                                                                        \
+        shoal_put(fn, ctx, d, s, n * sizeof(T), pe);                                         \
+    }                                                                                        \
+    static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
+                               int pe)                                                       \
+    {                                                                                        \
+        shoal_get(fn, ctx, d, s, n * sizeof(T), pe);                                         \
+    }                                                                                        \
+    static inline void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)             \
+    {                                                                                        \
+        *(T *)shoal_remote(fn, ctx, d, sizeof(T), pe) = v;                                   \
+    }                                                                                        \
+    static inline T g_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)               \
+    {                                                                                        \
+        return *(const T *)shoal_remote(fn, ctx, s, sizeof(T), pe);                          \
+    }                                                                                        \
+    static inline void iput_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,           \
+                                ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)              \
+    {                                                                                        \
+        shoal_iput(fn, ctx, d, s, dst, sst, 1, n, sizeof(T), pe);                            \
+    }                                                                                        \
+    static inline void iget_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,           \
+                                ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)              \
+    {                                                                                        \
+        shoal_iget(fn, ctx, d, s, dst, sst, 1, n, sizeof(T), pe);                            \
+    }                                                                                        \
+    static inline void ibput_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,          \
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)  \
+    {                                                                                        \
+        shoal_iput(fn, ctx, d, s, dst, sst, b, nb, sizeof(T), pe);                           \
+    }                                                                                        \
+    static inline void ibget_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,          \
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)  \
+    {                                                                                        \
+        shoal_iget(fn, ctx, d, s, dst, sst, b, nb, sizeof(T), pe);                           \
+    }                                                                                        \
+    static inline void put_signal_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,     \
+                                      size_t n, uint64_t *sig, uint64_t sv, int op, int pe)  \
+    {                                                                                        \
+        shoal_put_signal(fn, ctx, d, s, n * sizeof(T), sig, sv, op, pe);                     \
+    }                                                                                        \
+    SHOAL_DEFINE_PAIR(void, N##_put, put_##N, (T *dest, const T *source, size_t nelems, int pe), \
+                      (dest, source, nelems, pe))                                            \
+    SHOAL_DEFINE_PAIR(void, N##_put_nbi, put_##N,                                            \
+                      (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
+    SHOAL_DEFINE_PAIR(void, N##_get, get_##N, (T *dest, const T *source, size_t nelems, int pe), \
+                      (dest, source, nelems, pe))                                            \
+    SHOAL_DEFINE_PAIR(void, N##_get_nbi, get_##N,                                            \
+                      (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
+    SHOAL_DEFINE_PAIR(void, N##_p, p_##N, (T *dest, T value, int pe), (dest, value, pe))     \
+    SHOAL_DEFINE_PAIR(T, N##_g, g_##N, (const T *source, int pe), (source, pe))              \
+    SHOAL_DEFINE_PAIR(void, N##_iput, iput_##N,                                              \
+                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+                      (dest, source, dst, sst, nelems, pe))                                  \
+    SHOAL_DEFINE_PAIR(void, N##_iget, iget_##N,                                              \
+                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+                      (dest, source, dst, sst, nelems, pe))                                  \
+    SHOAL_DEFINE_PAIR(void, N##_ibput, ibput_##N,                                            \
+                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                       size_t nblocks, int pe), (dest, source, dst, sst, bsize, nblocks, pe)) \
+    SHOAL_DEFINE_PAIR(void, N##_ibget, ibget_##N,                                            \
+                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                       size_t nblocks, int pe), (dest, source, dst, sst, bsize, nblocks, pe)) \
+    SHOAL_DEFINE_PAIR(void, N##_put_signal, put_signal_##N,                                  \
+                      (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
+                       uint64_t signal, int sig_op, int pe),                                 \
+                      (dest, source, nelems, sig_addr, signal, sig_op, pe))                  \
+    SHOAL_DEFINE_PAIR(void, N##_put_signal_nbi, put_signal_##N,                              \
+                      (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
+                       uint64_t signal, int sig_op, int pe),                                 \
+                      (dest, source, nelems, sig_addr, signal, sig_op, pe))
+
+SHMEM_RMA_TYPES(SHOAL_RMA_TYPED)

@@ -1,0 +1,164 @@
+/* Point-to-point synchronization: wait_until/test and their _all/_any/_some and
+ * _vector forms, and the signal wait. ivars are local symmetric objects that other
+ * PEs update with AMOs or signals, so every read is an acquire load. */
+#include "core/state.h"
+
+static _Noreturn void bad_cmp(const char *fn, int cmp)
+{
+    shoal_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+}
+
+#define SHOAL_CMP_FN(T, N)                                                                    \
+    static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
+    {                                                                                         \
+        T x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                        \
+        switch (cmp) {                                                                        \
+        case SHMEM_CMP_EQ: return x == v;                                                     \
+        case SHMEM_CMP_NE: return x != v;                                                     \
+        case SHMEM_CMP_GT: return x > v;                                                      \
+        case SHMEM_CMP_GE: return x >= v;                                                     \
+        case SHMEM_CMP_LT: return x < v;                                                      \
+        case SHMEM_CMP_LE: return x <= v;                                                     \
+        }                                                                                     \
+        bad_cmp(fn, cmp);                                                                     \
+    }                                                                                         \
+    static inline void wait_##N(const char *fn, T *ivar, int cmp, T v)                        \
+    {                                                                                         \
+        struct shoal_backoff b = { 0 };                                                       \
+        while (!cmp_##N(fn, ivar, cmp, v))                                                    \
+            shoal_backoff(&b);                                                                \
+    }
+
+#define SHOAL_SYNC_BASIC(T, N)                                                                \
+    SHOAL_CMP_FN(T, N)                                                                        \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
+    {                                                                                         \
+        wait_##N(__func__, ivar, cmp, cmp_value);                                             \
+    }                                                                                         \
+    int shmem_##N##_test(T *ivar, int cmp, T cmp_value)                                       \
+    {                                                                                         \
+        return cmp_##N(__func__, ivar, cmp, cmp_value);                                       \
+    }                                                                                         \
+    SHOAL_PROFILED(shmem_##N##_wait_until) SHOAL_PROFILED(shmem_##N##_test)
+
+/* The multi-element forms. V(i) is the comparison value for element i: the scalar
+ * argument, or cmp_values[i] in the _vector forms. */
+#define SHOAL_SYNC_SET(T, N, SFX, VT, V)                                                      \
+    static inline int test_all_##N##SFX(const char *fn, T *ivars, size_t n,                   \
+                                        const int *status, int cmp, VT vals)                  \
+    {                                                                                         \
+        for (size_t i = 0; i < n; i++)                                                        \
+            if (!(status && status[i]) && !cmp_##N(fn, &ivars[i], cmp, V(i)))                 \
+                return 0;                                                                     \
+        return 1;                                                                             \
+    }                                                                                         \
+    static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,                \
+                                           const int *status, int cmp, VT vals)               \
+    {                                                                                         \
+        for (size_t i = 0; i < n; i++)                                                        \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                  \
+                return i;                                                                     \
+        return SIZE_MAX;                                                                      \
+    }                                                                                         \
+    static inline size_t test_some_##N##SFX(const char *fn, T *ivars, size_t n,               \
+                                            size_t *indices, const int *status, int cmp,      \
+                                            VT vals)                                          \
+    {                                                                                         \
+        size_t found = 0;                                                                     \
+        for (size_t i = 0; i < n; i++)                                                        \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                  \
+                indices[found++] = i;                                                         \
+        return found;                                                                         \
+    }                                                                                         \
+    static inline int all_masked_##N##SFX(size_t n, const int *status)                        \
+    {                                                                                         \
+        for (size_t i = 0; i < n; i++)                                                        \
+            if (!(status && status[i]))                                                       \
+                return 0;                                                                     \
+        return 1;                                                                             \
+    }                                                                                         \
+    void shmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,          \
+                                         int cmp, VT vals)                                    \
+    {                                                                                         \
+        struct shoal_backoff b = { 0 };                                                       \
+        while (!test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals))                \
+            shoal_backoff(&b);                                                                \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,        \
+                                           int cmp, VT vals)                                  \
+    {                                                                                         \
+        if (all_masked_##N##SFX(nelems, status))                                              \
+            return SIZE_MAX;                                                                  \
+        struct shoal_backoff b = { 0 };                                                       \
+        size_t i;                                                                             \
+        while ((i = test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals)) == SIZE_MAX) \
+            shoal_backoff(&b);                                                                \
+        return i;                                                                             \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,         \
+                                            const int *status, int cmp, VT vals)              \
+    {                                                                                         \
+        if (all_masked_##N##SFX(nelems, status))                                              \
+            return 0;                                                                         \
+        struct shoal_backoff b = { 0 };                                                       \
+        size_t k;                                                                             \
+        while ((k = test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals)) == 0) \
+            shoal_backoff(&b);                                                                \
+        return k;                                                                             \
+    }                                                                                         \
+    int shmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp,        \
+                                  VT vals)                                                    \
+    {                                                                                         \
+        return test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                 \
+    }                                                                                         \
+    size_t shmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status, int cmp,     \
+                                     VT vals)                                                 \
+    {                                                                                         \
+        return test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                 \
+    }                                                                                         \
+    size_t shmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,               \
+                                      const int *status, int cmp, VT vals)                    \
+    {                                                                                         \
+        return test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals);       \
+    }                                                                                         \
+    SHOAL_PROFILED(shmem_##N##_wait_until_all##SFX)                                           \
+    SHOAL_PROFILED(shmem_##N##_wait_until_any##SFX)                                           \
+    SHOAL_PROFILED(shmem_##N##_wait_until_some##SFX)                                          \
+    SHOAL_PROFILED(shmem_##N##_test_all##SFX)                                                 \
+    SHOAL_PROFILED(shmem_##N##_test_any##SFX)                                                 \
+    SHOAL_PROFILED(shmem_##N##_test_some##SFX)
+
+#define SHOAL_SCALAR(i) vals
+#define SHOAL_VECTOR(i) vals[i]
+#define SHOAL_SYNC(T, N)                                                                      \
+    SHOAL_SYNC_BASIC(T, N)                                                                    \
+    SHOAL_SYNC_SET(T, N, , T, SHOAL_SCALAR)                                                   \
+    SHOAL_SYNC_SET(T, N, _vector, const T *, SHOAL_VECTOR)
+
+SHMEM_SYNC_TYPES(SHOAL_SYNC)
+SHMEM_SYNC_DEPR_TYPES(SHOAL_SYNC_BASIC)
+
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    wait_uint64(__func__, sig_addr, cmp, cmp_value);
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+SHOAL_PROFILED(shmem_signal_wait_until)
+
+/* Deprecated (1.4) waits. */
+void shmem_wait_until(long *ivar, int cmp, long cmp_value)
+{
+    wait_long(__func__, ivar, cmp, cmp_value);
+}
+SHOAL_PROFILED(shmem_wait_until)
+
+void shmem_wait(long *ivar, long cmp_value)
+{
+    wait_long(__func__, ivar, SHMEM_CMP_NE, cmp_value);
+}
+SHOAL_PROFILED(shmem_wait)
+
+#define SHOAL_DEPR_WAIT(T, N)                                                                 \
+    void shmem_##N##_wait(T *ivar, T cmp_value) { wait_##N(__func__, ivar, SHMEM_CMP_NE, cmp_value); } \
+    SHOAL_PROFILED(shmem_##N##_wait)
+SHMEM_DEPR_WAIT_TYPES(SHOAL_DEPR_WAIT)

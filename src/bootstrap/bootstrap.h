@@ -1,0 +1,38 @@
+/* Bootstrap: how a PE learns its rank and exchanges setup data with its peers
+ * before any symmetric memory exists. One small interface, several backends
+ * (the oshrun channel, a single-PE fallback, later PMIx). */
+#ifndef SHOAL_BOOTSTRAP_H
+#define SHOAL_BOOTSTRAP_H
+
+#include <stddef.h>
+
+struct shoal_boot_info {
+    int rank;          /* this PE's number in the world team */
+    int size;          /* number of PEs in the job */
+    int node_rank;     /* rank among the PEs on this node */
+    int node_size;     /* PEs on this node */
+};
+
+struct shoal_boot_ops {
+    const char *name;
+    /* Fills *info. Returns 0, or nonzero after printing why it failed. */
+    int  (*init)(struct shoal_boot_info *info);
+    /* Blocks until every PE of the job has entered. */
+    int  (*barrier)(void);
+    /* Every PE contributes len bytes; out receives size*len bytes in rank order. */
+    int  (*allgather)(const void *in, void *out, size_t len);
+    /* Tells the launcher this PE finished shmem_finalize, so its exit is expected. */
+    void (*finalize)(void);
+    /* Ends the whole job with this exit status; msg (may be NULL) is reported by the launcher. */
+    __attribute__((noreturn)) void (*abort)(int status, const char *msg);
+};
+
+/* Picks the backend for this process: the oshrun channel when started by oshrun,
+ * a single PE when started alone. Fails (prints, returns NULL) when another launcher
+ * started us and Shoal cannot talk to it. */
+const struct shoal_boot_ops *shoal_boot_select(void);
+
+extern const struct shoal_boot_ops shoal_boot_oshrun;
+extern const struct shoal_boot_ops shoal_boot_single;
+
+#endif

@@ -1,0 +1,189 @@
+/* Environment parsing driven by env_table.h. Shared by the library, oshrun and
+ * shoal-info so that all three agree on names, defaults and syntax. */
+#include "env.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SHOAL_ENV_ROW_USER(...)     SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_USER, __VA_ARGS__)
+#define SHOAL_ENV_ROW_LAUNCHER(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_LAUNCHER, __VA_ARGS__)
+#define SHOAL_ENV_ROW_FOREIGN(...)  SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_FOREIGN, __VA_ARGS__)
+#define SHOAL_ENV_ROW_(cls_, name, alias, kind, def, field, help)            \
+    { #name, alias, SHOAL_ENV_##kind, cls_, def,                             \
+      offsetof(struct shoal_config, field), help },
+
+const struct shoal_env_var shoal_env_vars[] = {
+    SHOAL_ENV_USER(SHOAL_ENV_ROW_USER)
+    SHOAL_ENV_LAUNCHER(SHOAL_ENV_ROW_LAUNCHER)
+    SHOAL_ENV_FOREIGN(SHOAL_ENV_ROW_FOREIGN)
+};
+const size_t shoal_env_nvars = sizeof shoal_env_vars / sizeof shoal_env_vars[0];
+
+int shoal_parse_size(const char *s, size_t *out)
+{
+    if (!s)
+        return -1;
+    while (isspace((unsigned char)*s))
+        s++;
+    const char *p = s;
+    uint64_t whole = 0;
+    int digits = 0;
+    while (isdigit((unsigned char)*p)) {
+        if (whole > (UINT64_MAX - 9) / 10)
+            return -1;
+        whole = whole * 10 + (uint64_t)(*p++ - '0');
+        digits++;
+    }
+    long double frac = 0.0L, scale = 0.1L;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p)) {
+            frac += (long double)(*p++ - '0') * scale;
+            scale /= 10.0L;
+            digits++;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    unsigned shift = 0;
+    switch (*p) {
+    case '\0': break;
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: return -1;
+    }
+    /* The spec lets anything after the first suffix letter be ignored ("20kk" = 20K). */
+    uint64_t mult = (uint64_t)1 << shift;
+    if (whole > UINT64_MAX / mult)
+        return -1;
+    uint64_t bytes = whole * mult;
+    uint64_t extra = (uint64_t)ceill(frac * (long double)mult);
+    if (bytes > UINT64_MAX - extra || bytes + extra > SIZE_MAX)
+        return -1;
+    *out = (size_t)(bytes + extra);
+    return 0;
+}
+
+int shoal_parse_int(const char *s, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int shoal_parse_bool(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    static const char *const off[] = { "0", "no", "false", "off", "n" };
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        if (!strcasecmp(s, off[i]))
+            return 0;
+    return 1;
+}
+
+static const char *env_lookup(const struct shoal_env_var *v)
+{
+    const char *s = getenv(v->name);
+    if (!s && v->alias)
+        s = getenv(v->alias);
+    return s;
+}
+
+static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg)
+{
+    void *dst = (char *)cfg + v->offset;
+    switch (v->kind) {
+    case SHOAL_ENV_BOOL:
+        *(int *)dst = shoal_parse_bool(s);
+        return 0;
+    case SHOAL_ENV_SIZE:
+        return shoal_parse_size(s, (size_t *)dst);
+    case SHOAL_ENV_INT:
+        return shoal_parse_int(s, (long *)dst);
+    case SHOAL_ENV_STR:
+        *(const char **)dst = s;
+        return 0;
+    }
+    return -1;
+}
+
+static const char *kind_syntax(enum shoal_env_kind k)
+{
+    switch (k) {
+    case SHOAL_ENV_BOOL: return "any value turns it on; 0, no, false or off turn it off";
+    case SHOAL_ENV_SIZE: return "a number of bytes with an optional K, M, G or T suffix, e.g. 512M or 1.5G";
+    case SHOAL_ENV_INT:  return "a decimal integer";
+    case SHOAL_ENV_STR:  return "any text";
+    }
+    return "";
+}
+
+int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++) {
+        const struct shoal_env_var *v = &shoal_env_vars[i];
+        if (env_store(v, v->def, cfg))
+            abort(); /* a default in env_table.h that does not parse is a build bug */
+        const char *s = env_lookup(v);
+        if (!s)
+            continue;
+        if (env_store(v, s, cfg)) {
+            if (v->cls == SHOAL_ENV_CLASS_FOREIGN) {
+                env_store(v, v->def, cfg);
+                continue;
+            }
+            snprintf(err, errlen, "%s=\"%s\" is not valid: expected %s",
+                     getenv(v->name) ? v->name : v->alias, s, kind_syntax(v->kind));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void print_value(FILE *out, const struct shoal_env_var *v, const struct shoal_config *cfg)
+{
+    const void *src = (const char *)cfg + v->offset;
+    switch (v->kind) {
+    case SHOAL_ENV_BOOL: fprintf(out, "%s", *(const int *)src ? "on" : "off"); break;
+    case SHOAL_ENV_SIZE: fprintf(out, "%zu", *(const size_t *)src); break;
+    case SHOAL_ENV_INT:  fprintf(out, "%ld", *(const long *)src); break;
+    case SHOAL_ENV_STR:  fprintf(out, "%s", *(const char *const *)src ? *(const char *const *)src : ""); break;
+    }
+}
+
+void shoal_env_print(FILE *out, const struct shoal_config *cfg, int with_internal)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++) {
+        const struct shoal_env_var *v = &shoal_env_vars[i];
+        if (v->cls != SHOAL_ENV_CLASS_USER && !with_internal)
+            continue;
+        fprintf(out, "  %-24s ", v->name);
+        if (cfg) {
+            print_value(out, v, cfg);
+            fprintf(out, "%s", env_lookup(v) ? "" : " (default)");
+        } else {
+            fprintf(out, "default %s", v->def);
+        }
+        fprintf(out, "\n      %s%s%s\n", v->help, v->alias ? "; deprecated alias " : "",
+                v->alias ? v->alias : "");
+    }
+}

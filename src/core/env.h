@@ -1,0 +1,51 @@
+/* Parsed configuration from the environment (see env_table.h). */
+#ifndef SHOAL_ENV_H
+#define SHOAL_ENV_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "env_table.h"
+
+#define SHOAL_ENV_CTYPE_BOOL int
+#define SHOAL_ENV_CTYPE_SIZE size_t
+#define SHOAL_ENV_CTYPE_INT  long
+#define SHOAL_ENV_CTYPE_STR  const char *
+
+struct shoal_config {
+#define SHOAL_ENV_FIELD(name, alias, kind, def, field, help) SHOAL_ENV_CTYPE_##kind field;
+    SHOAL_ENV_TABLE(SHOAL_ENV_FIELD)
+#undef SHOAL_ENV_FIELD
+};
+
+enum shoal_env_kind { SHOAL_ENV_BOOL, SHOAL_ENV_SIZE, SHOAL_ENV_INT, SHOAL_ENV_STR };
+enum shoal_env_class { SHOAL_ENV_CLASS_USER, SHOAL_ENV_CLASS_LAUNCHER, SHOAL_ENV_CLASS_FOREIGN };
+
+struct shoal_env_var {
+    const char *name;
+    const char *alias;
+    enum shoal_env_kind kind;
+    enum shoal_env_class cls;
+    const char *def;
+    size_t offset;
+    const char *help;
+};
+
+extern const struct shoal_env_var shoal_env_vars[];
+extern const size_t shoal_env_nvars;
+
+/* Fills cfg from the environment. On a malformed value, writes a message naming
+ * the variable and the accepted syntax into err and returns -1. */
+int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen);
+
+/* Prints every variable: name, value (or default), meaning. */
+void shoal_env_print(FILE *out, const struct shoal_config *cfg, int with_internal);
+
+/* SHMEM_SYMMETRIC_SIZE syntax: "512M", "3.1m", ".5G", "4096". Returns 0 and
+ * stores the byte count (rounded up), or -1 for a malformed or overflowing value. */
+int shoal_parse_size(const char *s, size_t *out);
+/* Decimal integer, optional sign; -1 on anything else. */
+int shoal_parse_int(const char *s, long *out);
+/* Presence means on, except 0/no/false/off (any case) and the empty string. */
+int shoal_parse_bool(const char *s);
+
+#endif

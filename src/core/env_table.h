@@ -1,0 +1,43 @@
+/* Every environment variable Shoal reads, in one table. It drives parsing,
+ * SHMEM_INFO output, shoal-info and docs/environment.md; no variable is read
+ * anywhere else.
+ *
+ * X(NAME, DEPRECATED_ALIAS, KIND, DEFAULT, FIELD, MEANING)
+ *   KIND: BOOL (set to anything but 0/no/false/off means on), SIZE (bytes with an
+ *   optional K/M/G/T suffix, fractions allowed), INT, STR.
+ *   An alias of NULL means none; when both are set, NAME wins.
+ *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
+ *   FOREIGN are read only to recognise a launcher Shoal cannot talk to. */
+#define SHOAL_ENV_USER(X) \
+    X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size, \
+      "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and fractions allowed") \
+    X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug, \
+      "Check every call's arguments (PE range, symmetric address and range, alignment) and abort with a message") \
+    X(SHMEM_INFO, "SMA_INFO", BOOL, "0", info, \
+      "Print the library version and every environment variable with its value at start-up (PE 0)") \
+    X(SHMEM_VERSION, "SMA_VERSION", BOOL, "0", version, \
+      "Print the library version at start-up (PE 0)") \
+    X(SHOAL_SPIN_COUNT, NULL, INT, "200", spin_count, \
+      "Polls of a waited-on location before a waiting PE starts yielding its core") \
+    X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
+      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield")
+
+#define SHOAL_ENV_LAUNCHER(X) \
+    X(SHOAL_BOOT_FD, NULL, INT, "-1", boot_fd, \
+      "Set by oshrun: the PE's end of the launcher channel") \
+    X(SHOAL_RANK, NULL, INT, "-1", rank, \
+      "Set by oshrun: this PE's number") \
+    X(SHOAL_SIZE, NULL, INT, "0", size, \
+      "Set by oshrun: number of PEs in the job")
+
+#define SHOAL_ENV_FOREIGN(X) \
+    X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", foreign_ompi_size, \
+      "Read only to detect Open MPI's mpirun") \
+    X(PMIX_RANK, NULL, INT, "-1", foreign_pmix_rank, \
+      "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)") \
+    X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size, \
+      "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)") \
+    X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, \
+      "Read only to detect srun")
+
+#define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)

@@ -1,0 +1,82 @@
+/* Error and warning reporting. Messages name the PE, the routine and the remedy. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/state.h"
+
+static void vreport(const char *kind, const char *routine, const char *fmt, va_list ap,
+                    char *buf, size_t len)
+{
+    int n = 0;
+    if (shoal.n_pes > 0)
+        n = snprintf(buf, len, "shoal: PE %d: %s%s%s", shoal.my_pe, kind, routine, ": ");
+    else
+        n = snprintf(buf, len, "shoal: %s%s%s", kind, routine, ": ");
+    if (n > 0 && (size_t)n < len)
+        vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", buf);
+    fflush(stderr);
+}
+
+void shoal_fatal(const char *routine, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("", routine, fmt, ap, buf, sizeof buf);
+    va_end(ap);
+    if (shoal.boot)
+        shoal.boot->abort(1, buf);
+    _exit(1);
+}
+
+void shoal_warn(const char *routine, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("warning: ", routine, fmt, ap, buf, sizeof buf);
+    va_end(ap);
+}
+
+void shoal_require_init(const char *routine)
+{
+    if (SHOAL_UNLIKELY(shoal.init_count <= 0))
+        shoal_fatal(routine, "called %s shmem_init; call shmem_init first",
+                    shoal.ever_initialized ? "after shmem_finalize and before another" : "before");
+}
+
+void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team)
+{
+    shoal_require_init(routine);
+    if (team == &shoal_team_world)
+        shoal_fatal(routine, "PE %d is out of range: valid PEs are 0..%d", pe, team->size - 1);
+    shoal_fatal(routine, "PE %d is out of range for the context's team: valid PEs are 0..%d",
+                pe, team->size - 1);
+}
+
+void shoal_bad_addr(const char *routine, const void *addr, int pe)
+{
+    (void)pe;
+    shoal_require_init(routine);
+    shoal_fatal(routine, "address %p is not symmetric (neither in the symmetric heap nor in "
+                "the program's global/static data); allocate it with shmem_malloc or make it "
+                "a global", addr);
+}
+
+void shoal_check_range(const char *routine, const void *addr, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        const struct shoal_seg *seg = &shoal.seg[s];
+        if (a - seg->base < seg->size) {
+            if (len > seg->size - (a - seg->base))
+                shoal_fatal(routine, "%zu bytes at %p run past the end of the symmetric %s",
+                            len, addr, s == SHOAL_SEG_HEAP ? "heap" : "static data");
+            return;
+        }
+    }
+}

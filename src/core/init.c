@@ -1,0 +1,180 @@
+/* shmem_init / shmem_finalize and the routines that frame a job's life. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "core/state.h"
+#include "mem/alloc.h"
+#include "mem/segment.h"
+
+struct shoal_state shoal = { .my_pe = -1 };
+struct shoal_team shoal_team_world = { 0, 1, 0, -1 };
+struct shoal_team shoal_team_shared = { 0, 1, 0, -1 };
+struct shoal_ctx shoal_ctx_default = { &shoal_team_world, 0 };
+
+/* Internal symmetric words (barrier flags), carved from the heap before any user
+ * allocation so that every PE finds them at the same offset. */
+#define SHOAL_SYNC_WORDS 64
+#define SHOAL_HEAP_RESERVE 65536
+
+static void print_banner(void)
+{
+    if (shoal.my_pe != 0 || !(shoal.cfg.info || shoal.cfg.version))
+        return;
+    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION,
+           SHMEM_MINOR_VERSION, shoal.n_pes);
+    if (shoal.cfg.info) {
+        printf("Environment variables (SHMEM_INFO):\n");
+        shoal_env_print(stdout, &shoal.cfg, 0);
+    }
+    fflush(stdout);
+}
+
+static void init_teams(void)
+{
+    shoal_team_world = (struct shoal_team){ 0, 1, shoal.n_pes, shoal.my_pe };
+    /* Every PE of a job launched by oshrun shares this node's memory. */
+    shoal_team_shared = shoal_team_world;
+    shoal_ctx_default = (struct shoal_ctx){ &shoal_team_world, 0 };
+}
+
+static int init_heap(struct shoal_local_seg *heap)
+{
+    size_t user = shoal.cfg.symmetric_size;
+    size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE;
+    if (total < user || shoal_heap_create(heap, total))
+        return -1;
+    shoal.heap_alloc = shoal_alloc_create(total);
+    if (!shoal.heap_alloc)
+        return -1;
+    size_t off = shoal_alloc_get(shoal.heap_alloc, SHOAL_HEAP_RESERVE, 64);
+    if (off == SHOAL_ALLOC_FAIL)
+        return -1;
+    shoal.heap_user_size = user;
+    shoal.sync_flags = (uint64_t *)(heap->base + off);
+    memset(shoal.sync_flags, 0, SHOAL_SYNC_WORDS * sizeof(uint64_t));
+    return 0;
+}
+
+static int init_first(int requested)
+{
+    char err[512];
+    if (shoal_env_load(&shoal.cfg, err, sizeof err)) {
+        fprintf(stderr, "shoal: shmem_init: %s\n", err);
+        return -1;
+    }
+    shoal.boot = shoal_boot_select();
+    if (!shoal.boot)
+        return -1;
+    struct shoal_boot_info info;
+    if (shoal.boot->init(&info))
+        return -1;
+    shoal.my_pe = info.rank;
+    shoal.n_pes = info.size;
+    shoal.thread_level = requested;
+    shoal.barrier_epoch = 0;
+    init_teams();
+
+    struct shoal_local_seg local[SHOAL_NSEGS];
+    if (init_heap(&local[SHOAL_SEG_HEAP]) || shoal_static_setup(&local[SHOAL_SEG_DATA]))
+        shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
+                    "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
+    if (shoal_segments_map(local))
+        shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
+    shoal.init_count = 1;
+    shoal.ever_initialized = 1;
+    print_banner();
+    shoal_barrier_world();
+    return 0;
+}
+
+static int init_common(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE)
+        requested = SHMEM_THREAD_SINGLE;
+    if (requested > SHMEM_THREAD_MULTIPLE)
+        requested = SHMEM_THREAD_MULTIPLE;
+    if (shoal.init_count > 0) {
+        /* 1.6: a repeated init only counts; the library is already up. */
+        shoal.init_count++;
+        if (provided)
+            *provided = shoal.thread_level;
+        shoal_barrier_world();
+        return 0;
+    }
+    if (init_first(requested))
+        return -1;
+    if (provided)
+        *provided = shoal.thread_level;
+    return 0;
+}
+
+void shmem_init(void)
+{
+    if (init_common(SHMEM_THREAD_SINGLE, NULL))
+        exit(1);
+}
+SHOAL_PROFILED(shmem_init)
+
+int shmem_init_thread(int requested, int *provided)
+{
+    return init_common(requested, provided) ? -1 : 0;
+}
+SHOAL_PROFILED(shmem_init_thread)
+
+void shmem_query_thread(int *provided)
+{
+    shoal_require_init("shmem_query_thread");
+    *provided = shoal.thread_level;
+}
+SHOAL_PROFILED(shmem_query_thread)
+
+void shmem_query_initialized(int *initialized)
+{
+    *initialized = shoal.init_count > 0;
+}
+SHOAL_PROFILED(shmem_query_initialized)
+
+void shmem_finalize(void)
+{
+    shoal_require_init("shmem_finalize");
+    shoal_quiet_all();
+    shoal_barrier_world();
+    if (--shoal.init_count > 0)
+        return;
+    fflush(stdout);
+    shoal_segments_unmap();
+    shoal_alloc_destroy(shoal.heap_alloc);
+    shoal.heap_alloc = NULL;
+    shoal.sync_flags = NULL;
+    shoal.boot->finalize();
+}
+SHOAL_PROFILED(shmem_finalize)
+
+void shmem_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (shoal.boot)
+        shoal.boot->abort(status, NULL);
+    exit(status);
+}
+SHOAL_PROFILED(shmem_global_exit)
+
+/* start_pes (deprecated 1.2) implies finalization at exit. */
+static void finalize_at_exit(void)
+{
+    if (shoal.init_count > 0)
+        shmem_finalize();
+}
+
+void start_pes(int npes)
+{
+    (void)npes;
+    if (shoal.init_count > 0)
+        return;
+    shmem_init();
+    atexit(finalize_at_exit);
+}
+SHOAL_PROFILED(start_pes)

@@ -1,0 +1,60 @@
+/* Queries about the job and about symmetric addresses. */
+#include <string.h>
+
+#include "core/state.h"
+
+int shmem_my_pe(void)
+{
+    shoal_require_init("shmem_my_pe");
+    return shoal.my_pe;
+}
+SHOAL_PROFILED(shmem_my_pe)
+
+int shmem_n_pes(void)
+{
+    shoal_require_init("shmem_n_pes");
+    return shoal.n_pes;
+}
+SHOAL_PROFILED(shmem_n_pes)
+
+int _my_pe(void) { return shmem_my_pe(); }
+SHOAL_PROFILED(_my_pe)
+int _num_pes(void) { return shmem_n_pes(); }
+SHOAL_PROFILED(_num_pes)
+
+int shmem_pe_accessible(int pe)
+{
+    shoal_require_init("shmem_pe_accessible");
+    return pe >= 0 && pe < shoal.n_pes;
+}
+SHOAL_PROFILED(shmem_pe_accessible)
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    shoal_require_init("shmem_addr_accessible");
+    return pe >= 0 && pe < shoal.n_pes && shoal_xlate(addr, pe) != NULL;
+}
+SHOAL_PROFILED(shmem_addr_accessible)
+
+void *shmem_ptr(const void *dest, int pe)
+{
+    shoal_require_init("shmem_ptr");
+    if (pe < 0 || pe >= shoal.n_pes)
+        return NULL;
+    return shoal_xlate(dest, pe);
+}
+SHOAL_PROFILED(shmem_ptr)
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+SHOAL_PROFILED(shmem_info_get_version)
+
+void shmem_info_get_name(char *name)
+{
+    strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+    name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+SHOAL_PROFILED(shmem_info_get_name)

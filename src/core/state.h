@@ -1,0 +1,127 @@
+/* Process-wide library state and the few inline helpers every API file uses:
+ * PE checks, symmetric address translation, fatal errors. */
+#ifndef SHOAL_STATE_H
+#define SHOAL_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <shmem.h>
+
+#include "core/env.h"
+#include "bootstrap/bootstrap.h"
+
+#define SHOAL_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SHOAL_EXPORT      __attribute__((visibility("default")))
+#define SHOAL_STR_(x) #x
+#define SHOAL_STR(x) SHOAL_STR_(x)
+
+/* Every public routine is defined under its shmem_ name as a weak symbol, and gets a
+ * strong pshmem_ twin, so a profiling tool can interpose shmem_X and call pshmem_X. */
+#define SHOAL_PROFILED(name)                                                      \
+    _Pragma(SHOAL_STR(weak name))                                                 \
+    extern __typeof__(name) p##name SHOAL_EXPORT __attribute__((alias(#name), copy(name)));
+
+/* The segments a symmetric address can live in. */
+enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NSEGS };
+
+struct shoal_seg {
+    uintptr_t base;   /* this PE's own copy */
+    size_t size;
+    char **peer;      /* peer[pe]: where PE pe's copy is mapped in this process */
+};
+
+struct shoal_team {
+    int start, stride, size;   /* world PE of member i is start + i * stride */
+    int my_pe;                 /* -1 when this PE is not a member */
+};
+
+struct shoal_ctx {
+    struct shoal_team *team;
+    long options;
+};
+
+struct shoal_state {
+    int my_pe;
+    int n_pes;
+    int init_count;            /* shmem_init calls not yet matched by shmem_finalize */
+    int ever_initialized;
+    int thread_level;
+    struct shoal_seg seg[SHOAL_NSEGS];
+    struct shoal_config cfg;
+    const struct shoal_boot_ops *boot;
+    struct shoal_alloc *heap_alloc;
+    size_t heap_user_size;     /* what SHMEM_SYMMETRIC_SIZE grants the program */
+    uint64_t *sync_flags;      /* internal symmetric words used by barriers */
+    uint64_t barrier_epoch;
+};
+
+extern struct shoal_state shoal;
+
+/* Fatal errors: print "shoal: PE n: routine: message" and end the whole job. */
+_Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team);
+_Noreturn void shoal_bad_addr(const char *routine, const void *addr, int pe);
+void shoal_check_range(const char *routine, const void *addr, size_t len);
+
+/* Symmetric address -> where PE pe's copy of it is mapped here; NULL if not symmetric. */
+static inline char *shoal_xlate(const void *addr, int pe)
+{
+    uintptr_t a = (uintptr_t)addr;
+    uintptr_t off = a - shoal.seg[SHOAL_SEG_HEAP].base;
+    if (SHOAL_LIKELY(off < shoal.seg[SHOAL_SEG_HEAP].size))
+        return shoal.seg[SHOAL_SEG_HEAP].peer[pe] + off;
+    off = a - shoal.seg[SHOAL_SEG_DATA].base;
+    if (SHOAL_LIKELY(off < shoal.seg[SHOAL_SEG_DATA].size))
+        return shoal.seg[SHOAL_SEG_DATA].peer[pe] + off;
+    return NULL;
+}
+
+/* Team-relative PE -> world PE, with the range check every routine owes its caller. */
+static inline int shoal_world_pe(const char *routine, const struct shoal_team *team, int pe)
+{
+    if (SHOAL_UNLIKELY((unsigned)pe >= (unsigned)team->size))
+        shoal_bad_pe(routine, pe, team);
+    return team->start + pe * team->stride;
+}
+
+/* The remote copy of a symmetric object of len bytes on a team-relative PE. */
+static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const void *addr,
+                                 size_t len, int pe)
+{
+    if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        shoal_fatal(routine, "the context is SHMEM_CTX_INVALID");
+    int wpe = shoal_world_pe(routine, ctx->team, pe);
+    char *p = shoal_xlate(addr, wpe);
+    if (SHOAL_UNLIKELY(!p))
+        shoal_bad_addr(routine, addr, pe);
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_check_range(routine, addr, len);
+    return p;
+}
+
+/* Polls with growing politeness: spin, then yield the core, then sleep briefly,
+ * so that more PEs than cores still make progress. */
+struct shoal_backoff { unsigned polls; };
+void shoal_backoff_slow(struct shoal_backoff *b);
+static inline void shoal_backoff(struct shoal_backoff *b)
+{
+    if (SHOAL_LIKELY(b->polls++ < (unsigned)shoal.cfg.spin_count)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+        return;
+    }
+    shoal_backoff_slow(b);
+}
+
+/* Library-internal pieces the API files share. */
+void shoal_barrier_world(void);
+void shoal_quiet_all(void);
+void shoal_require_init(const char *routine);
+
+#endif
