@@ -93,7 +93,7 @@ int shoal_parse_bool(const char *s)
 {
     if (!s || !*s)
         return 0;
-    static const char *const off[] = { "0", "no", "false", "off", "n" };
+    static const char *const off[] = { "0", "no", "false", "off" };
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
         if (!strcasecmp(s, off[i]))
             return 0;
