@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs what building and testing Shoal needs on Debian/Ubuntu.
+set -e
+pkgs="build-essential cmake ninja-build pkg-config"
+missing=""
+for p in $pkgs; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q $missing
