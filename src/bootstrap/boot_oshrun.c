@@ -1,0 +1,204 @@
+/* PE side of the oshrun channel (messages in wire.h). Every call is a blocking
+ * request and reply: this is only used while setting up and tearing down, and
+ * oshrun answers within microseconds. If oshrun goes away there is no job left
+ * to be part of, so the PE exits instead of returning an error. */
+#include "bootstrap.h"
+#include "env.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Longest abort message passed on; the rest is cut. */
+#define ABORT_MSG_MAX 4096
+
+static int chan_fd = -1;
+static int my_rank = -1;
+static int my_size;
+
+static _Noreturn void lost_contact(int err)
+{
+    fprintf(stderr, "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
+            "killed, so this PE exits too\n", my_rank, err ? strerror(err) : "channel closed");
+    _exit(1);
+}
+
+/* Returns 0, or the errno that stopped it. */
+static int send_all(struct iovec *iov, int iovcnt)
+{
+    struct msghdr m = { .msg_iov = iov, .msg_iovlen = (size_t)iovcnt };
+    while (m.msg_iovlen) {
+        /* MSG_NOSIGNAL: a dead oshrun must give a message, not a silent SIGPIPE. */
+        ssize_t n = sendmsg(chan_fd, &m, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        while (m.msg_iovlen && (size_t)n >= m.msg_iov->iov_len) {
+            n -= (ssize_t)m.msg_iov->iov_len;
+            m.msg_iov++;
+            m.msg_iovlen--;
+        }
+        if (m.msg_iovlen) {
+            m.msg_iov->iov_base = (char *)m.msg_iov->iov_base + n;
+            m.msg_iov->iov_len -= (size_t)n;
+        }
+    }
+    return 0;
+}
+
+static void send_msg(uint32_t type, int32_t arg, const void *payload, size_t len)
+{
+    struct shoal_wire_hdr h = { .type = type, .arg = arg, .len = len };
+    struct iovec iov[2] = { { &h, sizeof h }, { (void *)payload, len } };
+    int err = send_all(iov, len ? 2 : 1);
+    if (err)
+        lost_contact(err);
+}
+
+static void recv_all(void *buf, size_t len)
+{
+    char *p = buf;
+    while (len) {
+        ssize_t n = recv(chan_fd, p, len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            lost_contact(n < 0 ? errno : 0);
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+/* Reads the header of the reply to the request just sent; -1 if it is not the one expected. */
+static int recv_reply(uint32_t type, uint64_t len)
+{
+    struct shoal_wire_hdr h;
+    recv_all(&h, sizeof h);
+    if (h.type == type && h.len == len)
+        return 0;
+    fprintf(stderr, "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
+            "expected; run the program with the oshrun of the Shoal it was built with\n",
+            my_rank, h.type, (unsigned long long)h.len, type, (unsigned long long)len);
+    return -1;
+}
+
+/* True when fd is an open AF_UNIX stream socket, as the channel oshrun passes is. */
+static int is_channel(int fd)
+{
+    int v;
+    socklen_t vl = sizeof v;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &vl) || v != SOCK_STREAM)
+        return 0;
+    vl = sizeof v;
+    return !getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &vl) && v == AF_UNIX;
+}
+
+static int oshrun_init(struct shoal_boot_info *info)
+{
+    struct shoal_config cfg;
+    char err[256];
+
+    if (shoal_env_load(&cfg, err, sizeof err)) {
+        fprintf(stderr, "shoal: %s\n", err);
+        return -1;
+    }
+    if (cfg.size < 1 || cfg.size > INT_MAX || cfg.rank < 0 || cfg.rank >= cfg.size ||
+        cfg.boot_fd > INT_MAX) {
+        fprintf(stderr, "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
+                "of a job; oshrun sets these: start the program with `oshrun -n N prog` and do not "
+                "set them yourself\n", cfg.boot_fd, cfg.rank, cfg.size);
+        return -1;
+    }
+    my_rank = (int)cfg.rank;
+    my_size = (int)cfg.size;
+    if (!is_channel((int)cfg.boot_fd)) {
+        fprintf(stderr, "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
+                "program with `oshrun -n N prog` (a program started from inside a PE inherits the "
+                "variables but not the channel: unset SHOAL_BOOT_FD, SHOAL_RANK and SHOAL_SIZE for "
+                "it)\n", my_rank, cfg.boot_fd);
+        return -1;
+    }
+    chan_fd = (int)cfg.boot_fd;
+    /* Programs this PE starts (system(), popen()) must not hold the channel open. */
+    int fdflags = fcntl(chan_fd, F_GETFD);
+    if (fdflags >= 0)
+        fcntl(chan_fd, F_SETFD, fdflags | FD_CLOEXEC);
+
+    struct shoal_wire_hello hello = { .version = SHOAL_WIRE_VERSION, .rank = my_rank };
+    struct shoal_wire_welcome w;
+    send_msg(SHOAL_WIRE_HELLO, 0, &hello, sizeof hello);
+    if (recv_reply(SHOAL_WIRE_WELCOME, sizeof w))
+        return -1;
+    recv_all(&w, sizeof w);
+    if (w.size != my_size) {
+        fprintf(stderr, "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
+                "yourself\n", my_rank, w.size, my_size);
+        return -1;
+    }
+    *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size,
+                                      .node_rank = w.node_rank, .node_size = w.node_size };
+    return 0;
+}
+
+static int oshrun_barrier(void)
+{
+    send_msg(SHOAL_WIRE_BARRIER, 0, NULL, 0);
+    return recv_reply(SHOAL_WIRE_BARRIER_DONE, 0);
+}
+
+static int oshrun_allgather(const void *in, void *out, size_t len)
+{
+    if (len > SHOAL_WIRE_MAX_LEN / (uint64_t)my_size) {
+        fprintf(stderr, "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
+                "channel's limit of %llu bytes in all\n", my_rank, len,
+                (unsigned long long)SHOAL_WIRE_MAX_LEN);
+        return -1;
+    }
+    /* All of in is sent before out is written, so the two may overlap. */
+    send_msg(SHOAL_WIRE_ALLGATHER, 0, in, len);
+    if (recv_reply(SHOAL_WIRE_ALLGATHER_DONE, (uint64_t)len * (uint64_t)my_size))
+        return -1;
+    recv_all(out, len * (size_t)my_size);
+    return 0;
+}
+
+static void oshrun_finalize(void)
+{
+    send_msg(SHOAL_WIRE_FINALIZE, 0, NULL, 0);
+    close(chan_fd);
+    chan_fd = -1;
+}
+
+static _Noreturn void oshrun_abort(int status, const char *msg)
+{
+    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
+    fflush(NULL);
+    if (chan_fd < 0) {
+        if (msg && *msg)
+            fprintf(stderr, "shoal: PE %d: %s\n", my_rank, msg);
+        _exit(status);
+    }
+    size_t len = msg ? strnlen(msg, ABORT_MSG_MAX) : 0;
+    struct shoal_wire_hdr h = { .type = SHOAL_WIRE_ABORT, .arg = status, .len = len };
+    struct iovec iov[2] = { { &h, sizeof h }, { (void *)msg, len } };
+    /* If this fails oshrun is gone, and the job with it: nobody is left to tell. */
+    send_all(iov, len ? 2 : 1);
+    _exit(status);
+}
+
+const struct shoal_boot_ops shoal_boot_oshrun = {
+    .name = "oshrun",
+    .init = oshrun_init,
+    .barrier = oshrun_barrier,
+    .allgather = oshrun_allgather,
+    .finalize = oshrun_finalize,
+    .abort = oshrun_abort,
+};

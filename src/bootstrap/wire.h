@@ -1,0 +1,52 @@
+/* Messages on the oshrun channel: one AF_UNIX stream socket per PE, created by
+ * oshrun and inherited by the PE as SHOAL_BOOT_FD. Both ends run on the same
+ * machine from the same build, so fields are in host byte order.
+ *
+ * Every message is a shoal_wire_hdr followed by hdr.len payload bytes.
+ *   PE -> oshrun: HELLO (once, first), BARRIER, ALLGATHER, FINALIZE, ABORT.
+ *   oshrun -> PE: WELCOME (answers HELLO), BARRIER_DONE, ALLGATHER_DONE.
+ * A PE has at most one request outstanding; oshrun answers a collective once
+ * every PE of the job has sent the same one. */
+#ifndef SHOAL_WIRE_H
+#define SHOAL_WIRE_H
+
+#include <stdint.h>
+
+/* Bumped whenever a message changes, so a program built against one Shoal and
+ * run by another's oshrun fails with a message instead of misreading bytes. */
+#define SHOAL_WIRE_VERSION 1
+
+/* Largest payload either side accepts: bounds what a corrupt header can make
+ * the reader allocate. Setup exchanges are far smaller. */
+#define SHOAL_WIRE_MAX_LEN ((uint64_t)1 << 30)
+
+enum shoal_wire_type {
+    SHOAL_WIRE_HELLO = 1,      /* payload: struct shoal_wire_hello */
+    SHOAL_WIRE_WELCOME,        /* payload: struct shoal_wire_welcome */
+    SHOAL_WIRE_BARRIER,        /* no payload */
+    SHOAL_WIRE_BARRIER_DONE,   /* no payload */
+    SHOAL_WIRE_ALLGATHER,      /* payload: this PE's contribution */
+    SHOAL_WIRE_ALLGATHER_DONE, /* payload: size * len bytes in rank order */
+    SHOAL_WIRE_FINALIZE,       /* no payload: the PE's exit is now expected */
+    SHOAL_WIRE_ABORT,          /* arg: exit status; payload: message text, no NUL (may be empty) */
+};
+
+struct shoal_wire_hdr {
+    uint32_t type;
+    int32_t  arg;
+    uint64_t len;
+};
+
+struct shoal_wire_hello {
+    uint32_t version;   /* SHOAL_WIRE_VERSION */
+    int32_t  rank;      /* SHOAL_RANK as the PE read it: checks the fd belongs to that PE */
+};
+
+struct shoal_wire_welcome {
+    int32_t size;
+    int32_t node_rank;
+    int32_t node_size;
+    int32_t reserved;
+};
+
+#endif

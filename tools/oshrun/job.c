@@ -1,0 +1,148 @@
+/* Verdicts: deciding when the job has failed, saying why, and ending it. */
+#include "oshrun.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How long PEs get to exit after SIGTERM before SIGKILL. */
+#define KILL_GRACE_S 2.0
+
+void kill_pes(struct job *j, int sig)
+{
+    bool group_alive = false;
+    for (int r = 0; r < j->size; r++) {
+        struct pe *pe = &j->pes[r];
+        if (pe->pid && !pe->exited) {
+            kill(pe->pid, sig);
+            group_alive |= getpgid(pe->pid) == j->pgid;
+        }
+    }
+    /* The group also reaches what the PEs started. Only while one of our unreaped
+     * PEs is in it: then its number cannot have been reused by someone else's group. */
+    if (group_alive)
+        killpg(j->pgid, sig);
+}
+
+void job_end(struct job *j, int status, int sig, const char *fmt, ...)
+{
+    if (j->ending)
+        return;
+    j->ending = true;
+    j->status = status;
+    /* What the PEs printed before the failure comes before the verdict. */
+    for (int r = 0; r < j->size; r++) {
+        stream_read(j, &j->pes[r], &j->pes[r].out, true);
+        stream_read(j, &j->pes[r], &j->pes[r].err, true);
+    }
+    char *msg;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    va_end(ap);
+    dprintf(2, "oshrun: %s; ending the job\n", msg ? msg : fmt);
+    free(msg);
+    kill_pes(j, sig);
+    j->kill_at = now_s() + KILL_GRACE_S;
+    stdin_close(j);
+}
+
+void pe_reaped(struct job *j, struct pe *pe, int wstatus)
+{
+    pe->exited = true;
+    j->running--;
+    /* Requests it sent before it ended (an abort, a finalize) decide what its exit means. */
+    chan_read(j, pe);
+    chan_close(pe);
+    stream_read(j, pe, &pe->out, true);
+    stream_read(j, pe, &pe->err, true);
+    if (pe->rank == j->opt.stdin_rank)
+        stdin_close(j);
+    if (j->ending)
+        return;
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        job_end(j, 128 + sig, SIGTERM, "PE %d (pid %d) was killed by signal %d (%s%s)", pe->rank,
+                (int)pe->pid, sig, strsignal(sig), WCOREDUMP(wstatus) ? ", core dumped" : "");
+    } else if (WEXITSTATUS(wstatus)) {
+        job_end(j, WEXITSTATUS(wstatus), SIGTERM, "PE %d (pid %d) exited with status %d",
+                pe->rank, (int)pe->pid, WEXITSTATUS(wstatus));
+    } else if (pe->hello && !pe->finalized) {
+        job_end(j, 1, SIGTERM, "PE %d (pid %d) exited without calling shmem_finalize", pe->rank,
+                (int)pe->pid);
+    }
+    check_stuck(j);
+}
+
+/* A collective is under way but some PE can never join it: end the job rather than hang. */
+void check_stuck(struct job *j)
+{
+    if (j->ending || j->coll_arrived == 0)
+        return;
+    for (int r = 0; r < j->size; r++) {
+        const struct pe *pe = &j->pes[r];
+        if (pe->op != OP_NONE || !(pe->exited || pe->chan < 0 || pe->finalized))
+            continue;
+        const char *why = pe->finalized ? "already called shmem_finalize"
+                        : pe->exited && !pe->hello ? "exited without calling shmem_init"
+                        : pe->exited ? "exited" : "closed its oshrun channel";
+        job_end(j, 1, SIGTERM, "PE %d %s, but PE %d waits for it in %s", r, why, j->coll_first,
+                j->coll_op == OP_BARRIER ? "a setup barrier" : "a setup allgather");
+        return;
+    }
+}
+
+static const char *pe_state(const struct pe *pe)
+{
+    if (pe->op == OP_BARRIER)
+        return "in a setup barrier";
+    if (pe->op == OP_ALLGATHER)
+        return "in a setup allgather";
+    if (pe->finalized)
+        return "after shmem_finalize";
+    return pe->hello ? "running" : "before shmem_init";
+}
+
+/* Lists the PEs still running, grouped by what they are doing: "PEs 0-2,5 (running)". */
+void report_timeout(struct job *j)
+{
+    static const char *const states[] = { "running", "in a setup barrier", "in a setup allgather",
+                                           "before shmem_init", "after shmem_finalize" };
+    char *list = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    if (!f) {
+        job_end(j, 124, SIGTERM, "the job ran longer than --timeout %g s", j->opt.timeout);
+        return;
+    }
+    bool any = false;
+    for (size_t s = 0; s < sizeof states / sizeof states[0]; s++) {
+        int count = 0;
+        for (int r = 0; r < j->size; r++) {
+            const struct pe *pe = &j->pes[r];
+            if (!pe->pid || pe->exited || strcmp(pe_state(pe), states[s]))
+                continue;
+            /* Extend a run of consecutive PEs in the same state into "a-b". */
+            int last = r;
+            while (last + 1 < j->size && j->pes[last + 1].pid && !j->pes[last + 1].exited &&
+                   !strcmp(pe_state(&j->pes[last + 1]), states[s]))
+                last++;
+            fprintf(f, "%s%d", count ? "," : any ? "; PE " : "PE ", r);
+            if (last > r)
+                fprintf(f, "-%d", last);
+            count += last - r + 1;
+            r = last;
+        }
+        if (count)
+            fprintf(f, " (%s)", states[s]);
+        any |= count > 0;
+    }
+    fclose(f);
+    job_end(j, 124, SIGTERM, "the job ran longer than --timeout %g s; still running: %s",
+            j->opt.timeout, list);
+    free(list);
+}

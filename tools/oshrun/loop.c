@@ -1,0 +1,226 @@
+/* oshrun's event loop: one poll over the signal descriptor, every PE's channel
+ * and output pipes, and stdin. Signals (SIGCHLD included) arrive through a
+ * signalfd, so reaping and forwarding never race with the loop. */
+#include "oshrun.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* After the last PE is reaped, how long output pipes still held open by
+ * something the PEs started may keep oshrun waiting. */
+#define OUTPUT_GRACE_S 0.25
+
+/* How long a PE that closed its channel may take to exit before it counts as
+ * alive without one. */
+#define CHAN_LOST_WAIT_S 1.0
+
+enum slot_kind { SLOT_SIGNAL, SLOT_STDIN, SLOT_STDIN_PIPE, SLOT_CHAN, SLOT_OUT, SLOT_ERR };
+
+struct slot {
+    enum slot_kind kind;
+    struct pe *pe;
+};
+
+double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void setup_signals(struct job *j)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    int sigs[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&set, sigs[i]);
+    /* An inherited SIG_IGN for SIGCHLD would reap the PEs behind our back. */
+    signal(SIGCHLD, SIG_DFL);
+    sigprocmask(SIG_BLOCK, &set, &j->child_mask);
+    j->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (j->sigfd < 0) {
+        perror("oshrun: signalfd");
+        exit(1);
+    }
+    /* A reader of our output going away must not kill oshrun and orphan the job. */
+    struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+    sigaction(SIGPIPE, &ign, &old);
+    j->child_ignores_sigpipe = old.sa_handler == SIG_IGN;
+}
+
+static void reap(struct job *j)
+{
+    int st;
+    pid_t pid;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+        for (int r = 0; r < j->size; r++)
+            if (j->pes[r].pid == pid && !j->pes[r].exited)
+                pe_reaped(j, &j->pes[r], st);
+}
+
+/* The PE closed its channel, most likely because it is exiting: give it a
+ * moment to be reaped, so that a verdict names its exit status rather than the
+ * closed channel. One that lives on without a channel can join no collective. */
+void chan_lost(struct job *j, struct pe *pe)
+{
+    chan_close(pe);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    double end = now_s() + CHAN_LOST_WAIT_S, left;
+    reap(j);
+    while (!pe->exited && (left = end - now_s()) > 0) {
+        struct timespec ts = { .tv_sec = (time_t)left,
+                               .tv_nsec = (long)((left - (double)(time_t)left) * 1e9) };
+        if (sigtimedwait(&chld, NULL, &ts) == SIGCHLD)
+            reap(j);
+    }
+    if (!pe->exited)
+        check_stuck(j);
+}
+
+static void on_signals(struct job *j)
+{
+    struct signalfd_siginfo si;
+    while (read(j->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) {
+            reap(j);
+        } else if (sig == SIGTSTP) {
+            /* Ctrl-Z: stop the PEs with us; SIGCONT (fg, bg) resumes them. */
+            kill_pes(j, SIGTSTP);
+            raise(SIGSTOP);
+        } else if (sig == SIGCONT) {
+            kill_pes(j, SIGCONT);
+        } else if (j->ending) {
+            kill_pes(j, SIGKILL);   /* asked twice: no more grace */
+        } else {
+            job_end(j, 128 + sig, sig, "got signal %d (%s)", sig, strsignal(sig));
+        }
+    }
+}
+
+static bool streams_open(const struct job *j)
+{
+    for (int r = 0; r < j->size; r++)
+        if (j->pes[r].out.fd >= 0 || j->pes[r].err.fd >= 0)
+            return true;
+    return false;
+}
+
+/* Milliseconds until the earliest of the given deadlines (0 = unset), or -1. */
+static int poll_timeout(double now, const double *deadlines, size_t n)
+{
+    double first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (deadlines[i] > 0 && (first == 0 || deadlines[i] < first))
+            first = deadlines[i];
+    if (first == 0)
+        return -1;
+    double ms = ceil((first - now) * 1e3);
+    return ms < 0 ? 0 : ms > 60000 ? 60000 : (int)ms;
+}
+
+void run_job(struct job *j)
+{
+    size_t cap = (size_t)j->size * 3 + 3;
+    struct pollfd *pfd = calloc(cap, sizeof *pfd);
+    struct slot *slot = calloc(cap, sizeof *slot);
+    if (!pfd || !slot) {
+        job_end(j, 1, SIGKILL, "out of memory");
+        return;
+    }
+    double grace_at = 0;
+    for (;;) {
+        double now = now_s();
+        if (j->running == 0) {
+            if (!streams_open(j))
+                break;
+            if (grace_at == 0)
+                grace_at = now + OUTPUT_GRACE_S;
+            else if (now >= grace_at)
+                break;
+        }
+        if (j->timeout_at > 0 && !j->ending && now >= j->timeout_at)
+            report_timeout(j);
+        if (j->kill_at > 0 && now >= j->kill_at) {
+            kill_pes(j, SIGKILL);
+            j->kill_at = 0;
+        }
+
+        size_t n = 0;
+#define ADD(fd_, ev_, kind_, pe_) \
+        (pfd[n] = (struct pollfd){ .fd = (fd_), .events = (ev_) }, \
+         slot[n++] = (struct slot){ (kind_), (pe_) })
+        ADD(j->sigfd, POLLIN, SLOT_SIGNAL, NULL);
+        if (j->stdin_pipe >= 0) {
+            if (j->stdin_len)
+                ADD(j->stdin_pipe, POLLOUT, SLOT_STDIN_PIPE, NULL);
+            else
+                ADD(0, POLLIN, SLOT_STDIN, NULL);
+        }
+        for (int r = 0; r < j->size; r++) {
+            struct pe *pe = &j->pes[r];
+            if (pe->chan >= 0)
+                ADD(pe->chan, POLLIN | (pe->reply ? POLLOUT : 0), SLOT_CHAN, pe);
+            if (pe->out.fd >= 0)
+                ADD(pe->out.fd, POLLIN, SLOT_OUT, pe);
+            if (pe->err.fd >= 0)
+                ADD(pe->err.fd, POLLIN, SLOT_ERR, pe);
+        }
+#undef ADD
+        double deadlines[] = { j->ending ? 0 : j->timeout_at, j->kill_at, grace_at };
+        int ready = poll(pfd, n, poll_timeout(now, deadlines, 3));
+        if (ready < 0 && errno != EINTR) {
+            job_end(j, 1, SIGKILL, "poll: %s", strerror(errno));
+            break;
+        }
+        /* A handler may close descriptors listed later in this round; each
+         * checks that its descriptor is still open. */
+        for (size_t i = 0; ready > 0 && i < n; i++) {
+            if (!pfd[i].revents)
+                continue;
+            struct pe *pe = slot[i].pe;
+            switch (slot[i].kind) {
+            case SLOT_SIGNAL:
+                on_signals(j);
+                break;
+            case SLOT_STDIN:
+                if (j->stdin_pipe >= 0 && !j->stdin_len)
+                    stdin_read(j);
+                break;
+            case SLOT_STDIN_PIPE:
+                if (j->stdin_pipe >= 0)
+                    stdin_write(j);
+                break;
+            case SLOT_CHAN:
+                if (pfd[i].revents & POLLOUT && pe->chan >= 0)
+                    chan_write(j, pe);
+                if (pfd[i].revents & ~POLLOUT && pe->chan >= 0)
+                    chan_read(j, pe);
+                break;
+            case SLOT_OUT:
+                stream_read(j, pe, &pe->out, false);
+                break;
+            case SLOT_ERR:
+                stream_read(j, pe, &pe->err, false);
+                break;
+            }
+        }
+    }
+    for (int r = 0; r < j->size; r++) {
+        stream_flush_close(j, &j->pes[r], &j->pes[r].out);
+        stream_flush_close(j, &j->pes[r], &j->pes[r].err);
+    }
+    free(pfd);
+    free(slot);
+}

@@ -1,0 +1,262 @@
+/* Starting the PEs. The program is looked up along PATH once, up front, and the
+ * first PE reports a failed exec back through a close-on-exec pipe, so a typo
+ * gives one message and status 127 instead of N crashes. */
+#include "oshrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Descriptors oshrun holds per PE: channel, stdout, stderr; plus its own few. */
+#define FDS_PER_PE 3
+#define FDS_SPARE 16
+
+/* 0 if path is a file this process may execute, else why not (an errno). */
+static int check_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return errno;
+    if (S_ISDIR(st.st_mode))
+        return EISDIR;
+    if (!S_ISREG(st.st_mode) || access(path, X_OK))
+        return EACCES;
+    return 0;
+}
+
+static _Noreturn void cannot_run(const char *name, const char *path, int err)
+{
+    if (err == EISDIR)
+        fprintf(stderr, "oshrun: cannot run '%s': %s is a directory, not a program\n", name, path);
+    else if (err == EACCES)
+        fprintf(stderr, "oshrun: cannot run '%s': %s is not executable; check the name, or make "
+                "it executable with chmod +x\n", name, path);
+    else if (err == ENOENT && strchr(name, '/'))
+        fprintf(stderr, "oshrun: cannot run '%s': no such file; check the path\n", name);
+    else if (err == ENOENT)
+        fprintf(stderr, "oshrun: cannot run '%s': not found in PATH; give its path, e.g. ./%s\n",
+                name, name);
+    else
+        fprintf(stderr, "oshrun: cannot run '%s': %s\n", name, strerror(err));
+    exit(127);
+}
+
+/* The file execvp would run for name; exits 127 with a message if there is none. */
+static char *resolve_program(const char *name)
+{
+    if (strchr(name, '/')) {
+        int err = check_file(name);
+        if (err)
+            cannot_run(name, name, err);
+        return strdup(name);
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    int first_err = ENOENT;
+    char *first_bad = NULL;
+    for (const char *p = path;; p++) {
+        const char *colon = strchrnul(p, ':');
+        char *cand;
+        /* An empty PATH entry means the current directory, as for execvp. */
+        if (asprintf(&cand, "%.*s%s%s", (int)(colon - p), p, colon == p ? "" : "/", name) < 0)
+            cannot_run(name, name, ENOMEM);
+        int err = check_file(cand);
+        if (!err) {
+            free(first_bad);
+            return cand;
+        }
+        if (err != ENOENT && !first_bad) {
+            first_err = err;
+            first_bad = cand;
+        } else {
+            free(cand);
+        }
+        if (!*colon)
+            break;
+        p = colon;
+    }
+    cannot_run(name, first_bad ? first_bad : name, first_err);
+}
+
+/* Each PE has ~FDS_PER_PE descriptors open in oshrun; raise the soft limit if
+ * that needs it (the PEs get the old limit back). */
+static void check_fd_limit(struct job *j)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl))
+        return;
+    j->child_nofile = rl;
+    rlim_t need = (rlim_t)j->size * FDS_PER_PE + FDS_SPARE;
+    if (rl.rlim_cur >= need)
+        return;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+        fprintf(stderr, "oshrun: -n %d needs about %llu open files but the limit is %llu; raise it "
+                "with ulimit -n, or start fewer PEs\n", j->size, (unsigned long long)need,
+                (unsigned long long)rl.rlim_max);
+        exit(1);
+    }
+    rl.rlim_cur = need;
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* The environment every PE gets: oshrun's own, with its SHOAL_* launcher
+ * variables replaced. The three slots at the end are filled in per PE. */
+static char **child_env;
+static char env_fd[32], env_rank[32], env_size[32];
+
+static void build_env(int size)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    child_env = calloc(n + 4, sizeof *child_env);
+    if (!child_env) {
+        perror("oshrun: out of memory");
+        exit(1);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "SHOAL_BOOT_FD=", 14) && strncmp(environ[i], "SHOAL_RANK=", 11) &&
+            strncmp(environ[i], "SHOAL_SIZE=", 11))
+            child_env[k++] = environ[i];
+    child_env[k++] = env_fd;
+    child_env[k++] = env_rank;
+    child_env[k++] = env_size;
+    snprintf(env_size, sizeof env_size, "SHOAL_SIZE=%d", size);
+}
+
+/* Runs in the new process; exec failures are reported on report_fd when it is set. */
+static _Noreturn void exec_pe(const struct job *j, const char *path, int chan, int in, int out,
+                              int err, int report_fd, pid_t parent)
+{
+    /* Give the program the signal state and limits oshrun started with. */
+    sigprocmask(SIG_SETMASK, &j->child_mask, NULL);
+    if (!j->child_ignores_sigpipe)
+        signal(SIGPIPE, SIG_DFL);
+    setrlimit(RLIMIT_NOFILE, &j->child_nofile);
+    setpgid(0, j->pgid);
+    /* If oshrun is killed outright, its PEs must not live on as orphans. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    fcntl(chan, F_SETFD, 0);
+    execve(path, j->opt.argv, child_env);
+    int e = errno;
+    if (report_fd >= 0 && write(report_fd, &e, sizeof e) == (ssize_t)sizeof e)
+        _exit(127);
+    dprintf(2, "oshrun: cannot execute %s: %s\n", path, strerror(e));
+    _exit(127);
+}
+
+static void set_nonblock(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* Reads what the first PE's exec reported: returns only if it succeeded. */
+static void check_exec(struct job *j, pid_t pid, int report_fd, const char *path)
+{
+    int e;
+    ssize_t n;
+    while ((n = read(report_fd, &e, sizeof e)) < 0 && errno == EINTR)
+        ;
+    close(report_fd);
+    if (n != (ssize_t)sizeof e)
+        return;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    cannot_run(j->opt.argv[0], path, e);
+}
+
+/* Starts PE pe->rank; returns 0 or an errno, with *what naming the call that failed. */
+static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull, const char **what)
+{
+    int sv[2], outp[2], errp[2], inp[2] = { -1, -1 }, rep[2] = { -1, -1 };
+    int first = pe->rank == 0;
+    int want_stdin = pe->rank == j->opt.stdin_rank;
+
+    *what = "socketpair";
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return errno;
+    *what = "pipe";
+    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || (want_stdin && pipe2(inp, O_CLOEXEC)) ||
+        (first && pipe2(rep, O_CLOEXEC)))
+        return errno;   /* oshrun is about to end the job: no point closing these */
+
+    snprintf(env_fd, sizeof env_fd, "SHOAL_BOOT_FD=%d", sv[1]);
+    snprintf(env_rank, sizeof env_rank, "SHOAL_RANK=%d", pe->rank);
+    pid_t parent = getpid();
+    *what = "fork";
+    pid_t pid = fork();
+    if (pid < 0)
+        return errno;
+    if (pid == 0)
+        exec_pe(j, path, sv[1], want_stdin ? inp[0] : devnull, outp[1], errp[1], rep[1], parent);
+
+    /* Also here, so the group exists before the next PE joins it, whoever runs first. */
+    setpgid(pid, j->pgid ? j->pgid : pid);
+    if (first)
+        j->pgid = pid;
+    pe->pid = pid;
+    pe->exited = false;
+    j->running++;
+    close(sv[1]);
+    close(outp[1]);
+    close(errp[1]);
+    pe->chan = sv[0];
+    pe->out.fd = outp[0];
+    pe->err.fd = errp[0];
+    set_nonblock(pe->chan);
+    set_nonblock(pe->out.fd);
+    set_nonblock(pe->err.fd);
+    if (want_stdin) {
+        close(inp[0]);
+        j->stdin_pipe = inp[1];
+        set_nonblock(inp[1]);
+    }
+    if (first) {
+        close(rep[1]);
+        check_exec(j, pid, rep[0], path);
+    }
+    return 0;
+}
+
+void spawn_pes(struct job *j)
+{
+    char *path = resolve_program(j->opt.argv[0]);
+    check_fd_limit(j);
+    build_env(j->size);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0) {
+        perror("oshrun: /dev/null");
+        exit(1);
+    }
+    for (int r = 0; r < j->size; r++) {
+        const char *what;
+        int err = start_pe(j, &j->pes[r], path, devnull, &what);
+        if (!err)
+            continue;
+        if (r == 0) {
+            fprintf(stderr, "oshrun: cannot start PE 0: %s: %s\n", what, strerror(err));
+            exit(1);
+        }
+        job_end(j, 1, SIGTERM, "cannot start PE %d: %s: %s; start fewer PEs, or raise the "
+                "limits on processes (ulimit -u) and open files (ulimit -n)", r, what, strerror(err));
+        break;
+    }
+    close(devnull);
+    free(path);
+}
