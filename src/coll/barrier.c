@@ -1,23 +1,30 @@
-/* World barrier: a dissemination barrier over symmetric flag words. In round r each
- * PE adds 1 to flag r of PE (me + 2^r) mod n and waits for its own flag r to reach
- * the barrier's epoch. Counts only grow, so no flag is ever reset and back-to-back
- * barriers cannot confuse rounds; ceil(log2 n) rounds of one AMO each. */
+/* Team barrier: a dissemination barrier over the team's symmetric sync words. In
+ * round r each member adds 1 to word r of member (me + 2^r) mod n and waits for its
+ * own word r to reach the barrier's epoch. Counts only grow, so no word is ever
+ * reset and back-to-back barriers cannot confuse rounds; ceil(log2 n) rounds of one
+ * AMO each. */
 #include "core/state.h"
 #include "transport/shm/shm.h"
 
-void shoal_barrier_world(void)
+void shoal_team_barrier(struct shoal_team *team)
 {
-    int n = shoal.n_pes, me = shoal.my_pe;
-    uint64_t epoch = ++shoal.barrier_epoch;
+    int n = team->size, me = team->my_pe;
+    uint64_t epoch = ++team->barrier_epoch;
+    uint64_t *words = team->res->sync;
     shoal_shm_fence();
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        int peer = (me + dist) % n;
-        uint64_t *flag = (uint64_t *)shoal_xlate(&shoal.sync_flags[r], peer);
-        __atomic_fetch_add(flag, 1, __ATOMIC_RELEASE);
+        int peer = team->start + ((me + dist) % n) * team->stride;
+        uint64_t *word = (uint64_t *)shoal_xlate(&words[r], peer);
+        __atomic_fetch_add(word, 1, __ATOMIC_RELEASE);
         struct shoal_backoff b = { 0 };
-        while (__atomic_load_n(&shoal.sync_flags[r], __ATOMIC_ACQUIRE) < epoch)
+        while (__atomic_load_n(&words[r], __ATOMIC_ACQUIRE) < epoch)
             shoal_backoff(&b);
     }
+}
+
+void shoal_barrier_world(void)
+{
+    shoal_team_barrier(&shoal_team_world);
 }
 
 void shmem_barrier_all(void)

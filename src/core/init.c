@@ -9,14 +9,13 @@
 #include "mem/segment.h"
 
 struct shoal_state shoal = { .my_pe = -1 };
-struct shoal_team shoal_team_world = { 0, 1, 0, -1 };
-struct shoal_team shoal_team_shared = { 0, 1, 0, -1 };
+struct shoal_team shoal_team_world = { .my_pe = -1 };
+struct shoal_team shoal_team_shared = { .my_pe = -1 };
 struct shoal_ctx shoal_ctx_default = { &shoal_team_world, 0 };
 
-/* Internal symmetric words (barrier flags), carved from the heap before any user
- * allocation so that every PE finds them at the same offset. */
-#define SHOAL_SYNC_WORDS 64
-#define SHOAL_HEAP_RESERVE 65536
+/* The team pool is carved from the heap before any user allocation, so every PE
+ * finds it at the same offset. */
+#define SHOAL_HEAP_RESERVE (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot))
 
 static void print_banner(void)
 {
@@ -33,9 +32,13 @@ static void print_banner(void)
 
 static void init_teams(void)
 {
-    shoal_team_world = (struct shoal_team){ 0, 1, shoal.n_pes, shoal.my_pe };
+    shoal_team_world = (struct shoal_team){ .start = 0, .stride = 1, .size = shoal.n_pes,
+                                            .my_pe = shoal.my_pe, .slot = 0,
+                                            .res = &shoal.team_pool[0] };
     /* Every PE of a job launched by oshrun shares this node's memory. */
     shoal_team_shared = shoal_team_world;
+    shoal_team_shared.slot = 1;
+    shoal_team_shared.res = &shoal.team_pool[1];
     shoal_ctx_default = (struct shoal_ctx){ &shoal_team_world, 0 };
 }
 
@@ -52,8 +55,7 @@ static int init_heap(struct shoal_local_seg *heap)
     if (off == SHOAL_ALLOC_FAIL)
         return -1;
     shoal.heap_user_size = user;
-    shoal.sync_flags = (uint64_t *)(heap->base + off);
-    memset(shoal.sync_flags, 0, SHOAL_SYNC_WORDS * sizeof(uint64_t));
+    shoal.team_pool = (struct shoal_team_slot *)(heap->base + off);
     return 0;
 }
 
@@ -73,13 +75,12 @@ static int init_first(int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
-    shoal.barrier_epoch = 0;
-    init_teams();
 
     struct shoal_local_seg local[SHOAL_NSEGS];
     if (init_heap(&local[SHOAL_SEG_HEAP]) || shoal_static_setup(&local[SHOAL_SEG_DATA]))
         shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
                     "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
+    init_teams();
     if (shoal_segments_map(local))
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
     shoal.init_count = 1;
@@ -147,7 +148,7 @@ void shmem_finalize(void)
     shoal_segments_unmap();
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;
-    shoal.sync_flags = NULL;
+    shoal.team_pool = NULL;
     shoal.boot->finalize();
 }
 SHOAL_PROFILED(shmem_finalize)

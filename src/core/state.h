@@ -31,9 +31,26 @@ struct shoal_seg {
     char **peer;      /* peer[pe]: where PE pe's copy is mapped in this process */
 };
 
+/* Each team owns one slot of the team pool: symmetric words for its
+ * synchronization and symmetric scratch for its collectives. Slots sit at the
+ * same heap offset on every PE, so a team's members address each other's slot
+ * through the ordinary symmetric translation. */
+#define SHOAL_TEAM_SLOTS 64
+#define SHOAL_TEAM_SYNC_WORDS 64
+#define SHOAL_TEAM_SCRATCH (16 * 1024)
+
+struct shoal_team_slot {
+    uint64_t sync[SHOAL_TEAM_SYNC_WORDS];
+    unsigned char scratch[SHOAL_TEAM_SCRATCH];
+};
+
 struct shoal_team {
     int start, stride, size;   /* world PE of member i is start + i * stride */
     int my_pe;                 /* -1 when this PE is not a member */
+    int slot;                  /* index into the team pool */
+    struct shoal_team_slot *res;
+    uint64_t barrier_epoch;    /* barriers this PE has entered on this team */
+    shmem_team_config_t config;
 };
 
 struct shoal_ctx {
@@ -52,8 +69,7 @@ struct shoal_state {
     const struct shoal_boot_ops *boot;
     struct shoal_alloc *heap_alloc;
     size_t heap_user_size;     /* what SHMEM_SYMMETRIC_SIZE grants the program */
-    uint64_t *sync_flags;      /* internal symmetric words used by barriers */
-    uint64_t barrier_epoch;
+    struct shoal_team_slot *team_pool;   /* SHOAL_TEAM_SLOTS slots, symmetric */
 };
 
 extern struct shoal_state shoal;
@@ -121,6 +137,8 @@ static inline void shoal_backoff(struct shoal_backoff *b)
 
 /* Library-internal pieces the API files share. */
 void shoal_barrier_world(void);
+/* Synchronizes the members of team (no completion of RMA); the caller is a member. */
+void shoal_team_barrier(struct shoal_team *team);
 void shoal_quiet_all(void);
 void shoal_require_init(const char *routine);
 
