@@ -1,0 +1,383 @@
+#!/usr/bin/env bash
+# Launcher scenarios: runs oshrun on boot_check (or on the program given by
+# SCENARIO_PROG) and asserts on exit status, messages, output, timing, and that
+# no PE outlives the job.
+#   scenarios.sh OSHRUN BOOT_CHECK SCENARIO NP
+set -u
+OSHRUN=$1 CHECK=$2 SCENARIO=$3 NP=${4:-1}
+LAST=$((NP - 1))
+T=$(mktemp -d "${TMPDIR:-/tmp}/shoal-launcher.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export BOOT_CHECK_PIDDIR=$T/pids
+mkdir "$BOOT_CHECK_PIDDIR"
+
+show() {
+    echo "--- command: ${CMD:-}"
+    echo "--- stdout (head):"; head -c 3000 "$T/out" 2>/dev/null; echo
+    echo "--- stderr (head):"; head -c 3000 "$T/err" 2>/dev/null; echo
+}
+fail() { echo "FAIL [$SCENARIO np$NP]: $*"; show; exit 1; }
+
+# No PE that wrote a pid file may be alive once oshrun has returned.
+no_leftovers() {
+    local f p
+    for f in "$BOOT_CHECK_PIDDIR"/pe.*; do
+        [ -e "$f" ] || continue
+        p=$(cat "$f")
+        if kill -0 "$p" 2>/dev/null; then
+            kill -KILL "$p" 2>/dev/null
+            fail "PE with pid $p (${f##*/}) outlived oshrun"
+        fi
+    done
+}
+
+# run CMD...: runs it with stdin from $STDIN (default /dev/null); sets rc and ms.
+run() {
+    CMD="$*"
+    rm -f "$BOOT_CHECK_PIDDIR"/pe.*
+    local t0=$(date +%s%N)
+    "$@" <"${STDIN:-/dev/null}" >"$T/out" 2>"$T/err"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    no_leftovers
+}
+osh() { run "$OSHRUN" "$@"; }
+
+expect_rc() { [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"; }
+expect_err() { grep -Eq -- "$1" "$T/err" || fail "stderr lacks /$1/"; }
+expect_out() { grep -Eq -- "$1" "$T/out" || fail "stdout lacks /$1/"; }
+expect_err_lines() {
+    local n
+    n=$(grep -Ec -- "$1" "$T/err")
+    [ "$n" -eq "$2" ] || fail "stderr has $n lines matching /$1/, expected $2"
+}
+expect_no_err() { [ ! -s "$T/err" ] || fail "unexpected stderr"; }
+expect_within() { [ "$ms" -le $(($1 * 1000)) ] || fail "took $ms ms, expected under $1 s"; }
+
+# Starts oshrun in the background on PEs that sleep, waits until all have
+# written their pid; sets bg.
+start_sleepers() {
+    CMD="$OSHRUN $*"
+    rm -f "$BOOT_CHECK_PIDDIR"/pe.*
+    "$OSHRUN" "$@" </dev/null >"$T/out" 2>"$T/err" &
+    bg=$!
+    local i
+    for ((i = 0; i < 200; i++)); do
+        [ "$(ls "$BOOT_CHECK_PIDDIR" | wc -l)" -eq "$NP" ] && return
+        sleep 0.05
+    done
+    kill -KILL "$bg"
+    fail "PEs did not all start within 10 s"
+}
+
+# signal_job SIG STATUS: sends SIG to oshrun, expects it to exit with STATUS promptly.
+signal_job() {
+    local t0=$(date +%s%N)
+    kill -"$1" "$bg"
+    wait "$bg"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    expect_rc "$2"
+    no_leftovers
+}
+
+# Checks "[TAG ]KIND RANK LINE xxx" lines: each names the PE it is tagged with and
+# has exactly the length boot_check's echo mode gives it.
+check_echo_lines() {
+    awk -v tagged="$1" -v kind="$2" -v np="$NP" -v lines="$3" '
+        {
+            if (tagged) {
+                if (match($0, /^\[[0-9]+\] /) == 0) { print "untagged line: " substr($0, 1, 80); bad = 1; next }
+                tag = substr($0, 2, RLENGTH - 3); $0 = substr($0, RLENGTH + 1)
+            }
+            n = split($0, f, " ")
+            r = f[2]; l = f[3]; x = (n >= 4) ? f[4] : ""
+            want = (l * 97 + r * 13) % 9000
+            if (f[1] != kind || (tagged && tag != r) || length(x) != want || x ~ /[^x]/) {
+                print "mixed or damaged line: " substr($0, 1, 80); bad = 1
+            }
+            seen[r]++
+        }
+        END {
+            for (r = 0; r < np; r++) if (seen[r] != lines) { print "PE " r ": " seen[r] + 0 " lines, expected " lines; bad = 1 }
+            exit bad
+        }' || fail "$2 lines were not passed on whole"
+}
+
+case $SCENARIO in
+boot)
+    osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_no_err
+    osh -np "$NP" "$CHECK" ok
+    expect_rc 0
+    osh --np="$NP" "$CHECK" ok
+    expect_rc 0
+    ;;
+exit_status)
+    osh -n "$NP" "$CHECK" exit 3 "$LAST"
+    expect_rc 3
+    expect_err "^oshrun: PE $LAST \(pid [0-9]+\) exited with status 3; ending the job$"
+    expect_err_lines '^oshrun:' 1
+    expect_within 5
+    osh -n "$NP" false
+    expect_rc 1
+    ;;
+segv)
+    for r in 0 "$LAST"; do
+        osh -n "$NP" "$CHECK" segv "$r"
+        expect_rc 139
+        expect_err "^oshrun: PE $r \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); ending the job$"
+        expect_within 5
+    done
+    ;;
+sigkill)
+    osh -n "$NP" "$CHECK" kill "$LAST"
+    expect_rc 137
+    expect_err "^oshrun: PE $LAST \(pid [0-9]+\) was killed by signal 9 \(Killed\); ending the job$"
+    expect_within 5
+    ;;
+abort)
+    osh -n "$NP" "$CHECK" abort 5 "$LAST"
+    expect_rc 5
+    expect_err "^oshrun: PE $LAST called shmem_global_exit\(5\); ending the job$"
+    expect_err_lines '^oshrun:' 1
+    expect_within 5
+    osh -n "$NP" "$CHECK" abort 7 0 "disk on fire"
+    expect_rc 7
+    expect_err "^oshrun: PE 0: disk on fire \(exit status 7\); ending the job$"
+    osh -n "$NP" "$CHECK" abort 0 "$LAST"
+    expect_rc 0
+    expect_err "called shmem_global_exit\(0\)"
+    ;;
+nofinalize)
+    osh -n "$NP" "$CHECK" nofinalize "$LAST"
+    expect_rc 1
+    expect_err "^oshrun: PE $LAST \(pid [0-9]+\) exited without calling shmem_finalize; ending the job$"
+    expect_within 5
+    ;;
+noinit)
+    # A program that never calls shmem_init may exit 0 ...
+    osh -n "$NP" "$CHECK" noinit
+    expect_rc 0
+    expect_no_err
+    osh -n "$NP" true
+    expect_rc 0
+    # ... but not while the other PEs wait for it.
+    if [ "$NP" -gt 1 ]; then
+        osh -n "$NP" "$CHECK" noinit-one "$LAST"
+        expect_rc 1
+        expect_err "^oshrun: PE $LAST exited without calling shmem_init, but PE [0-9]+ waits for it in a setup barrier; ending the job$"
+        expect_within 5
+    fi
+    ;;
+timeout)
+    osh -n "$NP" --timeout 1 "$CHECK" hang "$LAST"
+    expect_rc 124
+    expect_err "^oshrun: the job ran longer than --timeout 1 s; still running: PE $LAST \(running\)"
+    if [ "$NP" -gt 1 ]; then
+        expect_err "PE 0(-$((NP - 2)))? \(in a setup barrier\)"
+    fi
+    expect_within 5
+    # PEs that ignore SIGTERM get SIGKILL two seconds later.
+    osh -n "$NP" --timeout=0.5 "$CHECK" hang-all ignore-term
+    expect_rc 124
+    expect_err "still running: PE 0(-$LAST)? \(running\)"
+    [ "$ms" -ge 2000 ] || fail "PEs ignoring SIGTERM ended after $ms ms, before the 2 s grace"
+    expect_within 8
+    ;;
+output)
+    osh -n "$NP" --tag-output "$CHECK" echo 40
+    expect_rc 0
+    check_echo_lines 1 out 20 <"$T/out"
+    check_echo_lines 1 err 20 <"$T/err"
+    osh -n "$NP" "$CHECK" echo 40
+    expect_rc 0
+    check_echo_lines 0 out 20 <"$T/out"
+    check_echo_lines 0 err 20 <"$T/err"
+    for opt in -l --prefix; do
+        osh -n "$NP" "$opt" "$CHECK" partial
+        expect_out "^\[$LAST\] partial-$LAST$"
+    done
+    ;;
+longline)
+    # A line longer than oshrun's buffer comes out in pieces, each tagged, none mixed.
+    osh -n "$NP" --tag-output "$CHECK" longline
+    expect_rc 0
+    awk -v np="$NP" '
+        match($0, /^\[[0-9]+\] /) { r = substr($0, 2, RLENGTH - 3); body = substr($0, RLENGTH + 1)
+            if (body ~ ("[^" (r % 10) "]")) { print "PE " r " piece has foreign bytes"; bad = 1 }
+            total[r] += length(body); next }
+        { print "untagged line"; bad = 1 }
+        END { for (r = 0; r < np; r++) if (total[r] != 150000) { print "PE " r ": " total[r] + 0 " bytes"; bad = 1 }
+              exit bad }' "$T/out" || fail "long lines damaged"
+    ;;
+partial)
+    osh -n "$NP" --tag-output "$CHECK" partial
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do expect_out "^\[$r\] partial-$r$"; done
+    if [ "$NP" -eq 1 ]; then
+        osh -n 1 "$CHECK" partial
+        [ "$(od -c "$T/out")" = "$(printf 'partial-0' | od -c)" ] || fail "untagged output not passed on as is"
+    fi
+    ;;
+stdin)
+    printf 'alpha\nbeta\n' >"$T/in"
+    STDIN=$T/in osh -n "$NP" --tag-output "$CHECK" stdin
+    expect_rc 0
+    expect_out '^\[0\] alpha$'
+    expect_out '^\[0\] beta$'
+    expect_out '^\[0\] stdin eof after 11 bytes$'
+    for ((r = 1; r < NP; r++)); do expect_out "^\[$r\] stdin eof after 0 bytes$"; done
+    STDIN=$T/in osh -n "$NP" --tag-output --stdin none "$CHECK" stdin
+    expect_out '^\[0\] stdin eof after 0 bytes$'
+    STDIN=$T/in osh -n "$NP" --tag-output --stdin "$LAST" "$CHECK" stdin
+    expect_out "^\[$LAST\] stdin eof after 11 bytes$"
+    # More than any pipe holds, through a pipe: oshrun must not block on it.
+    head -c 3000000 /dev/zero | BOOT_CHECK_QUIET=1 "$OSHRUN" -n "$NP" -l "$CHECK" stdin >"$T/out" 2>"$T/err"
+    rc=$?
+    expect_rc 0
+    expect_out '^\[0\] stdin eof after 3000000 bytes$'
+    ;;
+usage)
+    osh
+    expect_rc 2
+    expect_err '^Usage: oshrun'
+    for args in "-n 0 true" "-n x true" "-n" "-n 2" "--bogus -n 2 true" "--timeout abc -n 1 true" \
+                "-n 2 --stdin 9 true" "--stdin foo -n 1 true" "true" "-n -3 true"; do
+        # shellcheck disable=SC2086
+        osh $args
+        expect_rc 2
+        expect_err '^oshrun: '
+        expect_err "Run 'oshrun --help'"
+    done
+    osh true
+    expect_err 'give the number of PEs with -n N'
+    osh --bogus -n 2 true
+    expect_err "unknown option '--bogus'"
+    osh --help
+    expect_rc 0
+    for o in -n -np --np -l --tag-output --prefix --timeout --stdin --help --version; do
+        grep -q -- "$o" "$T/out" || fail "--help does not document $o"
+    done
+    osh -h
+    expect_rc 0
+    osh --version
+    expect_rc 0
+    expect_out '^oshrun \(Shoal\) [0-9]+\.[0-9]+'
+    # Options end at the program: its own options are not oshrun's.
+    osh -n 1 "$CHECK" noinit --timeout x -n 0
+    expect_rc 0
+    osh -n1 -- "$CHECK" noinit
+    expect_rc 0
+    ;;
+notfound)
+    osh -n "$NP" shoal-no-such-program-xyz
+    expect_rc 127
+    expect_err "^oshrun: cannot run 'shoal-no-such-program-xyz': not found in PATH"
+    expect_err_lines . 1
+    osh -n "$NP" "$T/missing"
+    expect_rc 127
+    expect_err "cannot run '$T/missing': no such file"
+    printf '#!/bin/sh\n' >"$T/noexec"
+    osh -n "$NP" "$T/noexec"
+    expect_rc 127
+    expect_err "is not executable"
+    osh -n "$NP" "$T"
+    expect_rc 127
+    expect_err "is a directory"
+    printf 'not a program' >"$T/garbage"
+    chmod +x "$T/garbage"
+    osh -n "$NP" "$T/garbage"
+    expect_rc 127
+    expect_err "cannot run '$T/garbage': Exec format error"
+    expect_err_lines . 1
+    ;;
+sigterm)
+    start_sleepers -n "$NP" "$CHECK" hang-all
+    signal_job TERM 143
+    expect_err "^oshrun: got signal 15 \(Terminated\); ending the job$"
+    expect_within 4
+    start_sleepers -n "$NP" "$CHECK" hang-all
+    signal_job HUP 129
+    expect_within 4
+    # PEs that ignore SIGTERM are killed two seconds later.
+    start_sleepers -n "$NP" "$CHECK" hang-all ignore-term
+    signal_job TERM 143
+    expect_within 6
+    ;;
+sigint)
+    # Job control, so that the background oshrun does not start with SIGINT ignored.
+    set -m
+    start_sleepers -n "$NP" "$CHECK" hang-all
+    signal_job INT 130
+    expect_within 4
+    ;;
+oshrun_killed)
+    # PEs must not outlive an oshrun that is killed outright.
+    start_sleepers -n "$NP" "$CHECK" hang-all
+    kill -KILL "$bg"
+    wait "$bg"
+    for ((i = 0; i < 40; i++)); do
+        alive=0
+        for f in "$BOOT_CHECK_PIDDIR"/pe.*; do kill -0 "$(cat "$f")" 2>/dev/null && alive=1; done
+        [ $alive -eq 0 ] && break
+        sleep 0.05
+    done
+    no_leftovers
+    ;;
+mismatch)
+    [ "$NP" -gt 1 ] || exit 0
+    osh -n "$NP" "$CHECK" mismatch
+    expect_rc 1
+    expect_err "^oshrun: PE $LAST passed 16 bytes to a setup allgather but PE [0-9]+ passed 8; every PE must pass the same size; ending the job$"
+    expect_within 5
+    ;;
+nested)
+    # A program started by a PE inherits SHOAL_* but not the channel: it must fail clearly.
+    osh -n "$NP" "$CHECK" nested
+    expect_rc 0
+    expect_err "SHOAL_BOOT_FD=[0-9]+ is not an open oshrun channel"
+    ;;
+bench)
+    osh -n "$NP" "$CHECK" bench 2000
+    expect_rc 0
+    cat "$T/out"
+    us=$(sed -n 's/^barrier round trip through oshrun: \([0-9.]*\) us.*/\1/p' "$T/out")
+    [ -n "$us" ] || fail "no timing printed"
+    awk -v us="$us" 'BEGIN { exit !(us < 5000) }' || fail "barrier round trip $us us"
+    ;;
+single)
+    # Started alone, a program is one PE; started by a launcher Shoal cannot use, it refuses.
+    run "$CHECK" single
+    expect_rc 0
+    run "$CHECK" single 4 "bye now"
+    expect_rc 4
+    expect_err '^shoal: PE 0: bye now$'
+    OMPI_COMM_WORLD_SIZE=1 run "$CHECK" single
+    expect_rc 0
+    for v in OMPI_COMM_WORLD_SIZE=4 PMIX_RANK=0 PMI_SIZE=2 SLURM_NTASKS=3; do
+        env "$v" "$CHECK" ok >"$T/out" 2>"$T/err"
+        rc=$?
+        CMD="env $v $CHECK ok"
+        expect_rc 1
+        expect_err "^shoal: this program was started by .*\(${v}\), which Shoal cannot bootstrap from in this build; launch it with \`oshrun -n N prog\` instead$"
+    done
+    SHOAL_BOOT_FD=abc run "$CHECK" ok
+    expect_rc 1
+    expect_err '^shoal: SHOAL_BOOT_FD="abc" is not valid'
+    SHOAL_BOOT_FD=57 SHOAL_RANK=0 SHOAL_SIZE=2 run "$CHECK" ok
+    expect_rc 1
+    expect_err '^shoal: PE 0: SHOAL_BOOT_FD=57 is not an open oshrun channel'
+    SHOAL_BOOT_FD=0 SHOAL_RANK=5 SHOAL_SIZE=2 run "$CHECK" ok
+    expect_rc 1
+    expect_err 'do not describe a PE of a job'
+    run "$CHECK" lost-contact
+    expect_rc 1
+    expect_err '^shoal: PE 0: lost contact with oshrun'
+    ;;
+*)
+    fail "unknown scenario"
+    ;;
+esac
+exit 0
