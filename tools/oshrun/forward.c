@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #define STREAM_BUF 65536
+/* A drain stops after this many reads, so a PE's child that never stops
+ * writing cannot hold oshrun in it. */
+#define DRAIN_READS_MAX 64
 #define STDIN_BUF 65536
 
 /* Writes all of p to oshrun's stdout or stderr. Output nobody reads any more
@@ -93,6 +96,7 @@ void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain)
         return;
     if (!s->buf && !(s->buf = malloc(STREAM_BUF)))
         return;
+    int reads = 0;
     do {
         ssize_t n = read(s->fd, s->buf + s->len, STREAM_BUF - s->len);
         if (n < 0 && errno == EINTR)
@@ -111,7 +115,7 @@ void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain)
             memmove(s->buf, s->buf + k, s->len - k);
             s->len -= k;
         }
-    } while (drain);
+    } while (drain && ++reads < DRAIN_READS_MAX);
 }
 
 void stdin_close(struct job *j)

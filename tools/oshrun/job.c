@@ -81,12 +81,17 @@ void pe_reaped(struct job *j, struct pe *pe, int wstatus)
 /* A collective is under way but some PE can never join it: end the job rather than hang. */
 void check_stuck(struct job *j)
 {
-    if (j->ending || j->coll_arrived == 0)
-        return;
     for (int r = 0; r < j->size; r++) {
-        const struct pe *pe = &j->pes[r];
+        struct pe *pe = &j->pes[r];
+        if (j->ending || j->coll_arrived == 0)
+            return;
         if (pe->op != OP_NONE || !(pe->exited || pe->chan < 0 || pe->finalized))
             continue;
+        if (!pe->exited && !pe->finalized) {
+            await_exit(j, pe);      /* its own verdict, if it exits, comes first */
+            if (j->ending || j->coll_arrived == 0)
+                return;
+        }
         const char *why = pe->finalized ? "already called shmem_finalize"
                         : pe->exited && !pe->hello ? "exited without calling shmem_init"
                         : pe->exited ? "exited" : "closed its oshrun channel";

@@ -20,7 +20,7 @@
 
 /* How long a PE that closed its channel may take to exit before it counts as
  * alive without one. */
-#define CHAN_LOST_WAIT_S 1.0
+#define AWAIT_EXIT_S 1.0
 
 enum slot_kind { SLOT_SIGNAL, SLOT_STDIN, SLOT_STDIN_PIPE, SLOT_CHAN, SLOT_OUT, SLOT_ERR };
 
@@ -67,16 +67,14 @@ static void reap(struct job *j)
                 pe_reaped(j, &j->pes[r], st);
 }
 
-/* The PE closed its channel, most likely because it is exiting: give it a
- * moment to be reaped, so that a verdict names its exit status rather than the
- * closed channel. One that lives on without a channel can join no collective. */
-void chan_lost(struct job *j, struct pe *pe)
+/* A PE whose channel closed is most likely exiting: give it a moment to be
+ * reaped, so that a verdict names its exit status rather than the closed channel. */
+void await_exit(struct job *j, struct pe *pe)
 {
-    chan_close(pe);
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
-    double end = now_s() + CHAN_LOST_WAIT_S, left;
+    double end = now_s() + AWAIT_EXIT_S, left;
     reap(j);
     while (!pe->exited && (left = end - now_s()) > 0) {
         struct timespec ts = { .tv_sec = (time_t)left,
@@ -84,8 +82,6 @@ void chan_lost(struct job *j, struct pe *pe)
         if (sigtimedwait(&chld, NULL, &ts) == SIGCHLD)
             reap(j);
     }
-    if (!pe->exited)
-        check_stuck(j);
 }
 
 static void on_signals(struct job *j)

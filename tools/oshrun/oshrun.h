@@ -91,7 +91,7 @@ void spawn_pes(struct job *j);
 /* loop.c */
 double now_s(void);
 void setup_signals(struct job *j);
-void chan_lost(struct job *j, struct pe *pe);
+void await_exit(struct job *j, struct pe *pe);
 void run_job(struct job *j);
 
 /* job.c */

@@ -55,7 +55,8 @@ void chan_write(struct job *j, struct pe *pe)
         if (n < 0 && errno == EAGAIN)
             return;
         if (n < 0) {            /* the PE is gone */
-            chan_lost(j, pe);
+            chan_close(pe);
+            check_stuck(j);
             return;
         }
         pe->reply_off += (size_t)n;
@@ -256,7 +257,9 @@ void chan_read(struct job *j, struct pe *pe)
         if (n < 0 && errno == EAGAIN)
             return;
         if (n <= 0) {           /* closed: the PE exited, or closed it after shmem_finalize */
-            chan_lost(j, pe);
+            chan_close(pe);
+            if (!pe->exited)    /* else pe_reaped gives the verdict */
+                check_stuck(j);
             return;
         }
         pe->in_len += (size_t)n;
