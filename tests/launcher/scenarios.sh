@@ -376,6 +376,29 @@ single)
     expect_rc 1
     expect_err '^shoal: PE 0: lost contact with oshrun'
     ;;
+api)
+    # CHECK is api_check here: the same paths through shmem_init and friends.
+    osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_no_err
+    [ "$(grep -c '^PE [0-9]* of '"$NP"' done$' "$T/out")" -eq "$NP" ] || fail "not every PE finished"
+    for r in 0 "$LAST"; do
+        osh -n "$NP" "$CHECK" global_exit 5 "$r"
+        expect_rc 5
+        expect_err "^oshrun: PE $r called shmem_global_exit\(5\); ending the job$"
+        expect_within 5
+    done
+    osh -n "$NP" "$CHECK" nofinalize "$LAST"
+    expect_rc 1
+    expect_err "^oshrun: PE $LAST \(pid [0-9]+\) exited without calling shmem_finalize; ending the job$"
+    expect_within 5
+    run "$CHECK" ok
+    expect_rc 0
+    expect_out '^PE 0 of 1 done$'
+    OMPI_COMM_WORLD_SIZE=4 run "$CHECK" ok
+    expect_rc 1
+    expect_err "started by Open MPI's mpirun \(OMPI_COMM_WORLD_SIZE=4\)"
+    ;;
 *)
     fail "unknown scenario"
     ;;
