@@ -40,6 +40,7 @@ static void init_teams(void)
     shoal_team_shared.slot = 1;
     shoal_team_shared.res = &shoal.team_pool[1];
     shoal_ctx_default = (struct shoal_ctx){ &shoal_team_world, 0 };
+    shoal_teams_reset();
 }
 
 static int init_heap(struct shoal_local_seg *heap)
@@ -145,6 +146,7 @@ void shmem_finalize(void)
     if (--shoal.init_count > 0)
         return;
     fflush(stdout);
+    shoal_teams_release();
     shoal_segments_unmap();
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;

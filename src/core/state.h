@@ -38,6 +38,8 @@ struct shoal_seg {
 #define SHOAL_TEAM_SLOTS 64
 #define SHOAL_TEAM_SYNC_WORDS 64
 #define SHOAL_TEAM_SCRATCH (16 * 1024)
+/* sync words 40 and 41 of a parent team: slot agreement of its splits (api/team.c) */
+#define SHOAL_TEAM_SPLIT_WORD 40
 
 struct shoal_team_slot {
     uint64_t sync[SHOAL_TEAM_SYNC_WORDS];
@@ -50,6 +52,7 @@ struct shoal_team {
     int slot;                  /* index into the team pool */
     struct shoal_team_slot *res;
     uint64_t barrier_epoch;    /* barriers this PE has entered on this team */
+    unsigned splits;           /* splits of this team as parent (api/team.c) */
     shmem_team_config_t config;
 };
 
@@ -141,5 +144,10 @@ void shoal_barrier_world(void);
 void shoal_team_barrier(struct shoal_team *team);
 void shoal_quiet_all(void);
 void shoal_require_init(const char *routine);
+/* Team slot bookkeeping: reset at init; at the last finalize free every team and context. */
+void shoal_teams_reset(void);
+void shoal_teams_release(void);
+/* Destroys the contexts of team, or every context when team is NULL. */
+void shoal_ctx_release(const struct shoal_team *team);
 
 #endif

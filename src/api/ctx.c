@@ -1,0 +1,103 @@
+/* Communication contexts. On one node every RMA completes inside its call, so a
+ * context is just a team (its PE numbering) and its options. Live contexts are kept
+ * on a list because destroying a team destroys the contexts still attached to it,
+ * and the last finalize frees whatever is left. Creation is not collective and may
+ * come from several threads at once, hence the mutex. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/state.h"
+
+struct ctx_node {
+    struct shoal_ctx ctx;   /* first, so a handle converts back to its node */
+    struct ctx_node *prev, *next;
+};
+
+static struct ctx_node *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void unlink_node(struct ctx_node *n)
+{
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        live = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+}
+
+void shoal_ctx_release(const struct shoal_team *team)
+{
+    pthread_mutex_lock(&live_lock);
+    for (struct ctx_node *n = live, *next; n; n = next) {
+        next = n->next;
+        if (!team || n->ctx.team == team) {
+            unlink_node(n);
+            free(n);
+        }
+    }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    shoal_require_init(fn);
+    *ctx = SHMEM_CTX_INVALID;
+    if (!team)
+        return -1;
+    struct ctx_node *n = malloc(sizeof *n);
+    if (!n)
+        return -1;
+    /* A team's num_contexts is what the program expects to create, not a cap. */
+    n->ctx = (struct shoal_ctx){ team, options };
+    pthread_mutex_lock(&live_lock);
+    n->prev = NULL;
+    n->next = live;
+    if (live)
+        live->prev = n;
+    live = n;
+    pthread_mutex_unlock(&live_lock);
+    *ctx = &n->ctx;
+    return 0;
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    return create(__func__, team, options, ctx);
+}
+SHOAL_PROFILED(shmem_team_create_ctx)
+
+int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    return create(__func__, SHMEM_TEAM_WORLD, options, ctx);
+}
+SHOAL_PROFILED(shmem_ctx_create)
+
+void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    shoal_require_init(__func__);
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT) {
+        shoal_warn(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed; ignored");
+        return;
+    }
+    shoal_quiet_all();
+    struct ctx_node *n = (struct ctx_node *)ctx;
+    pthread_mutex_lock(&live_lock);
+    unlink_node(n);
+    pthread_mutex_unlock(&live_lock);
+    free(n);
+}
+SHOAL_PROFILED(shmem_ctx_destroy)
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    *team = ctx->team;
+    return 0;
+}
+SHOAL_PROFILED(shmem_ctx_get_team)

@@ -1,0 +1,252 @@
+/* Teams. Every team is a strided subset of the world (member i is world PE
+ * start + i * stride), so a split only composes strides. Each team owns one slot of
+ * the symmetric team pool, the same slot number on all of its members; a slot is
+ * chosen during the split, among the parent's members alone, as the lowest slot
+ * free on every member of the new team (see split_round). Concurrent splits from
+ * several threads of one PE are not supported: they could pick the same slot. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/state.h"
+
+/* The team this PE holds in each slot; NULL where the slot is free here. */
+static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
+
+/* A new team in its parent's numbering: member i is parent PE start + i * stride. */
+struct shape {
+    int start, stride, size;
+};
+
+void shoal_teams_reset(void)
+{
+    memset(slot_team, 0, sizeof slot_team);
+    slot_team[0] = &shoal_team_world;
+    slot_team[1] = &shoal_team_shared;
+}
+
+static void team_release(struct shoal_team *t)
+{
+    shoal_ctx_release(t);
+    slot_team[t->slot] = NULL;
+    free(t);
+}
+
+void shoal_teams_release(void)
+{
+    shoal_ctx_release(NULL);
+    for (int s = 0; s < SHOAL_TEAM_SLOTS; s++) {
+        struct shoal_team *t = slot_team[s];
+        if (t && t != &shoal_team_world && t != &shoal_team_shared)
+            free(t);
+        slot_team[s] = NULL;
+    }
+}
+
+static uint64_t slots_used(void)
+{
+    uint64_t m = 0;
+    for (int s = 0; s < SHOAL_TEAM_SLOTS; s++)
+        if (slot_team[s])
+            m |= 1ull << s;
+    return m;
+}
+
+static int world_of(const struct shoal_team *t, int pe)
+{
+    return t->start + pe * t->stride;
+}
+
+/* Member i of (start, stride, size) is start + i * stride: pe -> i, or -1. */
+static int index_of(int start, int stride, int size, int pe)
+{
+    int d = pe - start;
+    if (d % stride)
+        return -1;
+    int i = d / stride;
+    return i >= 0 && i < size ? i : -1;
+}
+
+static struct shoal_team *team_new(const char *fn, const struct shoal_team *parent,
+                                   const struct shape *sh, int slot,
+                                   const shmem_team_config_t *config, long mask)
+{
+    struct shoal_team *t = malloc(sizeof *t);
+    if (!t)
+        shoal_fatal(fn, "out of memory for a team");
+    *t = (struct shoal_team){
+        .start = world_of(parent, sh->start),
+        .stride = sh->stride * parent->stride,
+        .size = sh->size,
+        .my_pe = index_of(sh->start, sh->stride, sh->size, parent->my_pe),
+        .slot = slot,
+        .res = &shoal.team_pool[slot],
+    };
+    if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
+        t->config.num_contexts = config->num_contexts;
+    /* No other member touches this copy until the parent barrier that follows. */
+    memset(t->res->sync, 0, sizeof t->res->sync);
+    slot_team[slot] = t;
+    return t;
+}
+
+/* One split over parent, forming ngroups disjoint teams at once; group j's member 0
+ * is parent PE lead0 + j * lstep, and mine is this PE's group (NULL: none).
+ *
+ * Slot agreement: each member ORs the slots it uses into word W of its group's
+ * member 0 (the leader); after a parent barrier W holds the slots used anywhere in
+ * the group, and every parent PE reads every leader's W, so all of them see alike
+ * whether some group found no free slot, and fail together. A second barrier ends
+ * the reads (and the zeroing of the new slot), then each PE zeroes its own W.
+ * W alternates between two words by the parent's split count: the next split
+ * uses the other word, and this one's is used again only after that split's first
+ * barrier, which no PE passes before every PE has zeroed its W here. */
+static int split_round(const char *fn, struct shoal_team *parent, int ngroups, int lead0,
+                       int lstep, const struct shape *mine, const shmem_team_config_t *config,
+                       long mask, shmem_team_t *new_team)
+{
+    uint64_t *w = &parent->res->sync[SHOAL_TEAM_SPLIT_WORD + (parent->splits++ & 1)];
+    int leader = mine ? world_of(parent, mine->start) : -1;
+    if (mine)
+        __atomic_fetch_or((uint64_t *)shoal_xlate(w, leader), slots_used(), __ATOMIC_RELAXED);
+    shoal_team_barrier(parent);
+
+    int full = 0;
+    uint64_t group_used = 0;
+    for (int j = 0; j < ngroups; j++) {
+        int pe = world_of(parent, lead0 + j * lstep);
+        uint64_t used = __atomic_load_n((uint64_t *)shoal_xlate(w, pe), __ATOMIC_RELAXED);
+        full |= used == ~0ull;
+        if (pe == leader)
+            group_used = used;
+    }
+    *new_team = SHMEM_TEAM_INVALID;
+    if (full && leader == shoal.my_pe && group_used == ~0ull) {
+        fflush(stdout);
+        fprintf(stderr, "shoal: PE %d: %s: no free team slots (%d in use); destroy unused teams\n",
+                shoal.my_pe, fn, SHOAL_TEAM_SLOTS);
+    }
+    if (!full && mine)
+        *new_team = team_new(fn, parent, mine, __builtin_ctzll(~group_used), config, mask);
+    shoal_team_barrier(parent);
+    __atomic_store_n(w, 0, __ATOMIC_RELAXED);
+    return full;
+}
+
+int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team)
+{
+    shoal_require_init(__func__);
+    *new_team = SHMEM_TEAM_INVALID;
+    if (!parent || size < 1 || (stride == 0 && size != 1))
+        return -1;
+    long long last = start + (long long)(size - 1) * stride;
+    if (start < 0 || start >= parent->size || last < 0 || last >= parent->size)
+        return -1;
+    /* A one-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
+    struct shape sh = { start, size == 1 ? 1 : stride, size };
+    int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
+    return split_round(__func__, parent, 1, start, 0, mine ? &sh : NULL, config, config_mask,
+                       new_team) ? -1 : 0;
+}
+SHOAL_PROFILED(shmem_team_split_strided)
+
+int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t *xaxis_config,
+                        long xaxis_mask, shmem_team_t *xaxis_team,
+                        const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                        shmem_team_t *yaxis_team)
+{
+    shoal_require_init(__func__);
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (!parent || xrange < 1)
+        return -1;
+    int n = parent->size;
+    if (xrange > n)
+        xrange = n;
+    int yrange = (n + xrange - 1) / xrange;
+    int x = parent->my_pe % xrange, y = parent->my_pe / xrange;
+    /* The row (same y) is the x-axis team, the column (same x) the y-axis team. */
+    int row_size = n - y * xrange < xrange ? n - y * xrange : xrange;
+    int col_size = (n - x + xrange - 1) / xrange;
+    struct shape row = { y * xrange, 1, row_size };
+    struct shape col = { x, col_size == 1 ? 1 : xrange, col_size };
+    if (split_round(__func__, parent, yrange, 0, xrange, &row, xaxis_config, xaxis_mask,
+                    xaxis_team))
+        return -1;
+    /* The column's slot is chosen with the row's already taken on every member. */
+    if (split_round(__func__, parent, xrange, 0, 1, &col, yaxis_config, yaxis_mask,
+                    yaxis_team)) {
+        team_release(*xaxis_team);
+        *xaxis_team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    return 0;
+}
+SHOAL_PROFILED(shmem_team_split_2d)
+
+void shmem_team_destroy(shmem_team_t team)
+{
+    shoal_require_init(__func__);
+    if (!team)
+        return;
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
+        shoal_warn(__func__, "SHMEM_TEAM_%s is predefined and cannot be destroyed; ignored",
+                   team == SHMEM_TEAM_WORLD ? "WORLD" : "SHARED");
+        return;
+    }
+    /* No member may still be in a collective on the team when its slot is reused. */
+    shoal_team_barrier(team);
+    team_release(team);
+}
+SHOAL_PROFILED(shmem_team_destroy)
+
+int shmem_team_sync(shmem_team_t team)
+{
+    shoal_require_init(__func__);
+    if (!team)
+        return -1;
+    shoal_team_barrier(team);
+    return 0;
+}
+SHOAL_PROFILED(shmem_team_sync)
+
+int shmem_team_my_pe(shmem_team_t team)
+{
+    return team ? team->my_pe : -1;
+}
+SHOAL_PROFILED(shmem_team_my_pe)
+
+int shmem_team_n_pes(shmem_team_t team)
+{
+    return team ? team->size : -1;
+}
+SHOAL_PROFILED(shmem_team_n_pes)
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
+{
+    if (!team)
+        return -1;
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = team->config.num_contexts;
+    return 0;
+}
+SHOAL_PROFILED(shmem_team_get_config)
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    if (!src_team || !dest_team || src_pe < 0 || src_pe >= src_team->size)
+        return -1;
+    return index_of(dest_team->start, dest_team->stride, dest_team->size,
+                    world_of(src_team, src_pe));
+}
+SHOAL_PROFILED(shmem_team_translate_pe)
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    shoal_require_init(__func__);
+    if (!team || pe < 0 || pe >= team->size)
+        return NULL;
+    return shoal_xlate(dest, world_of(team, pe));
+}
+SHOAL_PROFILED(shmem_team_ptr)

@@ -1,0 +1,2 @@
+# Teams, contexts and distributed locks (multi-PE; see shoal_pe_test in ../CMakeLists.txt).
+shoal_pe_test(api.team SOURCES test_team.c TIMEOUT 60)
