@@ -144,6 +144,7 @@ static void mode_longline(void)
     buf[len] = '\n';
     if (write(1, buf, len + 1) != (ssize_t)(len + 1))
         FAIL("write failed");
+    free(buf);
     finish();
 }
 

@@ -9,6 +9,8 @@ LAST=$((NP - 1))
 T=$(mktemp -d "${TMPDIR:-/tmp}/shoal-launcher.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export BOOT_CHECK_PIDDIR=$T/pids
+# In a sanitizer build, a PE's SIGSEGV must stay a real signal.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
 mkdir "$BOOT_CHECK_PIDDIR"
 
 show() {

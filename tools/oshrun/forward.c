@@ -124,6 +124,8 @@ void stdin_close(struct job *j)
         close(j->stdin_pipe);
     j->stdin_pipe = -1;
     j->stdin_len = j->stdin_off = 0;
+    free(j->stdin_buf);
+    j->stdin_buf = NULL;
 }
 
 void stdin_write(struct job *j)

@@ -217,6 +217,7 @@ void run_job(struct job *j)
         stream_flush_close(j, &j->pes[r], &j->pes[r].out);
         stream_flush_close(j, &j->pes[r], &j->pes[r].err);
     }
+    free(j->coll_result);       /* a collective the job ended in the middle of */
     free(pfd);
     free(slot);
 }

@@ -35,5 +35,6 @@ int main(int argc, char **argv)
         j.timeout_at = now_s() + j.opt.timeout;
     spawn_pes(&j);
     run_job(&j);
+    free(j.pes);
     return j.status;
 }
