@@ -109,6 +109,8 @@ static void mode_ok(void)
         barrier();
     static const size_t sizes[] = { 0, 1, 13, 4096, 200000 };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (sizes[k] * (size_t)info.size > ((size_t)4 << 20))
+            continue;           /* every PE holds size*len bytes: keep large jobs affordable */
         check_allgather(sizes[k], 0);
         check_allgather(sizes[k], 1);
     }
