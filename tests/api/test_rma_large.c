@@ -84,7 +84,7 @@ static void large(unsigned char *src, unsigned char *dst, unsigned char *loc)
     for (unsigned k = 0; k < 2; k++) {
         size_t len = sizes[k];
         char what[64];
-        fill(src, BIG, me, k);
+        fill(src, len, me, k);
 
         /* Blocking putmem to the right, getmem from the left. */
         memset(dst, 0, BIG);

@@ -338,7 +338,7 @@ static void ring(void)
 
 /* One-way stream in pairs (0->1, 2->3, ...): the receiver is already waiting while the
  * sender fills and copies, so a signal that overtook its payload would be seen at once.
- * The payloads are large (2 MiB, non-temporal copies) and checked tail first. */
+ * Payloads are checked tail first. */
 #define STREAM_ITERS 40
 #define STREAM_MAX (256 * 1024)  /* longs: 2 MiB, so a copy outlasts the waiter's naps */
 static uint64_t stream_data_sig, stream_ack_sig;
@@ -352,7 +352,9 @@ static void stream(void)
     const int receiver = me % 2 == 1;
     for (int k = 1; k <= STREAM_ITERS; k++) {
         long *slot = buf + (size_t)(k % 2) * STREAM_MAX;
-        size_t len = STREAM_MAX - (size_t)(k % 7);
+        /* Odd k: 2 MiB with ADD; even k: 40000 bytes with SET, between glibc's smallest
+         * non-temporal copy threshold (16448 bytes) and the library's full-fence size. */
+        size_t len = k % 2 ? STREAM_MAX - (size_t)(k % 7) : 5000 + (size_t)(k % 7);
         if (sender) {
             if (k > 2)
                 shmem_signal_wait_until(&stream_ack_sig, SHMEM_CMP_GE, (uint64_t)(k - 2));
