@@ -174,13 +174,13 @@ noinit)
     fi
     ;;
 timeout)
-    osh -n "$NP" --timeout 1 "$CHECK" hang "$LAST"
+    osh -n "$NP" --timeout 2 "$CHECK" hang "$LAST"
     expect_rc 124
-    expect_err "^oshrun: the job ran longer than --timeout 1 s; still running: PE $LAST \(running\)"
+    expect_err "^oshrun: the job ran longer than --timeout 2 s; still running: PE $LAST \(running\)"
     if [ "$NP" -gt 1 ]; then
         expect_err "PE 0(-$((NP - 2)))? \(in a setup barrier\)"
     fi
-    expect_within 5
+    expect_within 6
     # PEs that ignore SIGTERM get SIGKILL two seconds later.
     osh -n "$NP" --timeout=0.5 "$CHECK" hang-all ignore-term
     expect_rc 124
