@@ -1,0 +1,161 @@
+/* Broadcast, team-based (the root writes its dest too) and active-set (it does not).
+ *
+ * Small messages, and every active-set call: a binomial tree rooted at the root,
+ * farthest subtree first, data put straight into each child's dest: ceil(log2 n)
+ * steps, but the root copies the whole message log2 n times.
+ * Large team messages (at least BCAST_SCATTER_MIN bytes, more than two members): the
+ * same tree scatters piece p of n to member root + p, then a ring passes the pieces
+ * around, so every member copies about the message once (van de Geijn). */
+#include "coll/coll_common.h"
+
+#define BCAST_SCATTER_MIN (32 * 1024)
+
+/* The tree's signal from the parent at distance 2^k: a team signal word, or pSync. */
+static void tree_wait(const struct coll *c, int k)
+{
+    if (c->team) {
+        struct coll_sig sg = coll_tree_sig(c, k);
+        coll_sig_wait(&sg);
+    } else {
+        coll_psync_take(&c->psync[COLL_PS_BCAST]);
+    }
+}
+
+static void tree_signal(const struct coll *c, int k, int to, size_t payload)
+{
+    if (c->team) {
+        struct coll_sig sg = coll_tree_sig(c, k);
+        coll_sig_send(c, &sg, to, payload);
+    } else {
+        coll_psync_give(c, to, &c->psync[COLL_PS_BCAST], 1, payload);
+    }
+}
+
+/* Member rel (counted from the root) receives from rel - 2^k, k = its lowest set bit,
+ * and then sends to rel + 2^j for j = k-1 down to 0; the root sends for every j. */
+static void bcast_tree(const struct coll *c, char *dest, const char *source, size_t len,
+                       int root, int root_writes_dest)
+{
+    int n = c->n, rel = (c->me - root + n) % n;
+    int k = rel ? __builtin_ctz((unsigned)rel) : coll_log2_ceil(n);
+    const char *from = rel ? dest : source;
+    if (rel)
+        tree_wait(c, k);
+    for (int j = k - 1; j >= 0; j--) {
+        if (rel + (1 << j) >= n)
+            continue;
+        int to = (c->me + (1 << j)) % n;
+        coll_put(c, to, dest, from, len);
+        tree_signal(c, j, to, len);
+    }
+    if (!rel && root_writes_dest && dest != source)
+        memcpy(dest, source, len);
+}
+
+/* Scatter along the tree, then allgather around the ring. Piece p (bytes
+ * [p*piece, (p+1)*piece) of the message, clipped) belongs to member root + p. */
+static void bcast_scatter_ring(const struct coll *c, char *dest, const char *source,
+                               size_t len, int root)
+{
+    int n = c->n, me = c->me, rel = (me - root + n) % n;
+    size_t piece = ((len + (size_t)n - 1) / (size_t)n + 63) & ~(size_t)63;
+#define AT(p) ((size_t)(p) * piece < len ? (size_t)(p) * piece : len)
+    int k = rel ? __builtin_ctz((unsigned)rel) : coll_log2_ceil(n);
+    const char *from = rel ? dest : source;
+    struct coll_sig sg;
+    if (rel) {
+        sg = coll_tree_sig(c, k);
+        coll_sig_wait(&sg);
+    }
+    for (int j = k - 1; j >= 0; j--) {
+        int child = rel + (1 << j);
+        if (child >= n)
+            continue;
+        int end = child + (1 << j) < n ? child + (1 << j) : n;
+        int to = (me + (1 << j)) % n;
+        coll_put(c, to, dest + AT(child), from + AT(child), AT(end) - AT(child));
+        sg = coll_tree_sig(c, j);
+        coll_sig_send(c, &sg, to, AT(end) - AT(child));
+    }
+    if (!rel && dest != source)
+        memcpy(dest, source, AT(1));
+
+    /* Step s passes piece rel - s + 1 on; the next member already holds its own
+     * subtree's pieces from the scatter (the root holds none in dest), so those are
+     * only signalled, and every byte of every dest is written exactly once. */
+    int nrel = rel + 1, held_end = nrel < n ? nrel + (nrel & -nrel) : nrel;
+    sg = coll_tree_sig(c, 0);
+    for (int s = 1; s < n; s++) {
+        int p = (rel - s + 1 + n) % n;
+        size_t bytes = AT(p + 1) - AT(p);
+        if (p < nrel || p >= held_end)
+            coll_put(c, (me + 1) % n, dest + AT(p), dest + AT(p), bytes);
+        coll_sig_send(c, &sg, (me + 1) % n, bytes);
+        coll_sig_wait(&sg);
+    }
+#undef AT
+}
+
+static void check_root(const char *fn, int root, const struct coll *c)
+{
+    if (SHOAL_UNLIKELY(root < 0 || root >= c->n))
+        shoal_fatal(fn, "PE_root %d is out of range: the %s has PEs 0..%d", root,
+                    c->team ? "team" : "active set", c->n - 1);
+}
+
+static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
+                          size_t len, int root)
+{
+    struct coll c;
+    if (coll_team_begin(fn, team, &c))
+        return -1;
+    check_root(fn, root, &c);
+    if (!len)
+        return 0;
+    coll_check_sym(fn, dest, len);
+    if (c.n > 2 && len >= BCAST_SCATTER_MIN)
+        bcast_scatter_ring(&c, dest, source, len, root);
+    else
+        bcast_tree(&c, dest, source, len, root, 1);
+    return 0;
+}
+
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root)
+{
+    return team_broadcast(__func__, team, dest, source, nelems, PE_root);
+}
+SHOAL_PROFILED(shmem_broadcastmem)
+
+#define COLL_BROADCAST(T, N)                                                               \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,  \
+                              int PE_root)                                                 \
+    {                                                                                      \
+        return team_broadcast(__func__, team, dest, source, nelems * sizeof(T), PE_root);  \
+    }                                                                                      \
+    SHOAL_PROFILED(shmem_##N##_broadcast)
+SHMEM_RMA_TYPES(COLL_BROADCAST)
+
+/* Active set: the tree, then the pSync barrier so that pSync is reusable at once. */
+static void set_broadcast(const char *fn, void *dest, const void *source, size_t len, int root,
+                          int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct coll c;
+    coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
+    check_root(fn, root, &c);
+    if (!len)
+        return;
+    coll_check_sym(fn, dest, len);
+    bcast_tree(&c, dest, source, len, root, 0);
+    coll_barrier(&c);
+}
+
+#define COLL_SET_BROADCAST(BITS, BYTES)                                                      \
+    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,   \
+                               int PE_start, int logPE_stride, int PE_size, long *pSync)     \
+    {                                                                                        \
+        set_broadcast(__func__, dest, source, nelems * BYTES, PE_root, PE_start,             \
+                      logPE_stride, PE_size, pSync);                                         \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_broadcast##BITS)
+COLL_SET_SIZES(COLL_SET_BROADCAST)

@@ -1,0 +1,149 @@
+/* Entering a collective (team or active set), the channels of coll_common.h, and the
+ * barrier over a user's pSync. */
+#include "coll/coll_common.h"
+
+int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
+{
+    shoal_require_init(fn);
+    if (team == SHMEM_TEAM_INVALID || team->my_pe < 0)
+        return -1;
+    if (SHOAL_UNLIKELY(team->size > (1 << COLL_KMAX)))
+        shoal_fatal(fn, "teams of more than %d PEs are not supported by the collectives",
+                    1 << COLL_KMAX);
+    *c = (struct coll){ .n = team->size, .me = team->my_pe, .start = team->start,
+                        .stride = team->stride, .team = team };
+    uint64_t *ready = &team->res->sync[COLL_READY_WORD];
+    if (SHOAL_UNLIKELY(!*ready)) {
+        memset(team->res->scratch, 0, offsetof(struct coll_scratch, data));
+        *ready = 1;
+        /* Peers write our flags only after this barrier, so the reset loses nothing. */
+        shoal_team_barrier(team);
+    }
+    return 0;
+}
+
+void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                    struct coll *c)
+{
+    shoal_require_init(fn);
+    if (PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 ||
+        PE_start + (long long)(PE_size - 1) * (1LL << logPE_stride) >= shoal.n_pes)
+        shoal_fatal(fn, "the active set (PE_start %d, logPE_stride %d, PE_size %d) is not a "
+                    "set of PEs within 0..%d", PE_start, logPE_stride, PE_size, shoal.n_pes - 1);
+    int stride = 1 << logPE_stride, off = shoal.my_pe - PE_start;
+    if (off < 0 || off % stride || off / stride >= PE_size)
+        shoal_fatal(fn, "PE %d is not in the active set (PE_start %d, logPE_stride %d, PE_size "
+                    "%d); only its members may call", shoal.my_pe, PE_start, logPE_stride,
+                    PE_size);
+    if (!pSync || !shoal_xlate(pSync, shoal.my_pe))
+        shoal_fatal(fn, "pSync %p is not symmetric; it must be a global or shmem_malloc'd array "
+                    "of SHMEM_*_SYNC_SIZE longs", (void *)pSync);
+    *c = (struct coll){ .n = PE_size, .me = off / stride, .start = PE_start, .stride = stride,
+                        .psync = pSync };
+}
+
+void coll_check_sym(const char *fn, const void *addr, size_t len)
+{
+    if (SHOAL_UNLIKELY(!shoal_xlate(addr, shoal.my_pe)))
+        shoal_bad_addr(fn, addr, shoal.my_pe);
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_check_range(fn, addr, len);
+}
+
+/* ---- Channels -------------------------------------------------------------------- */
+
+/* Channel index of nchan sharing the half of the data region at base. */
+static struct coll_chan chan(const struct coll *c, uint64_t *flag, uint64_t *ack,
+                             uint64_t *out, uint64_t *in, size_t base, int index, int nchan)
+{
+    size_t slot = (COLL_HALF_BYTES / ((size_t)nchan * COLL_SLOTS)) & ~(size_t)63;
+    return (struct coll_chan){ flag, ack, out, in,
+                               coll_scratch(c)->data + base + (size_t)index * COLL_SLOTS * slot,
+                               slot };
+}
+
+struct coll_chan coll_dis_chan(const struct coll *c, int k)
+{
+    struct coll_scratch *s = coll_scratch(c);
+    return chan(c, &s->w.dis[k], &s->w.dis_ack[k], &s->cnt.dis_out[k], &s->cnt.dis_in[k], 0, k,
+                coll_log2_ceil(c->n));
+}
+
+struct coll_chan coll_xor_chan(const struct coll *c, int k)
+{
+    struct coll_scratch *s = coll_scratch(c);
+    return chan(c, &s->w.xor[k], &s->w.xor_ack[k], &s->cnt.xor_out[k], &s->cnt.xor_in[k],
+                COLL_HALF_BYTES, k, coll_log2_floor(c->n) + 1);
+}
+
+struct coll_chan coll_fold_chan(const struct coll *c)
+{
+    struct coll_scratch *s = coll_scratch(c);
+    int l = coll_log2_floor(c->n);
+    return chan(c, &s->w.fold, &s->w.fold_ack, &s->cnt.fold_out, &s->cnt.fold_in,
+                COLL_HALF_BYTES, l, l + 1);
+}
+
+void coll_chan_send(const struct coll *c, const struct coll_chan *ch, int to, const void *src,
+                    size_t len)
+{
+    uint64_t q = ++*ch->out;
+    if (q > COLL_SLOTS)
+        coll_wait_ge(ch->ack, q - COLL_SLOTS);
+    coll_put(c, to, ch->slots + (q % COLL_SLOTS) * ch->slot_bytes, src, len);
+    coll_store(c, to, ch->flag, q, len);
+}
+
+const void *coll_chan_recv(const struct coll_chan *ch)
+{
+    uint64_t q = ++*ch->in;
+    coll_wait_ge(ch->flag, q);
+    return ch->slots + (q % COLL_SLOTS) * ch->slot_bytes;
+}
+
+void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int from)
+{
+    coll_store(c, from, ch->ack, *ch->in, 0);
+}
+
+/* ---- Barriers -------------------------------------------------------------------- */
+
+static void psync_wait(const long *word, long v)
+{
+    struct shoal_backoff b = { 0 };
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
+        shoal_backoff(&b);
+}
+
+/* Binomial tree rooted at member 0: children add 1 to their parent's pSync[0] on
+ * arrival, and the parent releases each child through the child's pSync[1]. A parent
+ * clears its [0] before releasing anyone and a child clears its [1] before arriving
+ * again, so every word is zero whenever its next writer may write it: a back-to-back
+ * call on the same pSync cannot be confused with this one. */
+static void psync_barrier(const struct coll *c)
+{
+    long *ps = c->psync;
+    int me = c->me, n = c->n;
+    long span = me ? (me & -me) : (1L << 31);
+    int nchild = 0;
+    for (long b = 1; b < span && me + b < n; b <<= 1)
+        nchild++;
+    shoal_shm_fence();
+    psync_wait(&ps[COLL_PS_ARRIVED], nchild);
+    __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);
+    if (me) {
+        __atomic_fetch_add((long *)coll_at(c, &ps[COLL_PS_ARRIVED], me - (int)span), 1,
+                           __ATOMIC_RELEASE);
+        coll_psync_take(&ps[COLL_PS_RELEASE]);
+    }
+    for (long b = 1; b < span && me + b < n; b <<= 1)
+        coll_psync_give(c, me + (int)b, &ps[COLL_PS_RELEASE], 1, 0);
+}
+
+void coll_barrier(const struct coll *c)
+{
+    if (c->team)
+        shoal_team_barrier(c->team);
+    else
+        psync_barrier(c);
+}

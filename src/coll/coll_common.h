@@ -1,0 +1,292 @@
+/* The collectives' internal interface: who the members of one call are, how data
+ * moves between them (blocking put/get to member i) and how they wait for each other.
+ * Every algorithm in src/coll/ is written over these few primitives, so that only
+ * this file changes when a member is reached over a network instead of shared memory.
+ *
+ * Team-based calls keep their state in the team's slot:
+ *   sync word 32 (this PE's own copy, never written remotely): nonzero once this PE
+ *     has set up the team's scratch. It relies on a new team's sync words starting at
+ *     zero, as the barrier's words 0..31 do. Words 33..39 are reserved for collectives.
+ *   scratch (16 KiB), laid out as struct coll_scratch:
+ *     words   flags written by peers; each word has exactly one writer (named below)
+ *             and only ever grows, so a late reader can never mistake a message;
+ *     counts  this PE's own count of messages sent and received per channel;
+ *     data    [0, half)       slots of the dis channels (scans, collect's offsets),
+ *             [half, 2 half)  slots of the xor and fold channels (small reductions),
+ *             [0, 2 half)     the inbox of large reductions, used only between two
+ *                             team barriers, when no channel message is in flight.
+ * A "signal" is a flag-only message (the data went straight into the user's dest); a
+ * "channel" carries up to slot_bytes of data into one of COLL_SLOTS slots at the
+ * receiver, and the receiver's acknowledgement frees the slot for the sender.
+ *
+ * Active-set calls keep theirs in the user's pSync (SHMEM_*_SYNC_SIZE = 4 longs):
+ *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
+ *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
+ *   the previous member. Each word is reset by its owner before anyone can write it
+ *   again, and every call ends with the pSync barrier, so pSync is back to zero on
+ *   every member before any member returns. Their data moves straight between the
+ *   users' dest, source and pWrk; no team scratch is touched, so active sets may
+ *   overlap each other and the teams. */
+#ifndef SHOAL_COLL_COMMON_H
+#define SHOAL_COLL_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/state.h"
+#include "transport/shm/shm.h"
+
+/* The members of one collective call: a team, or a legacy active set. */
+struct coll {
+    int n, me;                /* member count and this PE's index */
+    int start, stride;        /* world PE of member i: start + i * stride */
+    struct shoal_team *team;  /* team-based: channels and scratch live in its slot */
+    long *psync;              /* active-set: the user's pSync */
+};
+
+/* ---- Moving data ---------------------------------------------------------------- */
+
+static inline int coll_world_pe(const struct coll *c, int i)
+{
+    return c->start + i * c->stride;
+}
+
+/* Member i's copy of a symmetric address. */
+static inline void *coll_at(const struct coll *c, const void *sym, int i)
+{
+    return shoal_xlate(sym, coll_world_pe(c, i));
+}
+
+/* Blocking put of len bytes into member i's copy of dst_sym. */
+static inline void coll_put(const struct coll *c, int i, void *dst_sym, const void *src,
+                            size_t len)
+{
+    if (len)
+        shoal_shm_copy(coll_at(c, dst_sym, i), src, len);
+}
+
+/* Blocking get of len bytes from member i's copy of src_sym. */
+static inline void coll_get(const struct coll *c, int i, void *dst, const void *src_sym,
+                            size_t len)
+{
+    if (len)
+        shoal_shm_copy(dst, coll_at(c, src_sym, i), len);
+}
+
+/* Strided put: element t of src (t*sst elements in) to element t*dst of dst_sym. */
+static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const void *src,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
+{
+    if (!nelems)
+        return;
+    char *d = coll_at(c, dst_sym, i);
+    const char *s = src;
+    for (size_t t = 0; t < nelems; t++)
+        memcpy(d + (ptrdiff_t)t * dst * (ptrdiff_t)esize, s + (ptrdiff_t)t * sst * (ptrdiff_t)esize,
+               esize);
+}
+
+/* Stores v into member i's copy of word_sym once the payload put before it (at most
+ * payload bytes in one put) is visible there. */
+static inline void coll_store(const struct coll *c, int i, uint64_t *word_sym, uint64_t v,
+                              size_t payload)
+{
+    uint64_t *w = coll_at(c, word_sym, i);
+    shoal_shm_release_after(payload);
+    __atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+/* Waits until this PE's own word reaches v. */
+static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
+{
+    struct shoal_backoff b = { 0 };
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
+        shoal_backoff(&b);
+}
+
+/* ---- Team state: signals and channels ------------------------------------------- */
+
+#define COLL_KMAX 20          /* rounds of log2 algorithms: teams of up to 2^20 members */
+#define COLL_SLOTS 2          /* slots per channel: a sender may run one message ahead */
+#define COLL_READY_WORD 32    /* see above */
+
+struct coll_words {
+    uint64_t tree[COLL_KMAX];     /* signal from member me - 2^k (mod n) */
+    uint64_t dis[COLL_KMAX];      /* channel data from member me - 2^k */
+    uint64_t dis_ack[COLL_KMAX];  /* acknowledgement from member me + 2^k */
+    uint64_t xor[COLL_KMAX];      /* channel data from member me ^ 2^k */
+    uint64_t xor_ack[COLL_KMAX];  /* acknowledgement from member me ^ 2^k */
+    uint64_t fold;                /* channel data from member me + p2 (p2: see reduce.c) */
+    uint64_t fold_ack;            /* acknowledgement from member me - p2 */
+    uint64_t unfold;              /* signal from member me - p2 */
+};
+
+struct coll_counts {
+    uint64_t tree_out[COLL_KMAX], tree_in[COLL_KMAX];
+    uint64_t dis_out[COLL_KMAX], dis_in[COLL_KMAX];
+    uint64_t xor_out[COLL_KMAX], xor_in[COLL_KMAX];
+    uint64_t fold_out, fold_in, unfold_out, unfold_in;
+};
+
+struct coll_scratch {
+    struct coll_words w;
+    struct coll_counts cnt;
+    _Alignas(64) unsigned char data[];
+};
+
+#define COLL_DATA_BYTES (SHOAL_TEAM_SCRATCH - offsetof(struct coll_scratch, data))
+#define COLL_HALF_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
+_Static_assert(COLL_HALF_BYTES >= 4096, "team scratch too small for the collectives");
+
+static inline struct coll_scratch *coll_scratch(const struct coll *c)
+{
+    return (struct coll_scratch *)c->team->res->scratch;
+}
+
+/* A flag-only message stream from one fixed sender to one fixed receiver. */
+struct coll_sig {
+    uint64_t *flag;          /* symmetric: the receiver's flag word */
+    uint64_t *out, *in;      /* this PE's counts of signals sent and received */
+};
+
+/* A data stream from one fixed sender to one fixed receiver, through slots. */
+struct coll_chan {
+    uint64_t *flag;          /* symmetric: the receiver's flag word */
+    uint64_t *ack;           /* symmetric: the sender's acknowledgement word */
+    uint64_t *out, *in;      /* this PE's counts of messages sent and received */
+    unsigned char *slots;    /* symmetric: the receiver's COLL_SLOTS slots */
+    size_t slot_bytes;
+};
+
+/* Smallest k with 2^k >= n, and largest k with 2^k <= n. */
+static inline int coll_log2_ceil(int n)
+{
+    int k = 0;
+    while ((1L << k) < n)
+        k++;
+    return k;
+}
+
+static inline int coll_log2_floor(int n)
+{
+    int k = 0;
+    while ((2L << k) <= n)
+        k++;
+    return k;
+}
+
+/* Signal to member (me + 2^k) mod n / from member (me - 2^k) mod n. */
+static inline struct coll_sig coll_tree_sig(const struct coll *c, int k)
+{
+    struct coll_scratch *s = coll_scratch(c);
+    return (struct coll_sig){ &s->w.tree[k], &s->cnt.tree_out[k], &s->cnt.tree_in[k] };
+}
+
+static inline void coll_sig_send(const struct coll *c, const struct coll_sig *sg, int to,
+                                 size_t payload)
+{
+    coll_store(c, to, sg->flag, ++*sg->out, payload);
+}
+
+static inline void coll_sig_wait(const struct coll_sig *sg)
+{
+    coll_wait_ge(sg->flag, ++*sg->in);
+}
+
+/* The dis channel k (to me + 2^k, from me - 2^k) and the xor channel k (both ways
+ * with me ^ 2^k); the fold channel (from me + p2 to me - p2) is xor channel index
+ * log2(p2) for slot placement. */
+struct coll_chan coll_dis_chan(const struct coll *c, int k);
+struct coll_chan coll_xor_chan(const struct coll *c, int k);
+struct coll_chan coll_fold_chan(const struct coll *c);
+static inline struct coll_sig coll_unfold_sig(const struct coll *c)
+{
+    struct coll_scratch *s = coll_scratch(c);
+    return (struct coll_sig){ &s->w.unfold, &s->cnt.unfold_out, &s->cnt.unfold_in };
+}
+
+/* Sends len <= slot_bytes bytes to member to, once the slot is free. */
+void coll_chan_send(const struct coll *c, const struct coll_chan *ch, int to, const void *src,
+                    size_t len);
+/* Waits for the next message; returns this PE's slot holding it. */
+const void *coll_chan_recv(const struct coll_chan *ch);
+/* Frees the slot of the message last received, for its sender from. */
+void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int from);
+
+/* ---- Active-set state in pSync --------------------------------------------------- */
+
+enum { COLL_PS_ARRIVED, COLL_PS_RELEASE, COLL_PS_BCAST, COLL_PS_OFFSET };
+
+/* Waits for this PE's pSync word to become nonzero, resets it and returns the value. */
+static inline long coll_psync_take(long *word)
+{
+    struct shoal_backoff b = { 0 };
+    long v;
+    while (!(v = __atomic_load_n(word, __ATOMIC_ACQUIRE)))
+        shoal_backoff(&b);
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED);
+    return v;
+}
+
+/* Sets member i's copy of a pSync word to v (nonzero) after the payload put before it. */
+static inline void coll_psync_give(const struct coll *c, int i, long *word_sym, long v,
+                                   size_t payload)
+{
+    long *w = coll_at(c, word_sym, i);
+    shoal_shm_release_after(payload);
+    __atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+/* ---- Entering a collective ----------------------------------------------------- */
+
+/* Team-based call: nonzero for SHMEM_TEAM_INVALID or when this PE is not a member;
+ * otherwise fills c (setting up the team's scratch on the first call). */
+int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c);
+/* Active-set call: ends the job with a clear message for a malformed set, a PE that
+ * is not a member or a pSync that is not symmetric. */
+void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                    struct coll *c);
+/* Ends the job unless addr (len bytes, len > 0) is symmetric. */
+void coll_check_sym(const char *fn, const void *addr, size_t len);
+
+/* Synchronizes the members (team barrier, or the pSync barrier); every put issued
+ * before it is visible everywhere after it. */
+void coll_barrier(const struct coll *c);
+
+/* The active-set families' element sizes: X(bits, bytes). */
+#define COLL_SET_SIZES(X) X(32, 4) X(64, 8)
+
+/* ---- Shared algorithms ---------------------------------------------------------- */
+
+/* acc[i] = acc[i] OP in[i] for i < n; every OP here is commutative. */
+typedef void coll_op_fn(void *acc, const void *in, size_t n);
+
+/* Direct puts of each member's block to every member, then a barrier. */
+void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t esize);
+/* My block (len bytes) to byte offset off of every member's dest, then a barrier. */
+void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len);
+/* Inclusive or exclusive prefix over the members (team-based, Hillis-Steele). */
+void coll_scan(const struct coll *c, void *dest, const void *source, size_t nelems,
+               size_t esize, coll_op_fn *op, int exclusive);
+
+/* Element-wise operators, instantiated per type by the files that need them. */
+#define COLL_EXPR_and(a, b)  ((a) & (b))
+#define COLL_EXPR_or(a, b)   ((a) | (b))
+#define COLL_EXPR_xor(a, b)  ((a) ^ (b))
+#define COLL_EXPR_max(a, b)  ((a) > (b) ? (a) : (b))
+#define COLL_EXPR_min(a, b)  ((a) < (b) ? (a) : (b))
+#define COLL_EXPR_sum(a, b)  ((a) + (b))
+#define COLL_EXPR_prod(a, b) ((a) * (b))
+
+#define COLL_DEFINE_OP(T, N, OP)                                              \
+    static void coll_##N##_##OP(void *acc_, const void *in_, size_t n)        \
+    {                                                                         \
+        T *acc = acc_;                                                        \
+        const T *in = in_;                                                    \
+        for (size_t i = 0; i < n; i++)                                        \
+            acc[i] = COLL_EXPR_##OP(acc[i], in[i]);                           \
+    }
+
+#endif

@@ -1,0 +1,158 @@
+/* Team broadcast: every T1 type (generated from SHMEM_RMA_TYPES) and broadcastmem, at
+ * 0, 1, 7, 1000 and 5000 elements from every root and 100000 from the first and last,
+ * on SHMEM_TEAM_WORLD and on the odd PEs (split_strided(WORLD, 1, 2, n/2)). Every
+ * member's dest, the root's included, must hold the root's source, and the element
+ * past the end must be untouched. Then back-to-back broadcasts from changing roots
+ * into different dests, with no synchronization between them, and the return codes
+ * for SHMEM_TEAM_INVALID. */
+#include <shmem.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "check.h"
+
+#define MAXN 100000
+#define ESIZE 16                       /* the largest T1 type */
+#define BUF ((MAXN + 1) * ESIZE)
+#define NB2B 5                         /* back-to-back broadcasts */
+#define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)   /* exact in every type */
+#define GUARD 111
+
+static int me, npes;
+static unsigned char *src, *dst;       /* symmetric: BUF and NB2B * BUF bytes */
+static const char *cur_type = "", *cur_team = "";
+static size_t cur_n;
+static int cur_root;
+
+#define TCHECK(c)                                                                          \
+    do {                                                                                   \
+        if (!(c))                                                                          \
+            fprintf(stderr, "PE %d: broadcast of %zu %s on the %s team from root %d\n", me, \
+                    cur_n, cur_type, cur_team, cur_root);                                  \
+        CHECK(c);                                                                          \
+    } while (0)
+
+typedef void bcast_fn(shmem_team_t t, size_t n, int root);
+typedef void b2b_fn(shmem_team_t t, size_t n);
+
+#define BCAST_TEST(T, N)                                                                   \
+    static void bcast_##N(shmem_team_t t, size_t n, int root)                              \
+    {                                                                                      \
+        T *s = (T *)src, *d = (T *)dst;                                                    \
+        for (size_t i = 0; i < n; i++)                                                     \
+            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                         \
+        for (size_t i = 0; i <= n; i++)                                                    \
+            d[i] = (T)GUARD;                                                               \
+        shmem_team_sync(t);                                                                \
+        TCHECK(shmem_##N##_broadcast(t, d, s, n, root) == 0);                              \
+        for (size_t i = 0; i < n; i++)                                                     \
+            TCHECK(d[i] == (T)VAL(root, i));                                               \
+        TCHECK(d[n] == (T)GUARD);                                                          \
+    }                                                                                      \
+    static void b2b_##N(shmem_team_t t, size_t n)                                          \
+    {                                                                                      \
+        int tn = shmem_team_n_pes(t);                                                      \
+        T *s = (T *)src;                                                                   \
+        for (size_t i = 0; i < n; i++)                                                     \
+            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                         \
+        for (int k = 0; k < NB2B; k++)                                                     \
+            for (size_t i = 0; i < n; i++)                                                 \
+                ((T *)(dst + (size_t)k * BUF))[i] = (T)GUARD;                              \
+        shmem_team_sync(t);                                                                \
+        for (int k = 0; k < NB2B; k++)                                                     \
+            TCHECK(shmem_##N##_broadcast(t, (T *)(dst + (size_t)k * BUF), s, n,            \
+                                         (k * 3) % tn) == 0);                              \
+        for (int k = 0; k < NB2B; k++) {                                                   \
+            cur_root = (k * 3) % tn;                                                       \
+            for (size_t i = 0; i < n; i++)                                                 \
+                TCHECK(((T *)(dst + (size_t)k * BUF))[i] == (T)VAL(cur_root, i));          \
+        }                                                                                  \
+    }
+SHMEM_RMA_TYPES(BCAST_TEST)
+
+static const struct {
+    const char *name;
+    bcast_fn *bcast;
+    b2b_fn *b2b;
+} types[] = {
+#define BCAST_ENTRY(T, N) { #N, bcast_##N, b2b_##N },
+    SHMEM_RMA_TYPES(BCAST_ENTRY)
+};
+
+static void test_mem(shmem_team_t t, size_t n, int root)
+{
+    cur_type = "bytes (broadcastmem)";
+    for (size_t i = 0; i < n; i++)
+        src[i] = (unsigned char)VAL(shmem_team_my_pe(t), i);
+    for (size_t i = 0; i <= n; i++)
+        dst[i] = GUARD;
+    shmem_team_sync(t);
+    TCHECK(shmem_broadcastmem(t, dst, src, n, root) == 0);
+    for (size_t i = 0; i < n; i++)
+        TCHECK(dst[i] == VAL(root, i));
+    TCHECK(dst[n] == GUARD);
+}
+
+static void test_team(shmem_team_t t, const char *name)
+{
+    static const size_t sizes[] = { 0, 1, 7, 1000, 5000, MAXN };
+    int tn = shmem_team_n_pes(t);
+    cur_team = name;
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+        cur_type = types[ti].name;
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            cur_n = sizes[si];
+            for (int root = 0; root < tn; root++) {
+                if (cur_n == MAXN && root != 0 && root != tn - 1)
+                    continue;
+                cur_root = root;
+                types[ti].bcast(t, cur_n, root);
+            }
+        }
+        cur_n = 7;
+        types[ti].b2b(t, cur_n);
+        cur_n = 20000;   /* above the scatter-ring threshold for every type but char */
+        types[ti].b2b(t, cur_n);
+    }
+    for (int root = 0; root < tn; root++) {
+        cur_root = root;
+        test_mem(t, cur_n = 3, root);
+        test_mem(t, cur_n = 70000, root);
+    }
+    shmem_team_sync(t);
+}
+
+int main(void)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    src = shmem_malloc(BUF);
+    dst = shmem_malloc(NB2B * BUF);
+    CHECK(src && dst);
+
+    test_team(SHMEM_TEAM_WORLD, "world");
+
+    shmem_team_t odd = SHMEM_TEAM_INVALID;
+    if (npes >= 2) {
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
+        CHECK((odd != SHMEM_TEAM_INVALID) == (me % 2 == 1 && me / 2 < npes / 2));
+        if (odd != SHMEM_TEAM_INVALID)
+            test_team(odd, "odd-PE");
+        shmem_barrier_all();
+        /* A non-member's handle is SHMEM_TEAM_INVALID: the call must fail, not hang. */
+        if (odd == SHMEM_TEAM_INVALID)
+            CHECK(shmem_int_broadcast(odd, (int *)dst, (int *)src, 1, 0) != 0);
+        shmem_team_destroy(odd);
+    }
+    CHECK(shmem_broadcastmem(SHMEM_TEAM_INVALID, dst, src, 1, 0) != 0);
+
+    shmem_barrier_all();
+    if (me == 0)
+        printf("broadcast: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0], npes);
+    shmem_free(dst);
+    shmem_free(src);
+    shmem_finalize();
+    return 0;
+}
