@@ -133,6 +133,8 @@ void run_job(struct job *j)
     struct slot *slot = calloc(cap, sizeof *slot);
     if (!pfd || !slot) {
         job_end(j, 1, SIGKILL, "out of memory");
+        free(pfd);
+        free(slot);
         return;
     }
     double grace_at = 0;

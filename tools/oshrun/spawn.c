@@ -55,9 +55,10 @@ static char *resolve_program(const char *name)
 {
     if (strchr(name, '/')) {
         int err = check_file(name);
-        if (err)
-            cannot_run(name, name, err);
-        return strdup(name);
+        char *copy = strdup(name);
+        if (err || !copy)
+            cannot_run(name, name, err ? err : ENOMEM);
+        return copy;
     }
     const char *path = getenv("PATH");
     if (!path)
