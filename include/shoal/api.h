@@ -107,7 +107,7 @@ SHMEM_RMA_TYPES(SHOAL_DECL_RMA)
                                 ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);           \
     void SHOAL_API(C##ibget##S)(CA void *dest, const void *source, ptrdiff_t dst,               \
                                 ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-#define SHOAL_DECL_SIZED(S, CTYPE)                                       \
+#define SHOAL_DECL_SIZED(S)                                       \
     SHOAL_DECL_SIZED_CTX(, , S) SHOAL_DECL_SIZED_CTX(ctx_, SHOAL_CTX_ARG, S) \
     SHOAL_DECL_STRIDED_CTX(, , S) SHOAL_DECL_STRIDED_CTX(ctx_, SHOAL_CTX_ARG, S)
 SHMEM_RMA_SIZES(SHOAL_DECL_SIZED)

@@ -15,9 +15,8 @@
     X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64)  \
     X(size_t, size) X(ptrdiff_t, ptrdiff)
 
-/* Sized RMA: shmem_putSIZE etc., SIZE in bits. X(SIZE, C type of that width). */
-#define SHMEM_RMA_SIZES(X) \
-    X(8, uint8_t) X(16, uint16_t) X(32, uint32_t) X(64, uint64_t) X(128, shoal_u128_t)
+/* Sized RMA: shmem_putSIZE etc., SIZE in bits. */
+#define SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
 /* Standard AMO types: compare_swap, fetch_inc, inc, fetch_add, add; also every
  * point-to-point synchronization routine. */

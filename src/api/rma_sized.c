@@ -60,6 +60,6 @@ static inline void put_signal_bytes(const char *fn, shmem_ctx_t ctx, void *d, co
                        size_t bsize, size_t nblocks, int pe),                                 \
                       (dest, source, dst, sst, bsize, nblocks, E, pe))
 
-#define SHOAL_RMA_SIZED(S, CTYPE) SHOAL_RMA_SIZED_FAMILY(S, (S) / 8) SHOAL_RMA_STRIDED_FAMILY(S, (S) / 8)
+#define SHOAL_RMA_SIZED(S) SHOAL_RMA_SIZED_FAMILY(S, (S) / 8) SHOAL_RMA_STRIDED_FAMILY(S, (S) / 8)
 SHMEM_RMA_SIZES(SHOAL_RMA_SIZED)
 SHOAL_RMA_SIZED_FAMILY(mem, 1)

@@ -9,9 +9,8 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
 }
 
 #define SHOAL_CMP_FN(T, N)                                                                    \
-    static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
+    static inline int holds_##N(const char *fn, T x, int cmp, T v)                            \
     {                                                                                         \
-        T x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                        \
         switch (cmp) {                                                                        \
         case SHMEM_CMP_EQ: return x == v;                                                     \
         case SHMEM_CMP_NE: return x != v;                                                     \
@@ -22,11 +21,18 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
         }                                                                                     \
         bad_cmp(fn, cmp);                                                                     \
     }                                                                                         \
-    static inline void wait_##N(const char *fn, T *ivar, int cmp, T v)                        \
+    static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
+    {                                                                                         \
+        return holds_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                \
+    }                                                                                         \
+    /* Returns the value that satisfied the condition, not a later reload. */                 \
+    static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                           \
     {                                                                                         \
         struct shoal_backoff b = { 0 };                                                       \
-        while (!cmp_##N(fn, ivar, cmp, v))                                                    \
+        T x;                                                                                  \
+        while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v))           \
             shoal_backoff(&b);                                                                \
+        return x;                                                                             \
     }
 
 #define SHOAL_SYNC_BASIC(T, N)                                                                \
@@ -140,8 +146,7 @@ SHMEM_SYNC_DEPR_TYPES(SHOAL_SYNC_BASIC)
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
-    wait_uint64(__func__, sig_addr, cmp, cmp_value);
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    return wait_uint64(__func__, sig_addr, cmp, cmp_value);
 }
 SHOAL_PROFILED(shmem_signal_wait_until)
 

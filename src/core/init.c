@@ -70,6 +70,10 @@ static int init_first(int requested)
     shoal.boot = shoal_boot_select();
     if (!shoal.boot)
         return -1;
+    /* Under a launcher stdout is a pipe; line buffering keeps a PE's last lines
+     * when another PE's failure ends the job. */
+    if (shoal.boot != &shoal_boot_single)
+        setvbuf(stdout, NULL, _IOLBF, 0);
     struct shoal_boot_info info;
     if (shoal.boot->init(&info))
         return -1;

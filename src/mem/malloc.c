@@ -6,6 +6,7 @@
 
 #include "core/state.h"
 #include "mem/alloc.h"
+#include "mem/segment.h"
 
 static void *heap_ptr(size_t off)
 {
@@ -79,6 +80,12 @@ void *shmem_align(size_t alignment, size_t size)
         shoal_require_init("shmem_align");
         shoal_warn("shmem_align", "alignment %zu is not a power of two multiple of %zu; "
                    "returning NULL", alignment, sizeof(void *));
+        return NULL;
+    }
+    if (alignment > SHOAL_HEAP_BASE_ALIGN) {
+        shoal_require_init("shmem_align");
+        shoal_warn("shmem_align", "alignment %zu exceeds the largest supported (%zu); "
+                   "returning NULL", alignment, SHOAL_HEAP_BASE_ALIGN);
         return NULL;
     }
     return heap_alloc("shmem_align", size, alignment, 0);

@@ -42,7 +42,23 @@ int shoal_heap_create(struct shoal_local_seg *out, size_t size)
     out->fd = shoal_memfd("shoal-heap", size);
     if (out->fd < 0)
         return -1;
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, out->fd, 0);
+    /* shmem_align works on heap offsets, so the base must be aligned at least as
+     * strictly as any alignment a program asks for: reserve extra address space,
+     * then place the heap on a SHOAL_HEAP_BASE_ALIGN boundary inside it. */
+    void *p = MAP_FAILED;
+    void *span = mmap(NULL, size + SHOAL_HEAP_BASE_ALIGN, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (span != MAP_FAILED) {
+        uintptr_t lo = (uintptr_t)span;
+        uintptr_t at = (lo + SHOAL_HEAP_BASE_ALIGN - 1) & ~(uintptr_t)(SHOAL_HEAP_BASE_ALIGN - 1);
+        if (at > lo)
+            munmap(span, at - lo);
+        uintptr_t tail = lo + size + SHOAL_HEAP_BASE_ALIGN - (at + size);
+        if (tail)
+            munmap((void *)(at + size), tail);
+        p = mmap((void *)at, size, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_NORESERVE | MAP_FIXED, out->fd, 0);
+    }
     if (p == MAP_FAILED) {
         shoal_warn("shmem_init", "cannot map a %zu-byte symmetric heap: %s; lower "
                    "SHMEM_SYMMETRIC_SIZE", size, strerror(errno));

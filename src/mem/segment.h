@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The local heap starts on this boundary, which bounds what shmem_align can honour. */
+#define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)
+
 struct shoal_local_seg {
     uintptr_t base;
     size_t size;
