@@ -68,7 +68,7 @@ struct sops {
     static void get_nbi_##S(int c, void *d, const void *s, size_t n, int pe)               \
     { CTXCALL(c, get##S##_nbi, d, s, n, pe); }
 
-#define DEF_SIZE(S, CTYPE_UNUSED)                                                          \
+#define DEF_SIZE(S)                                                          \
     static _Alignas(16) unsigned char static_src_##S[RSZ * ((S) / 8)];                     \
     static _Alignas(16) unsigned char static_dst_##S[DLEN * ((S) / 8)];                    \
     DEF_CONTIG(S)                                                                          \
@@ -89,7 +89,7 @@ SHMEM_RMA_SIZES(DEF_SIZE)
 DEF_CONTIG(mem)
 static unsigned char static_src_mem[RSZ], static_dst_mem[DLEN];
 
-#define LIST_SIZE(S, CTYPE_UNUSED)                                                         \
+#define LIST_SIZE(S)                                                         \
     { #S, (S) / 8, static_src_##S, static_dst_##S, put_##S, get_##S, put_nbi_##S,          \
       get_nbi_##S, iput_##S, iget_##S, ibput_##S, ibget_##S },
 static const struct sops all_sizes[] = {

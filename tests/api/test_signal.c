@@ -58,7 +58,7 @@ typedef void (*put_signal_fn)(int variant, void *d, const void *s, size_t n, uin
     }
 SHMEM_RMA_TYPES(DEF_TYPED)
 
-#define DEF_SIZED(S, CTYPE_UNUSED)                                                          \
+#define DEF_SIZED(S)                                                          \
     static void ps_##S(int variant, void *d, const void *s, size_t n, uint64_t *sig,        \
                        uint64_t v, int op, int pe)                                          \
     {                                                                                       \
@@ -96,7 +96,7 @@ static void ps_generic_double(int variant, void *d, const void *s, size_t n, uin
 
 struct family { const char *name; size_t esize; put_signal_fn fn; };
 #define LIST_TYPED(T, N) { "shmem_" #N "_put_signal", sizeof(T), ps_##N },
-#define LIST_SIZED(S, CTYPE_UNUSED) { "shmem_put" #S "_signal", (S) / 8, ps_##S },
+#define LIST_SIZED(S) { "shmem_put" #S "_signal", (S) / 8, ps_##S },
 static const struct family families[] = {
     SHMEM_RMA_TYPES(LIST_TYPED)
     SHMEM_RMA_SIZES(LIST_SIZED)
