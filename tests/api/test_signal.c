@@ -65,7 +65,7 @@ SHMEM_RMA_TYPES(DEF_TYPED)
         PS_CALL(variant, put##S, d, s, n, sig, v, op, pe);                                  \
     }
 SHMEM_RMA_SIZES(DEF_SIZED)
-DEF_SIZED(mem, unused)
+DEF_SIZED(mem)
 
 /* The C11 generic names, on long and double. */
 static void ps_generic_long(int variant, void *d, const void *s, size_t n, uint64_t *sig,
