@@ -26,12 +26,15 @@ static unsigned char *src, *dst;
 static const char *cur_type = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 
-#define TCHECK(c)                                                                        \
-    do {                                                                                 \
-        if (!(c))                                                                        \
+/* Evaluates c once: it may be a collective call. */
+#define TCHECK(c)                                                                         \
+    do {                                                                                  \
+        if (!(c)) {                                                                       \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);        \
             fprintf(stderr, "PE %d: %s of %zu %s per block on the %s team\n", me, cur_op, \
-                    cur_n, cur_type, cur_team);                                          \
-        CHECK(c);                                                                        \
+                    cur_n, cur_type, cur_team);                                           \
+            shmem_global_exit(1);                                                         \
+        }                                                                                 \
     } while (0)
 
 typedef void fn_t(shmem_team_t t, size_t n, int nb);

@@ -25,12 +25,15 @@ static const char *cur_type = "", *cur_team = "";
 static size_t cur_n;
 static int cur_root;
 
-#define TCHECK(c)                                                                          \
-    do {                                                                                   \
-        if (!(c))                                                                          \
+/* Evaluates c once: it may be a collective call. */
+#define TCHECK(c)                                                                           \
+    do {                                                                                    \
+        if (!(c)) {                                                                         \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);          \
             fprintf(stderr, "PE %d: broadcast of %zu %s on the %s team from root %d\n", me, \
-                    cur_n, cur_type, cur_team, cur_root);                                  \
-        CHECK(c);                                                                          \
+                    cur_n, cur_type, cur_team, cur_root);                                   \
+            shmem_global_exit(1);                                                           \
+        }                                                                                   \
     } while (0)
 
 typedef void bcast_fn(shmem_team_t t, size_t n, int root);

@@ -25,12 +25,15 @@ static unsigned char *src, *dst;
 static const char *cur_type = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 
-#define TCHECK(c)                                                                            \
-    do {                                                                                     \
-        if (!(c))                                                                            \
+/* Evaluates c once: it may be a collective call. */
+#define TCHECK(c)                                                                              \
+    do {                                                                                       \
+        if (!(c)) {                                                                            \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);             \
             fprintf(stderr, "PE %d: %s of %s, size pattern %zu, on the %s team\n", me, cur_op, \
-                    cur_type, cur_n, cur_team);                                              \
-        CHECK(c);                                                                            \
+                    cur_type, cur_n, cur_team);                                                \
+            shmem_global_exit(1);                                                              \
+        }                                                                                      \
     } while (0)
 
 /* collect's count for member p under pattern k (k = 0: all zero). */

@@ -1,0 +1,129 @@
+/* Team reductions, shmem_TYPENAME_OP_reduce for the types of each operator column.
+ * Every member ends with the same bits: each pairwise combination is computed either
+ * once, or by both partners with commutative operators.
+ *
+ * Small (at most two xor-channel slots): recursive doubling. With p2 the largest
+ * power of two <= n, member me + p2 first folds its data into member me through the
+ * fold channel; the p2 members exchange partials with me ^ 2^k in round k over xor
+ * channel k; the folded members get the result put into their dest (unfold signal).
+ * log2(p2) + 2 steps; larger data goes in slot-sized chunks.
+ * Large: reduce-scatter + allgather through the scratch inbox, in rounds of n pieces
+ * of COLL_HALF_BYTES / n bytes: each member puts piece j of its source into member
+ * j's inbox, a barrier, member j reduces its piece into its dest and puts it into
+ * every dest. Rounds alternate inbox halves, so one barrier per round suffices. Each
+ * member sends and receives about twice the data, whatever n. Used while pieces stay
+ * at least RSAG_MIN_PIECE bytes (up to a few tens of members). */
+#include "coll/coll_common.h"
+
+#define RSAG_MIN_PIECE 128
+
+static void reduce_rd(const struct coll *c, char *dest, const char *source, size_t nelems,
+                      size_t esize, coll_op_fn *op)
+{
+    int n = c->n, me = c->me, L = coll_log2_floor(n), p2 = 1 << L, extra = n - p2;
+    struct coll_chan fold = coll_fold_chan(c), x[COLL_KMAX];
+    for (int k = 0; k < L; k++)
+        x[k] = coll_xor_chan(c, k);
+    struct coll_sig unfold = coll_unfold_sig(c);
+    size_t chunk = fold.slot_bytes / esize;
+    for (size_t off = 0; off < nelems; off += chunk) {
+        size_t m = nelems - off < chunk ? nelems - off : chunk, bytes = m * esize;
+        char *d = dest + off * esize;
+        const char *s = source + off * esize;
+        if (me >= p2) {
+            coll_chan_send(c, &fold, me - p2, s, bytes);
+            continue;
+        }
+        if (d != s)
+            memcpy(d, s, bytes);
+        if (me < extra) {
+            op(d, coll_chan_recv(&fold), m);
+            coll_chan_release(c, &fold, me + p2);
+        }
+        for (int k = 0; k < L; k++) {
+            int partner = me ^ (1 << k);
+            coll_chan_send(c, &x[k], partner, d, bytes);
+            op(d, coll_chan_recv(&x[k]), m);
+            coll_chan_release(c, &x[k], partner);
+        }
+        if (me < extra) {
+            coll_put(c, me + p2, d, d, bytes);
+            coll_sig_send(c, &unfold, me + p2, bytes);
+        }
+    }
+    if (me >= p2)
+        for (size_t off = 0; off < nelems; off += chunk)
+            coll_sig_wait(&unfold);
+}
+
+static void reduce_rsag(const struct coll *c, char *dest, const char *source, size_t nelems,
+                        size_t esize, coll_op_fn *op, size_t piece)
+{
+    int n = c->n, me = c->me;
+    size_t pbytes = piece * esize, round = piece * (size_t)n;
+    unsigned char *data = coll_scratch(c)->data;
+    /* The inbox overlays the channel slots: wait until no member can still be using
+     * them for an earlier collective. */
+    coll_barrier(c);
+    for (size_t base = 0, r = 0; base < nelems; base += round, r++) {
+        unsigned char *inbox = data + (r & 1) * COLL_HALF_BYTES;
+        for (int i = 1; i < n; i++) {
+            int j = (me + i) % n;
+            size_t lo = base + (size_t)j * piece;
+            if (lo < nelems) {
+                size_t m = nelems - lo < piece ? nelems - lo : piece;
+                coll_put(c, j, inbox + (size_t)me * pbytes, source + lo * esize, m * esize);
+            }
+        }
+        coll_barrier(c);
+        size_t lo = base + (size_t)me * piece;
+        if (lo >= nelems)
+            continue;
+        size_t m = nelems - lo < piece ? nelems - lo : piece;
+        char *acc = dest + lo * esize;
+        if (acc != source + lo * esize)
+            memcpy(acc, source + lo * esize, m * esize);
+        for (int i = 1; i < n; i++)
+            op(acc, inbox + (size_t)((me + i) % n) * pbytes, m);
+        for (int i = 1; i < n; i++)
+            coll_put(c, (me + i) % n, acc, acc, m * esize);
+    }
+    coll_barrier(c);
+}
+
+static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
+                       size_t nreduce, size_t esize, coll_op_fn *op)
+{
+    struct coll c;
+    if (coll_team_begin(fn, team, &c))
+        return -1;
+    size_t bytes = nreduce * esize;
+    if (!bytes)
+        return 0;
+    if (c.n == 1) {
+        if (dest != source)
+            memcpy(dest, source, bytes);
+        return 0;
+    }
+    coll_check_sym(fn, dest, bytes);
+    size_t piece = COLL_HALF_BYTES / (size_t)c.n / esize;
+    if (bytes > 2 * coll_fold_chan(&c).slot_bytes && piece * esize >= RSAG_MIN_PIECE)
+        reduce_rsag(&c, dest, source, nreduce, esize, op, piece);
+    else
+        reduce_rd(&c, dest, source, nreduce, esize, op);
+    return 0;
+}
+
+#define COLL_REDUCE(T, N, OP)                                                                  \
+    COLL_DEFINE_OP(T, N, OP)                                                                   \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) \
+    {                                                                                          \
+        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP); \
+    }                                                                                          \
+    SHOAL_PROFILED(shmem_##N##_##OP##_reduce)
+#define COLL_REDUCE_BITWISE(T, N) COLL_REDUCE(T, N, and) COLL_REDUCE(T, N, or) COLL_REDUCE(T, N, xor)
+#define COLL_REDUCE_MINMAX(T, N) COLL_REDUCE(T, N, max) COLL_REDUCE(T, N, min)
+#define COLL_REDUCE_ARITH(T, N) COLL_REDUCE(T, N, sum) COLL_REDUCE(T, N, prod)
+SHMEM_REDUCE_BITWISE_TYPES(COLL_REDUCE_BITWISE)
+SHMEM_REDUCE_MINMAX_TYPES(COLL_REDUCE_MINMAX)
+SHMEM_REDUCE_ARITH_TYPES(COLL_REDUCE_ARITH)
