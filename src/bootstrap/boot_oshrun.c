@@ -181,9 +181,10 @@ static _Noreturn void oshrun_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
+    /* After finalize nobody is listening, so the message is ours to print. */
     if (chan_fd < 0) {
         if (msg && *msg)
-            fprintf(stderr, "shoal: PE %d: %s\n", my_rank, msg);
+            fprintf(stderr, "%s\n", msg);
         _exit(status);
     }
     size_t len = msg ? strnlen(msg, ABORT_MSG_MAX) : 0;

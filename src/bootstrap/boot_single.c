@@ -31,7 +31,7 @@ static _Noreturn void single_abort(int status, const char *msg)
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
     if (msg && *msg)
-        fprintf(stderr, "shoal: PE 0: %s\n", msg);
+        fprintf(stderr, "%s\n", msg);
     _exit(status);
 }
 

@@ -23,7 +23,8 @@ struct shoal_boot_ops {
     int  (*allgather)(const void *in, void *out, size_t len);
     /* Tells the launcher this PE finished shmem_finalize, so its exit is expected. */
     void (*finalize)(void);
-    /* Ends the whole job with this exit status; msg (may be NULL) is reported by the launcher. */
+    /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,
+     * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);
 };
 

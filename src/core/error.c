@@ -6,7 +6,7 @@
 
 #include "core/state.h"
 
-static void vreport(const char *kind, const char *routine, const char *fmt, va_list ap,
+static void vformat(const char *kind, const char *routine, const char *fmt, va_list ap,
                     char *buf, size_t len)
 {
     int n = 0;
@@ -16,9 +16,6 @@ static void vreport(const char *kind, const char *routine, const char *fmt, va_l
         n = snprintf(buf, len, "shoal: %s%s%s", kind, routine, ": ");
     if (n > 0 && (size_t)n < len)
         vsnprintf(buf + n, len - (size_t)n, fmt, ap);
-    fflush(stdout);
-    fprintf(stderr, "%s\n", buf);
-    fflush(stderr);
 }
 
 void shoal_fatal(const char *routine, const char *fmt, ...)
@@ -26,10 +23,12 @@ void shoal_fatal(const char *routine, const char *fmt, ...)
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vreport("", routine, fmt, ap, buf, sizeof buf);
+    vformat("", routine, fmt, ap, buf, sizeof buf);
     va_end(ap);
     if (shoal.boot)
         shoal.boot->abort(1, buf);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", buf);
     _exit(1);
 }
 
@@ -38,8 +37,10 @@ void shoal_warn(const char *routine, const char *fmt, ...)
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vreport("warning: ", routine, fmt, ap, buf, sizeof buf);
+    vformat("warning: ", routine, fmt, ap, buf, sizeof buf);
     va_end(ap);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", buf);
 }
 
 void shoal_require_init(const char *routine)

@@ -147,7 +147,8 @@ abort)
     expect_within 5
     osh -n "$NP" "$CHECK" abort 7 0 "disk on fire"
     expect_rc 7
-    expect_err "^oshrun: PE 0: disk on fire \(exit status 7\); ending the job$"
+    expect_err "^disk on fire$"
+    expect_err "^oshrun: PE 0 aborted \(exit status 7\); ending the job$"
     osh -n "$NP" "$CHECK" abort 0 "$LAST"
     expect_rc 0
     expect_err "called shmem_global_exit\(0\)"
@@ -356,7 +357,7 @@ single)
     expect_rc 0
     run "$CHECK" single 4 "bye now"
     expect_rc 4
-    expect_err '^shoal: PE 0: bye now$'
+    expect_err '^bye now$'
     OMPI_COMM_WORLD_SIZE=1 run "$CHECK" single
     expect_rc 0
     for v in OMPI_COMM_WORLD_SIZE=4 PMIX_RANK=0 PMI_SIZE=2 SLURM_NTASKS=3; do

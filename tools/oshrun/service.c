@@ -4,6 +4,7 @@
 #include "oshrun.h"
 #include "wire.h"
 
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,10 +181,11 @@ static void on_abort(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
                      const unsigned char *payload)
 {
     int status = h->arg & 0xff;     /* what the exit status of the PE itself would be */
-    if (h->len)
-        job_end(j, status, SIGTERM, "PE %d: %.*s (exit status %d)", pe->rank, (int)h->len,
-                (const char *)payload, status);
-    else
+    /* The PE's message is a complete line of its own ("shoal: PE n: routine: ..."). */
+    if (h->len) {
+        fprintf(stderr, "%.*s\n", (int)h->len, (const char *)payload);
+        job_end(j, status, SIGTERM, "PE %d aborted (exit status %d)", pe->rank, status);
+    } else
         job_end(j, status, SIGTERM, "PE %d called shmem_global_exit(%d)", pe->rank, h->arg);
 }
 
