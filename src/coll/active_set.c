@@ -75,7 +75,8 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
                    PE_start, logPE_stride, PE_size, (char *)pWrk, pSync, coll_##N##_##OP);    \
     }                                                                                         \
     SHOAL_PROFILED(shmem_##N##_##OP##_to_all)
-#define COLL_TO_ALL_BITWISE(T, N) COLL_TO_ALL(T, N, and) COLL_TO_ALL(T, N, or) COLL_TO_ALL(T, N, xor)
+#define COLL_TO_ALL_BITWISE(T, N) \
+    COLL_TO_ALL(T, N, and) COLL_TO_ALL(T, N, or) COLL_TO_ALL(T, N, xor)
 #define COLL_TO_ALL_MINMAX(T, N) COLL_TO_ALL(T, N, max) COLL_TO_ALL(T, N, min)
 #define COLL_TO_ALL_ARITH(T, N) COLL_TO_ALL(T, N, sum) COLL_TO_ALL(T, N, prod)
 SHMEM_TO_ALL_BITWISE_TYPES(COLL_TO_ALL_BITWISE)

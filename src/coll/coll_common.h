@@ -5,12 +5,17 @@
  *
  * Team-based calls keep their state in the team's slot:
  *   sync word 32 (this PE's own copy, never written remotely): nonzero once this PE
- *     has set up the team's scratch. It relies on a new team's sync words starting at
- *     zero, as the barrier's words 0..31 do. Words 33..39 are reserved for collectives.
+ *     has set up the team's scratch (zeroed words and counts, then a team barrier, in
+ *     its first collective on the team). It relies on a new team's sync words
+ *     starting at zero, as the barrier's words 0..31 do. Words 33..39 are reserved.
  *   scratch (16 KiB), laid out as struct coll_scratch:
- *     words   flags written by peers; each word has exactly one writer (named below)
- *             and only ever grows, so a late reader can never mistake a message;
- *     counts  this PE's own count of messages sent and received per channel;
+ *     words   flags written by peers; each word has exactly one writer (named below),
+ *             which stores the count of messages it has sent through it, so the
+ *             value only grows and a reader that is late, or a writer that is one
+ *             collective ahead, can never be mistaken for another message;
+ *     counts  this PE's own count of messages sent and received per word; every
+ *             algorithm waits for exactly the messages sent to it, so the counts of
+ *             the two ends always agree;
  *     data    [0, half)       slots of the dis channels (scans, collect's offsets),
  *             [half, 2 half)  slots of the xor and fold channels (small reductions),
  *             [0, 2 half)     the inbox of large reductions, used only between two
@@ -23,10 +28,11 @@
  *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
  *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
  *   the previous member. Each word is reset by its owner before anyone can write it
- *   again, and every call ends with the pSync barrier, so pSync is back to zero on
- *   every member before any member returns. Their data moves straight between the
- *   users' dest, source and pWrk; no team scratch is touched, so active sets may
- *   overlap each other and the teams. */
+ *   again, and every call ends with the pSync barrier: a member's pSync is zero when
+ *   it returns and nothing of the call writes it afterwards, so the same pSync may
+ *   be used again at once. Their data moves straight between the users' dest,
+ *   source and pWrk; no team scratch is touched, so active sets may overlap each
+ *   other and the teams. */
 #ifndef SHOAL_COLL_COMMON_H
 #define SHOAL_COLL_COMMON_H
 

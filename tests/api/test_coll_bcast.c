@@ -115,7 +115,7 @@ static void test_team(shmem_team_t t, const char *name)
         }
         cur_n = 7;
         types[ti].b2b(t, cur_n);
-        cur_n = 20000;   /* above the scatter-ring threshold for every type but char */
+        cur_n = 40000;   /* scatter + ring for every type of two bytes or more */
         types[ti].b2b(t, cur_n);
     }
     for (int root = 0; root < tn; root++) {
