@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_teams.h"
 
 #define MAXN 100000
 #define MAXPES 8
@@ -143,6 +144,11 @@ static void test_team(shmem_team_t t, const char *name)
     test_mem(t);
 }
 
+static int call_with(shmem_team_t t)
+{
+    return shmem_int_alltoall(t, (int *)dst, (int *)src, 1);
+}
+
 int main(void)
 {
     shmem_init();
@@ -153,16 +159,7 @@ int main(void)
     dst = shmem_malloc(NB2B * BUF);
     CHECK(src && dst && SBUF <= BUF);
 
-    test_team(SHMEM_TEAM_WORLD, "world");
-    shmem_team_t odd = SHMEM_TEAM_INVALID;
-    if (npes >= 2) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
-        if (odd != SHMEM_TEAM_INVALID)
-            test_team(odd, "odd-PE");
-        else
-            CHECK(shmem_int_alltoall(odd, (int *)dst, (int *)src, 1) != 0);
-        shmem_team_destroy(odd);
-    }
+    coll_on_teams(test_team, call_with);
     CHECK(shmem_alltoallmem(SHMEM_TEAM_INVALID, dst, src, 1) != 0);
 
     shmem_barrier_all();

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_teams.h"
 
 #define MAXN 100000
 #define ESIZE 16                       /* the largest T1 type */
@@ -126,6 +127,11 @@ static void test_team(shmem_team_t t, const char *name)
     shmem_team_sync(t);
 }
 
+static int call_with(shmem_team_t t)
+{
+    return shmem_int_broadcast(t, (int *)dst, (int *)src, 1, 0);
+}
+
 int main(void)
 {
     shmem_init();
@@ -135,20 +141,7 @@ int main(void)
     dst = shmem_malloc(NB2B * BUF);
     CHECK(src && dst);
 
-    test_team(SHMEM_TEAM_WORLD, "world");
-
-    shmem_team_t odd = SHMEM_TEAM_INVALID;
-    if (npes >= 2) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
-        CHECK((odd != SHMEM_TEAM_INVALID) == (me % 2 == 1 && me / 2 < npes / 2));
-        if (odd != SHMEM_TEAM_INVALID)
-            test_team(odd, "odd-PE");
-        shmem_barrier_all();
-        /* A non-member's handle is SHMEM_TEAM_INVALID: the call must fail, not hang. */
-        if (odd == SHMEM_TEAM_INVALID)
-            CHECK(shmem_int_broadcast(odd, (int *)dst, (int *)src, 1, 0) != 0);
-        shmem_team_destroy(odd);
-    }
+    coll_on_teams(test_team, call_with);
     CHECK(shmem_broadcastmem(SHMEM_TEAM_INVALID, dst, src, 1, 0) != 0);
 
     shmem_barrier_all();

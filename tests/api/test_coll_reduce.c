@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "coll_teams.h"
 
 #define MAXN 100000
 #define ESIZE 16
@@ -141,6 +142,11 @@ static void test_team(shmem_team_t t, const char *name)
     shmem_team_sync(t);
 }
 
+static int call_with(shmem_team_t t)
+{
+    return shmem_int_sum_reduce(t, (int *)bufs, (int *)bufs, 1);
+}
+
 int main(void)
 {
     shmem_init();
@@ -149,16 +155,7 @@ int main(void)
     bufs = shmem_malloc((NB2B + 1) * BUF);
     CHECK(bufs);
 
-    test_team(SHMEM_TEAM_WORLD, "world");
-    shmem_team_t odd = SHMEM_TEAM_INVALID;
-    if (npes >= 2) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
-        if (odd != SHMEM_TEAM_INVALID)
-            test_team(odd, "odd-PE");
-        else
-            CHECK(shmem_int_sum_reduce(odd, (int *)bufs, (int *)bufs, 1) != 0);
-        shmem_team_destroy(odd);
-    }
+    coll_on_teams(test_team, call_with);
     CHECK(shmem_double_max_reduce(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) != 0);
 
     shmem_barrier_all();

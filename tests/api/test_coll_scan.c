@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_teams.h"
 
 #define MAXN 20000
 #define ESIZE 16
@@ -103,6 +104,11 @@ static void test_team(shmem_team_t t, const char *name)
     shmem_team_sync(t);
 }
 
+static int call_with(shmem_team_t t)
+{
+    return shmem_int_sum_inscan(t, (int *)bufs, (int *)bufs, 1);
+}
+
 int main(void)
 {
     shmem_init();
@@ -111,16 +117,7 @@ int main(void)
     bufs = shmem_malloc((NB2B + 1) * BUF);
     CHECK(bufs);
 
-    test_team(SHMEM_TEAM_WORLD, "world");
-    shmem_team_t odd = SHMEM_TEAM_INVALID;
-    if (npes >= 2) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
-        if (odd != SHMEM_TEAM_INVALID)
-            test_team(odd, "odd-PE");
-        else
-            CHECK(shmem_int_sum_inscan(odd, (int *)bufs, (int *)bufs, 1) != 0);
-        shmem_team_destroy(odd);
-    }
+    coll_on_teams(test_team, call_with);
     CHECK(shmem_double_sum_exscan(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) != 0);
 
     shmem_barrier_all();
