@@ -8,18 +8,12 @@ void shoal_quiet_all(void)
     shoal_shm_fence();
 }
 
-static void check_ctx(const char *fn, shmem_ctx_t ctx)
-{
-    if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
-        shoal_fatal(fn, "the context is SHMEM_CTX_INVALID");
-}
-
 void shmem_fence(void) { shoal_shm_fence(); }
 SHOAL_PROFILED(shmem_fence)
 
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
-    check_ctx(__func__, ctx);
+    shoal_check_ctx(__func__, ctx);
     shoal_shm_fence();
 }
 SHOAL_PROFILED(shmem_ctx_fence)
@@ -29,7 +23,7 @@ SHOAL_PROFILED(shmem_quiet)
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
-    check_ctx(__func__, ctx);
+    shoal_check_ctx(__func__, ctx);
     shoal_quiet_all();
 }
 SHOAL_PROFILED(shmem_ctx_quiet)

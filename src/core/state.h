@@ -106,12 +106,17 @@ static inline int shoal_world_pe(const char *routine, const struct shoal_team *t
     return team->start + pe * team->stride;
 }
 
+static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
+{
+    if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        shoal_fatal(routine, "the context is SHMEM_CTX_INVALID");
+}
+
 /* The remote copy of a symmetric object of len bytes on a team-relative PE. */
 static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const void *addr,
                                  size_t len, int pe)
 {
-    if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
-        shoal_fatal(routine, "the context is SHMEM_CTX_INVALID");
+    shoal_check_ctx(routine, ctx);
     int wpe = shoal_world_pe(routine, ctx->team, pe);
     char *p = shoal_xlate(addr, wpe);
     if (SHOAL_UNLIKELY(!p))
