@@ -18,6 +18,13 @@ static void vformat(const char *kind, const char *routine, const char *fmt, va_l
         vsnprintf(buf + n, len - (size_t)n, fmt, ap);
 }
 
+/* Program output first, so the message lands after what the PE already printed. */
+static void emit(const char *buf)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s\n", buf);
+}
+
 void shoal_fatal(const char *routine, const char *fmt, ...)
 {
     char buf[1024];
@@ -27,8 +34,7 @@ void shoal_fatal(const char *routine, const char *fmt, ...)
     va_end(ap);
     if (shoal.boot)
         shoal.boot->abort(1, buf);
-    fflush(stdout);
-    fprintf(stderr, "%s\n", buf);
+    emit(buf);
     _exit(1);
 }
 
@@ -39,8 +45,7 @@ void shoal_warn(const char *routine, const char *fmt, ...)
     va_start(ap, fmt);
     vformat("warning: ", routine, fmt, ap, buf, sizeof buf);
     va_end(ap);
-    fflush(stdout);
-    fprintf(stderr, "%s\n", buf);
+    emit(buf);
 }
 
 void shoal_require_init(const char *routine)
