@@ -55,7 +55,6 @@ static int init_heap(struct shoal_local_seg *heap)
     size_t off = shoal_alloc_get(shoal.heap_alloc, SHOAL_HEAP_RESERVE, 64);
     if (off == SHOAL_ALLOC_FAIL)
         return -1;
-    shoal.heap_user_size = user;
     shoal.team_pool = (struct shoal_team_slot *)(heap->base + off);
     return 0;
 }

@@ -71,7 +71,6 @@ struct shoal_state {
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
     struct shoal_alloc *heap_alloc;
-    size_t heap_user_size;     /* what SHMEM_SYMMETRIC_SIZE grants the program */
     struct shoal_team_slot *team_pool;   /* SHOAL_TEAM_SLOTS slots, symmetric */
 };
 

@@ -32,7 +32,7 @@ static void *heap_exhausted(const char *routine, size_t size)
     char now[32];
     struct shoal_alloc_stats st;
     shoal_alloc_stats(shoal.heap_alloc, &st);
-    human_size(shoal.heap_user_size, now, sizeof now);
+    human_size(shoal.cfg.symmetric_size, now, sizeof now);
     shoal_warn(routine, "%zu bytes requested, symmetric heap exhausted (largest free block "
                "%zu bytes); raise SHMEM_SYMMETRIC_SIZE (now %s)", size, st.largest_free, now);
     return NULL;
