@@ -20,7 +20,21 @@
     X(SHOAL_SPIN_COUNT, NULL, INT, "200", spin_count, \
       "Polls of a waited-on location before a waiting PE starts yielding its core") \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
-      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield")
+      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
+    X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
+      "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
+    X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \
+      "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm (default: the first that fits)") \
+    X(SHMEM_OFI_FABRIC, NULL, STR, "", ofi_fabric, \
+      "libfabric fabric name to use (default: any)") \
+    X(SHMEM_OFI_DOMAIN, NULL, STR, "", ofi_domain, \
+      "libfabric domain (NIC) name to use (default: any)") \
+    X(SHMEM_OFI_INJECT_SIZE, NULL, SIZE, "0", ofi_inject_size, \
+      "Largest put sent with fi_inject; 0 = the provider's inject size") \
+    X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size, \
+      "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
+    X(SHMEM_OFI_PROGRESS_THREAD, NULL, BOOL, "0", ofi_progress_thread, \
+      "Run a thread that drives libfabric progress, so peers progress while this PE computes")
 
 #define SHOAL_ENV_LAUNCHER(X) \
     X(SHOAL_BOOT_FD, NULL, INT, "-1", boot_fd, \
