@@ -82,7 +82,7 @@ static int recv_reply(uint32_t type, uint64_t len)
 {
     struct shoal_wire_hdr h;
     recv_all(&h, sizeof h);
-    if (h.type == type && h.len == len)
+    if (!shoal_wire_reply_error(&h, type, len))
         return 0;
     fprintf(stderr, "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
             "expected; run the program with the oshrun of the Shoal it was built with\n",
@@ -141,6 +141,13 @@ static int oshrun_init(struct shoal_boot_info *info)
     if (w.size != my_size) {
         fprintf(stderr, "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
                 "yourself\n", my_rank, w.size, my_size);
+        return -1;
+    }
+    const char *why = shoal_wire_welcome_error(&w, my_size);
+    if (why) {
+        fprintf(stderr, "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
+                "%d of %d); run the program with the oshrun of the Shoal it was built with\n",
+                my_rank, why, w.node_rank, w.node_size);
         return -1;
     }
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size,

@@ -10,6 +10,7 @@
 #ifndef SHOAL_WIRE_H
 #define SHOAL_WIRE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Bumped whenever a message changes, so a program built against one Shoal and
@@ -48,5 +49,32 @@ struct shoal_wire_welcome {
     int32_t node_size;
     int32_t reserved;
 };
+
+/* The checks a PE makes on what oshrun sends, as pure functions so that the
+ * fuzz targets (fuzz/) can drive them without a channel. Each returns NULL when
+ * the message is acceptable, else why it is not. */
+
+/* h is the header of the reply to a request that expects type and len bytes. */
+static inline const char *shoal_wire_reply_error(const struct shoal_wire_hdr *h, uint32_t type,
+                                                 uint64_t len)
+{
+    if (h->type != type)
+        return "unexpected message type";
+    if (h->len != len)
+        return "unexpected payload length";
+    return NULL;
+}
+
+/* w answers the HELLO of a PE that read SHOAL_SIZE=size. */
+static inline const char *shoal_wire_welcome_error(const struct shoal_wire_welcome *w, int size)
+{
+    if (w->size != size)
+        return "job size differs from SHOAL_SIZE";
+    if (w->node_size < 1 || w->node_size > w->size)
+        return "PEs on this node out of range";
+    if (w->node_rank < 0 || w->node_rank >= w->node_size)
+        return "rank on this node out of range";
+    return NULL;
+}
 
 #endif

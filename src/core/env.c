@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,21 @@ const struct shoal_env_var shoal_env_vars[] = {
 };
 const size_t shoal_env_nvars = sizeof shoal_env_vars / sizeof shoal_env_vars[0];
 
+/* ceil(0.DIGITS * mult) for the n fraction digits at d, exactly: the digit string
+ * is multiplied by mult from its last digit up, like long multiplication on paper,
+ * so no digit is lost to floating-point rounding. */
+static uint64_t frac_times(const char *d, size_t n, uint64_t mult)
+{
+    uint64_t carry = 0;
+    int inexact = 0;
+    while (n--) {
+        uint64_t v = (uint64_t)(d[n] - '0') * mult + carry; /* < 10 * 2^40 + carry */
+        inexact |= v % 10 != 0;
+        carry = v / 10;
+    }
+    return carry + (uint64_t)inexact;
+}
+
 int shoal_parse_size(const char *s, size_t *out)
 {
     if (!s)
@@ -35,37 +49,42 @@ int shoal_parse_size(const char *s, size_t *out)
     uint64_t whole = 0;
     int digits = 0;
     while (isdigit((unsigned char)*p)) {
-        if (whole > (UINT64_MAX - 9) / 10)
+        uint64_t d = (uint64_t)(*p++ - '0');
+        if (whole > (UINT64_MAX - d) / 10)
             return -1;
-        whole = whole * 10 + (uint64_t)(*p++ - '0');
+        whole = whole * 10 + d;
         digits++;
     }
-    long double frac = 0.0L, scale = 0.1L;
+    const char *frac = p;
+    size_t nfrac = 0;
     if (*p == '.') {
-        p++;
-        while (isdigit((unsigned char)*p)) {
-            frac += (long double)(*p++ - '0') * scale;
-            scale /= 10.0L;
-            digits++;
-        }
+        frac = ++p;
+        while (isdigit((unsigned char)*p))
+            p++;
+        nfrac = (size_t)(p - frac);
+        digits += nfrac > 0;
     }
     if (digits == 0)
         return -1;
     unsigned shift = 0;
     switch (*p) {
-    case '\0': break;
     case 'k': case 'K': shift = 10; break;
     case 'm': case 'M': shift = 20; break;
     case 'g': case 'G': shift = 30; break;
     case 't': case 'T': shift = 40; break;
-    default: return -1;
+    default:
+        /* No suffix: only trailing white space may follow ("512 " from a script). */
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            return -1;
     }
     /* The spec lets anything after the first suffix letter be ignored ("20kk" = 20K). */
     uint64_t mult = (uint64_t)1 << shift;
     if (whole > UINT64_MAX / mult)
         return -1;
     uint64_t bytes = whole * mult;
-    uint64_t extra = (uint64_t)ceill(frac * (long double)mult);
+    uint64_t extra = frac_times(frac, nfrac, mult);
     if (bytes > UINT64_MAX - extra || bytes + extra > SIZE_MAX)
         return -1;
     *out = (size_t)(bytes + extra);

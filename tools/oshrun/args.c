@@ -1,7 +1,8 @@
-/* Command line of oshrun. Options end at the first argument that is not one
- * (the program), so the program's own options are never taken for oshrun's. */
+/* Command line of oshrun, parsed without side effects (no output, no exit) so
+ * that the fuzz target fuzz/fuzz_oshrun_args.c can drive it. Options end at the
+ * first argument that is not one (the program), so the program's own options
+ * are never taken for oshrun's. */
 #include "oshrun.h"
-#include "build_info.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,48 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* More PEs than this cannot be what was meant (each costs processes and descriptors). */
-#define NP_MAX (1 << 20)
+struct parser {
+    int argc;
+    char *const *argv;
+    int i;                 /* argument being parsed */
+    char *err;
+    size_t errlen;
+};
 
-static const char usage_line[] = "Usage: oshrun [options] -n N program [args...]\n";
-
-static void print_help(void)
-{
-    printf("%s", usage_line);
-    printf("Runs N processes (PEs) of an OpenSHMEM program built with Shoal on this machine.\n"
-           "\n"
-           "Options:\n"
-           "  -n N, -np N, --np N     number of PEs to start (required, at least 1)\n"
-           "  -l, --tag-output, --prefix\n"
-           "                          prefix each line a PE prints with its number: \"[3] text\"\n"
-           "  --timeout SECONDS       end the job if it runs longer, report the PEs still\n"
-           "                          running and exit with status 124; 0 means no limit\n"
-           "  --stdin none|PE         which PE reads oshrun's standard input (default 0);\n"
-           "                          with none, or for the other PEs, it is /dev/null\n"
-           "  -h, --help              print this help and exit\n"
-           "  -V, --version           print the Shoal version and exit\n"
-           "  --                      end of options (for a program whose name starts with -)\n"
-           "\n"
-           "Each PE finds its number and its launcher channel in SHOAL_RANK, SHOAL_SIZE and\n"
-           "SHOAL_BOOT_FD. Output is passed on whole lines at a time. When a PE crashes, exits\n"
-           "with a nonzero status, exits without calling shmem_finalize, or calls\n"
-           "shmem_global_exit, the other PEs are ended (SIGTERM, then SIGKILL 2 s later).\n"
-           "SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to oshrun are passed on to every PE.\n"
-           "\n"
-           "Exit status: the worst exit status of the PEs (0 when all succeed); the status\n"
-           "given to shmem_global_exit; 128+S when a PE was killed by signal S or oshrun got\n"
-           "signal S; 124 on --timeout; 127 when the program cannot be run; 2 for bad usage.\n");
-}
-
-static _Noreturn void usage_error(const char *fmt, ...)
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parser *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("oshrun: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(p->err, p->errlen, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n%sRun 'oshrun --help' for the options.\n", usage_line);
-    exit(2);
+    return -1;
 }
 
 /* Does arg name one of the spellings in names (NULL-terminated), alone or as
@@ -74,49 +49,63 @@ static bool is_opt(const char *arg, const char *const *names, const char **inlin
     return false;
 }
 
-/* The option's value: the text after '=', or the next argument. */
-static const char *opt_value(int argc, char **argv, int *i, const char *inline_val)
+/* The option's value: the text after '=', or the next argument; NULL if missing. */
+static const char *opt_value(struct parser *p, const char *inline_val)
 {
     if (inline_val)
         return inline_val;
-    if (*i + 1 >= argc)
-        usage_error("option %s needs a value", argv[*i]);
-    return argv[++*i];
+    if (p->i + 1 >= p->argc) {
+        fail(p, "option %s needs a value", p->argv[p->i]);
+        return NULL;
+    }
+    return p->argv[++p->i];
 }
 
-static int parse_np(const char *opt, const char *s)
+static int parse_np(struct parser *p, const char *opt, const char *s, int *np)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > NP_MAX)
-        usage_error("%s wants a number of PEs from 1 to %d, not '%s'", opt, NP_MAX, s);
-    return (int)v;
-}
-
-static double parse_timeout(const char *s)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
-        usage_error("--timeout wants a number of seconds, such as 60 or 2.5, not '%s'", s);
-    return v;
-}
-
-static int parse_stdin(const char *s)
-{
-    if (!strcmp(s, "none"))
+    if (!s)
         return -1;
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 0 || v >= NP_MAX)
-        usage_error("--stdin wants 'none' or a PE number, not '%s'", s);
-    return (int)v;
+    if (errno || end == s || *end || v < 1 || v > OSHRUN_NP_MAX)
+        return fail(p, "%s wants a number of PEs from 1 to %d, not '%s'", opt, OSHRUN_NP_MAX, s);
+    *np = (int)v;
+    return 0;
 }
 
-void parse_options(int argc, char **argv, struct options *opt)
+static int parse_timeout(struct parser *p, const char *s, double *timeout)
+{
+    if (!s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
+        return fail(p, "--timeout wants a number of seconds, such as 60 or 2.5, not '%s'", s);
+    *timeout = v;
+    return 0;
+}
+
+static int parse_stdin(struct parser *p, const char *s, int *rank)
+{
+    if (!s)
+        return -1;
+    if (!strcmp(s, "none")) {
+        *rank = -1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 0 || v >= OSHRUN_NP_MAX)
+        return fail(p, "--stdin wants 'none' or a PE number, not '%s'", s);
+    *rank = (int)v;
+    return 0;
+}
+
+enum opt_result parse_options(int argc, char *const *argv, struct options *opt, char *err,
+                              size_t errlen)
 {
     static const char *const np_names[] = { "-n", "-np", "--np", NULL };
     static const char *const tag_names[] = { "-l", "--tag-output", "--prefix", NULL };
@@ -125,39 +114,42 @@ void parse_options(int argc, char **argv, struct options *opt)
     static const char *const help_names[] = { "-h", "--help", NULL };
     static const char *const version_names[] = { "-V", "--version", NULL };
 
+    struct parser p = { .argc = argc, .argv = argv, .i = 1, .err = err, .errlen = errlen };
     *opt = (struct options){ .np = 0, .stdin_rank = 0 };
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i], *val;
+    for (; p.i < argc && argv[p.i][0] == '-'; p.i++) {
+        const char *a = argv[p.i], *val;
+        int rc = 0;
         if (!strcmp(a, "--")) {
-            i++;
+            p.i++;
             break;
         }
         if (is_opt(a, np_names, &val)) {
-            opt->np = parse_np(a, opt_value(argc, argv, &i, val));
+            rc = parse_np(&p, a, opt_value(&p, val), &opt->np);
         } else if (!strncmp(a, "-n", 2) && a[2] >= '0' && a[2] <= '9') {
-            opt->np = parse_np("-n", a + 2);       /* -n4, as mpirun users type it */
+            rc = parse_np(&p, "-n", a + 2, &opt->np);      /* -n4, as mpirun users type it */
         } else if (is_opt(a, tag_names, &val) && !val) {
             opt->tag_output = true;
         } else if (is_opt(a, timeout_names, &val)) {
-            opt->timeout = parse_timeout(opt_value(argc, argv, &i, val));
+            rc = parse_timeout(&p, opt_value(&p, val), &opt->timeout);
         } else if (is_opt(a, stdin_names, &val)) {
-            opt->stdin_rank = parse_stdin(opt_value(argc, argv, &i, val));
+            rc = parse_stdin(&p, opt_value(&p, val), &opt->stdin_rank);
         } else if (is_opt(a, help_names, &val) && !val) {
-            print_help();
-            exit(0);
+            return OPT_HELP;
         } else if (is_opt(a, version_names, &val) && !val) {
-            printf("oshrun (Shoal) %s, OpenSHMEM %s\n", SHOAL_VERSION_STRING, SHOAL_SPEC_VERSION);
-            exit(0);
+            return OPT_VERSION;
         } else {
-            usage_error("unknown option '%s'", a);
+            rc = fail(&p, "unknown option '%s'", a);
         }
+        if (rc)
+            return OPT_USAGE;
     }
-    if (i >= argc)
-        usage_error("no program to run was given");
+    if (p.i >= argc)
+        return fail(&p, "no program to run was given"), OPT_USAGE;
     if (opt->np == 0)
-        usage_error("give the number of PEs with -n N");
+        return fail(&p, "give the number of PEs with -n N"), OPT_USAGE;
     if (opt->stdin_rank >= opt->np)
-        usage_error("--stdin %d names a PE outside 0..%d", opt->stdin_rank, opt->np - 1);
-    opt->argv = argv + i;
+        return fail(&p, "--stdin %d names a PE outside 0..%d", opt->stdin_rank, opt->np - 1),
+               OPT_USAGE;
+    opt->argv = argv + p.i;
+    return OPT_RUN;
 }

@@ -1,4 +1,4 @@
-/* oshrun [options] -n N program [args...]: see options.c for the command line
+/* oshrun [options] -n N program [args...]: see args.c for the command line
  * and oshrun.h for how the pieces fit. */
 #include "oshrun.h"
 
@@ -19,7 +19,20 @@ static void ensure_std_fds(void)
 int main(int argc, char **argv)
 {
     struct job j = { .stdin_pipe = -1 };
-    parse_options(argc, argv, &j.opt);
+    char why[512];
+    switch (parse_options(argc, argv, &j.opt, why, sizeof why)) {
+    case OPT_RUN:
+        break;
+    case OPT_HELP:
+        print_help();
+        return 0;
+    case OPT_VERSION:
+        print_version();
+        return 0;
+    case OPT_USAGE:
+        print_usage_error(why);
+        return 2;
+    }
     ensure_std_fds();
     j.size = j.opt.np;
     j.pes = calloc((size_t)j.size, sizeof *j.pes);

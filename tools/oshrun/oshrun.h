@@ -16,7 +16,7 @@ struct options {
     bool tag_output;
     double timeout;        /* seconds; 0 = none */
     int stdin_rank;        /* PE that gets oshrun's stdin; -1 = none */
-    char **argv;           /* program and its arguments */
+    char *const *argv;     /* program and its arguments */
 };
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
@@ -82,8 +82,19 @@ struct job {
     double timeout_at;     /* 0 = no timeout */
 };
 
-/* options.c */
-void parse_options(int argc, char **argv, struct options *opt);
+/* More PEs than this cannot be what was meant (each costs processes and descriptors). */
+#define OSHRUN_NP_MAX (1 << 20)
+
+/* args.c: fills opt from the command line. On OPT_USAGE err holds why (one line,
+ * no "oshrun:" prefix). Prints nothing and never exits. */
+enum opt_result { OPT_RUN, OPT_HELP, OPT_VERSION, OPT_USAGE };
+enum opt_result parse_options(int argc, char *const *argv, struct options *opt, char *err,
+                              size_t errlen);
+
+/* usage.c */
+void print_help(void);
+void print_version(void);
+void print_usage_error(const char *why);
 
 /* spawn.c: exits 127 when the program cannot be run. */
 void spawn_pes(struct job *j);

@@ -242,8 +242,12 @@ void chan_read(struct job *j, struct pe *pe)
                 continue;
             }
         }
-        if (need > pe->in_cap) {
-            size_t cap = need < 4096 ? 4096 : need;
+        if (need > pe->in_cap && pe->in_len == pe->in_cap) {
+            /* Grow as bytes arrive, not by what the header claims: a corrupt
+             * length must not make oshrun allocate SHOAL_WIRE_MAX_LEN up front. */
+            size_t cap = pe->in_cap * 2 < need ? pe->in_cap * 2 : need;
+            if (cap < 4096)
+                cap = 4096;
             unsigned char *p = realloc(pe->in, cap);
             if (!p) {
                 job_end(j, 1, SIGTERM, "out of memory reading PE %d's request", pe->rank);
