@@ -1,0 +1,89 @@
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+size_t bench_parse_size(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; end++; break;
+    case 'm': case 'M': v *= 1024.0 * 1024.0; end++; break;
+    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; end++; break;
+    default: break;
+    }
+    if (end == s || *end != '\0' || v < 0) {
+        fprintf(stderr, "bad size '%s'\n", s);
+        exit(2);
+    }
+    return (size_t)v;
+}
+
+void bench_parse(int argc, char **argv, struct bench_opts *o, const char *usage)
+{
+    int c;
+    while ((c = getopt(argc, argv, "s:m:i:w:h")) != -1) {
+        switch (c) {
+        case 's': o->min_size = bench_parse_size(optarg); break;
+        case 'm': o->max_size = bench_parse_size(optarg); break;
+        case 'i': o->iters = atol(optarg); break;
+        case 'w': o->warmup = atol(optarg); break;
+        default:
+            fprintf(stderr, "usage: %s [-s min_size] [-m max_size] [-i iters] [-w warmup]\n%s",
+                    argv[0], usage ? usage : "");
+            exit(c == 'h' ? 0 : 2);
+        }
+    }
+    if (o->min_size < 1 || o->max_size < o->min_size || o->iters < 1 || o->warmup < 0) {
+        fprintf(stderr, "%s: need 1 <= min_size <= max_size, iters >= 1, warmup >= 0\n", argv[0]);
+        exit(2);
+    }
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+long bench_iters_for(const struct bench_opts *o, size_t size)
+{
+    /* Above 8 KiB, keep the bytes per size constant; never fewer than 10 rounds. */
+    const size_t knee = 8192;
+    if (size <= knee)
+        return o->iters;
+    long n = (long)((double)o->iters * (double)knee / (double)size);
+    return n < 10 ? 10 : n;
+}
+
+const char *bench_impl(void)
+{
+#if defined(OSHMEM_MAJOR_VERSION)
+    return "oshmem";
+#else
+    static char name[SHMEM_MAX_NAME_LEN];
+    if (name[0] == '\0') {
+        shmem_info_get_name(name);
+        if (strstr(name, "Shoal"))
+            strcpy(name, "shoal");
+    }
+    return name;
+#endif
+}
+
+void bench_result(const char *bench, size_t size, const char *metric, double value)
+{
+    printf("RESULT,%s,%s,%d,%zu,%s,%.6g\n", bench, bench_impl(), shmem_n_pes(), size, metric,
+           value);
+}
+
+void bench_header(const char *title, const char *columns)
+{
+    printf("# %s (%s, %d PEs)\n%s\n", title, bench_impl(), shmem_n_pes(), columns);
+}

@@ -1,0 +1,103 @@
+/* Blocking put and get latency between PE 0 and PE 1, 1 B .. max size, and the
+ * half round trip of an 8-byte ping-pong (shmem_long_p + wait_until): the figure to
+ * hold against the machine's plain shared-memory ping-pong. Other PEs stay idle. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static long ping; /* symmetric: the ping-pong flag */
+
+static double put_latency(char *dst, const char *src, size_t size, long iters, long warmup)
+{
+    double t0 = 0;
+    for (long i = -warmup; i < iters; i++) {
+        if (i == 0)
+            t0 = bench_now();
+        shmem_putmem(dst, src, size, 1);
+        shmem_quiet();
+    }
+    return (bench_now() - t0) / (double)iters;
+}
+
+static double get_latency(char *dst, const char *src, size_t size, long iters, long warmup)
+{
+    double t0 = 0;
+    for (long i = -warmup; i < iters; i++) {
+        if (i == 0)
+            t0 = bench_now();
+        shmem_getmem(dst, src, size, 1);
+    }
+    return (bench_now() - t0) / (double)iters;
+}
+
+/* Returns the half round trip on PE 0; PE 1 answers every ping. */
+static double pingpong(int me, long iters, long warmup)
+{
+    double t0 = 0;
+    for (long i = 1 - warmup; i <= iters; i++) {
+        long v = i + warmup; /* strictly increasing, never 0 */
+        if (i == 1)
+            t0 = bench_now();
+        if (me == 0) {
+            shmem_long_p(&ping, v, 1);
+            shmem_long_wait_until(&ping, SHMEM_CMP_EQ, -v);
+        } else {
+            shmem_long_wait_until(&ping, SHMEM_CMP_EQ, v);
+            shmem_long_p(&ping, -v, 0);
+        }
+    }
+    return (bench_now() - t0) / (double)iters / 2.0;
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_opts o = {1, 4u << 20, 10000, 100};
+    shmem_init();
+    bench_parse(argc, argv, &o, "");
+    int me = shmem_my_pe();
+    if (shmem_n_pes() < 2) {
+        if (me == 0)
+            fprintf(stderr, "rma_latency needs at least 2 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
+    char *dst = shmem_malloc(o.max_size);
+    char *src = shmem_malloc(o.max_size);
+    memset(dst, 1, o.max_size);
+    memset(src, 2, o.max_size);
+    shmem_barrier_all();
+
+    static const char *names[] = {"put_lat", "get_lat"};
+    for (int kind = 0; kind < 2; kind++) {
+        if (me == 0)
+            bench_header(kind == 0 ? "shmem_putmem + quiet latency" : "shmem_getmem latency",
+                         "# Size          Latency (us)");
+        for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
+            long iters = bench_iters_for(&o, size);
+            shmem_barrier_all();
+            if (me == 0) {
+                double t = kind == 0 ? put_latency(dst, src, size, iters, o.warmup)
+                                     : get_latency(dst, src, size, iters, o.warmup);
+                printf("%-14zu %14.2f\n", size, t * 1e6);
+                bench_result(names[kind], size, "lat_us", t * 1e6);
+            }
+        }
+    }
+
+    shmem_barrier_all();
+    if (me <= 1) {
+        double t = pingpong(me, o.iters, o.warmup);
+        if (me == 0) {
+            bench_header("8-byte ping-pong (p + wait_until), half round trip",
+                         "# Size          Latency (us)");
+            printf("%-14d %14.2f\n", 8, t * 1e6);
+            bench_result("pingpong", 8, "lat_us", t * 1e6);
+        }
+    }
+    shmem_barrier_all();
+    shmem_free(src);
+    shmem_free(dst);
+    shmem_finalize();
+    return 0;
+}
