@@ -85,5 +85,7 @@ void bench_result(const char *bench, size_t size, const char *metric, double val
 
 void bench_header(const char *title, const char *columns)
 {
-    printf("# %s (%s, %d PEs)\n%s\n", title, bench_impl(), shmem_n_pes(), columns);
+    printf("# %s (%s, %d PEs)\n", title, bench_impl(), shmem_n_pes());
+    if (columns[0] != '\0')
+        printf("%s\n", columns);
 }
