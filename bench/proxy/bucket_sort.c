@@ -244,7 +244,7 @@ int main(int argc, char **argv)
                (double)(n * eb) / mib, (double)scratch_bytes / mib,
                (double)(2 * n * eb + cap * eb + scratch_bytes) / mib);
         printf("Test\tA_MsizeB\tTotTime\tSortTime\tCpyTime\tExchTime\tLB_GiB/s/PE\tUB_GiB/s/PE\tCheck\n");
-        printf("HA_HI\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%s\n", chunk_elems * eb, worst[TOT],
+        printf("HA_HI\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%s\n", chunk_elems * eb, worst[TOT],
                worst[SORT], worst[CPY], worst[EXCH], gib / worst[TOT], gib / worst[EXCH],
                passed ? "PASSED" : "FAILED");
         printf("\n%s\n\n*****\n", passed ? "A47 has sorted things out!" : "A47 did not sort things out.");
