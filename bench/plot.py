@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Turns the RESULT lines of a benchmark run (results.csv) into results.json, a
+summary.md table of the key figures and PNG plots. Usage: plot.py results.csv OUTDIR"""
+import csv
+import json
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (backend first)
+
+STYLE = {"shoal": "C0", "oshmem": "C1", "machine": "C2"}
+
+
+def load(path):
+    """{(bench, impl, npes, metric): {size: value}}"""
+    data = defaultdict(dict)
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            key = (row["bench"], row["impl"], int(row["npes"]), row["metric"])
+            data[key][int(row["size"])] = float(row["value"])
+    return data
+
+
+def series(data, bench, metric, npes=None):
+    """[(impl, npes, {size: value})] for one bench and metric, in a stable order."""
+    out = [(i, n, v) for (b, i, n, m), v in data.items()
+           if b == bench and m == metric and (npes is None or n == npes or i == "machine")]
+    return sorted(out, key=lambda s: (s[0] != "shoal", s[0], s[1]))
+
+
+def size_plot(data, benches, metric, ylabel, title, path, npes, extra=()):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    drawn = False
+    for bench, style in list(zip(benches, ["-", "--", ":", "-."])) + list(extra):
+        for impl, _, vals in series(data, bench, metric, npes):
+            sizes = sorted(vals)
+            ax.plot(sizes, [vals[s] for s in sizes], style, marker=".",
+                    color=STYLE.get(impl), label=f"{bench} ({impl})")
+            drawn = True
+    if not drawn:
+        plt.close(fig)
+        return
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title}, {npes} PEs")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def bar_plot(data, prefix, metric, ylabel, title, path, npes):
+    benches = sorted({b for (b, _, n, m) in data if b.startswith(prefix) and m == metric
+                      and n == npes})
+    impls = sorted({i for (b, i, n, m) in data if b in benches and m == metric and n == npes},
+                   key=lambda i: (i != "shoal", i))
+    if not benches:
+        return
+    fig, ax = plt.subplots(figsize=(max(7, 0.6 * len(benches) * len(impls)), 4.5))
+    width = 0.8 / len(impls)
+    for k, impl in enumerate(impls):
+        vals = [next(iter(data.get((b, impl, npes, metric), {0: 0}).values())) for b in benches]
+        ax.bar([x + k * width for x in range(len(benches))], vals, width,
+               color=STYLE.get(impl), label=impl)
+    ax.set_xticks([x + width * (len(impls) - 1) / 2 for x in range(len(benches))])
+    ax.set_xticklabels([b[len(prefix):] for b in benches], rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title}, {npes} PEs")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def coll_plots(data, out, npes_list):
+    colls = ["barrier", "bcast", "reduce", "fcollect", "alltoall"]
+    fig, axes = plt.subplots(1, len(colls) - 1, figsize=(16, 4))
+    for ax, coll in zip(axes, colls[1:]):
+        for impl, n, vals in series(data, coll, "lat_us"):
+            sizes = sorted(vals)
+            ax.plot(sizes, [vals[s] for s in sizes], marker=".", color=STYLE.get(impl),
+                    linestyle="-" if n == max(npes_list) else "--", label=f"{impl} {n} PEs")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(coll)
+        ax.set_xlabel("bytes per PE")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("latency (us)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "collectives.png"), dpi=110)
+    plt.close(fig)
+    # Scaling: the smallest size of each collective against the PE count.
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for coll, style in zip(colls, ["-", "--", ":", "-.", (0, (1, 1))]):
+        by_impl = defaultdict(dict)
+        for impl, n, vals in series(data, coll, "lat_us"):
+            by_impl[impl][n] = vals[min(vals)]
+        for impl, pts in by_impl.items():
+            ns = sorted(pts)
+            ax.plot(ns, [pts[n] for n in ns], linestyle=style, marker="o",
+                    color=STYLE.get(impl), label=f"{coll} ({impl})")
+    ax.set_xlabel("PEs")
+    ax.set_ylabel("latency of the smallest size (us)")
+    ax.set_title("collective scaling")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "collective_scaling.png"), dpi=110)
+    plt.close(fig)
+
+
+def value(data, bench, impl, npes, metric, size):
+    return data.get((bench, impl, npes, metric), {}).get(size)
+
+
+def summary(data, npes, impls):
+    """Markdown table of the headline figures, with the machine's limit beside them."""
+    rows = [
+        ("8 B put latency (us)", "put_lat", "lat_us", 8, None),
+        ("8 B get latency (us)", "get_lat", "lat_us", 8, None),
+        ("8 B ping-pong, half round trip (us)", "pingpong", "lat_us", 8, "shm_pingpong"),
+        ("1 MiB put bandwidth (MB/s)", "put_bw", "bw_MBps", 1 << 20, "memcpy_bw"),
+        ("1 MiB get bandwidth (MB/s)", "get_bw", "bw_MBps", 1 << 20, "memcpy_bw"),
+        ("8 B put_nbi rate (Mops/s)", "put_nbi_rate", "rate_Mops", 8, None),
+        ("shmem_p rate (Mops/s)", "p_rate", "rate_Mops", 8, None),
+        ("fetch-add latency (us)", "amo_fetch_add", "lat_us", 8, "atomic_rtt"),
+        ("add rate (Mops/s)", "amo_add", "rate_Mops", 8, None),
+        ("barrier (us)", "barrier", "lat_us", 0, None),
+        ("8 B broadcast (us)", "bcast", "lat_us", 8, None),
+        ("8 B reduce (us)", "reduce", "lat_us", 8, None),
+        ("HRA put (MUPS)", "hra_put", "rate_Mups", 8, None),
+        ("HRA amo_add (MUPS)", "hra_amo_add", "rate_Mups", 8, None),
+        ("heat 512x512 (MLUPS)", "heat", "rate_MLUPS", 512, None),
+        ("bucket sort UB (GiB/s/PE)", "bucket_sort", "ub_GiBps", 1 << 20, None),
+    ]
+    head = "| metric | " + " | ".join(impls) + " | machine limit |"
+    lines = [f"### {npes} PEs", "", head, "|" + " --- |" * (len(impls) + 2)]
+    fmt = lambda v: "–" if v is None else f"{v:.3g}"  # noqa: E731
+    for label, bench, metric, size, limit in rows:
+        cells = [fmt(value(data, bench, i, npes, metric, size)) for i in impls]
+        lim = None
+        if limit:
+            metric_l = "bw_MBps" if limit == "memcpy_bw" else "lat_us"
+            lim = value(data, limit, "machine", 2, metric_l, size if limit == "memcpy_bw" else 8)
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {fmt(lim)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    data = load(sys.argv[1])
+    out = sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump([{"bench": b, "impl": i, "npes": n, "metric": m, "size": s, "value": v}
+                   for (b, i, n, m), vals in sorted(data.items()) for s, v in sorted(vals.items())],
+                  f, indent=1)
+    npes_list = sorted({n for (_, i, n, _) in data if i != "machine"})
+    impls = sorted({i for (_, i, _, _) in data if i != "machine"}, key=lambda i: (i != "shoal", i))
+    text = ["# Benchmark summary", ""]
+    for n in npes_list:
+        p = lambda name: os.path.join(out, f"{name}_np{n}.png")  # noqa: E731
+        size_plot(data, ["put_lat", "get_lat"], "lat_us", "latency (us)", "put/get latency",
+                  p("latency"), n)
+        size_plot(data, ["put_bw", "get_bw"], "bw_MBps", "bandwidth (MB/s)", "put/get bandwidth",
+                  p("bandwidth"), n, extra=[("memcpy_bw", ":")])
+        size_plot(data, ["put_signal_lat", "put_fence_set_lat"], "lat_us", "latency (us)",
+                  "put-with-signal vs put+fence+set, ping-pong", p("signal_latency"), n)
+        size_plot(data, ["put_signal_bw", "put_fence_set_bw"], "bw_MBps", "bandwidth (MB/s)",
+                  "put-with-signal vs put+fence+set", p("signal_bandwidth"), n)
+        bar_plot(data, "amo_", "lat_us", "latency (us)", "AMO latency", p("amo_latency"), n)
+        bar_plot(data, "amo_", "rate_Mops", "rate (Mops/s)", "AMO rate", p("amo_rate"), n)
+        bar_plot(data, "hra_", "rate_Mups", "updates (M/s, all PEs)", "HRA random access",
+                 p("hra"), n)
+        text.append(summary(data, n, impls))
+    coll_plots(data, out, npes_list)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(text))
+    print("\n".join(text))
+
+
+if __name__ == "__main__":
+    main()

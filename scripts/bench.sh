@@ -1,0 +1,94 @@
+#!/bin/sh
+# Builds Shoal (Release) and the benchmark suite, runs it, and writes results.csv,
+# results.json, summary.md and PNG plots into a results folder.
+#
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--out results/DIR] [--build DIR]
+#
+# --compare-ompi builds the same sources with Open MPI's /usr/bin/oshcc and runs them
+# with /usr/bin/oshrun (Debian's openmpi-bin OSHMEM) so the plots show both side by side.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+pes=2
+compare=0
+out=""
+build="$root/build-release"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --pes) pes="$2"; shift 2 ;;
+        --compare-ompi) compare=1; shift ;;
+        --out) out="$2"; shift 2 ;;
+        --build) build="$2"; shift 2 ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+out=${out:-$root/results/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/raw"
+out=$(cd "$out" && pwd)
+
+"$root/scripts/install-deps.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" -j 2
+
+# Each program with the arguments of a default run: a few minutes on 2 cores.
+programs="rma_latency:micro/rma_latency.c:-i 5000
+rma_bandwidth:micro/rma_bandwidth.c:-i 500
+msg_rate:micro/msg_rate.c:-i 20000
+signal:micro/signal.c:-m 256K -i 2000
+amo:micro/amo.c:-i 20000
+coll:micro/coll.c:-m 256K -i 200
+hra:hra/hra.c:-n 1M -u 200000
+heat:proxy/heat.c:-n 512 -t 200
+bucket_sort:proxy/bucket_sort.c:-e 1M"
+
+# Open MPI's OSHMEM on one node without a network: the default osc/rdma component
+# crashes in shmem_finalize (a memory hook of an unloaded component), so leave it out.
+ompi_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    OMPI_MCA_osc='^rdma' timeout 600 /usr/bin/oshrun $asroot --oversubscribe -np "$n" "$@"
+}
+shoal_run() {
+    n=$1; shift
+    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 "$@"
+}
+
+impls="shoal"
+if [ "$compare" -eq 1 ]; then
+    [ -x /usr/bin/oshcc ] || { echo "bench.sh: /usr/bin/oshcc not found (apt-get install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+    impls="shoal oshmem"
+    mkdir -p "$build/bench-oshmem"
+    echo "$programs" | while IFS=: read -r name src args; do
+        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$src" "$root/bench/common/bench.c" \
+            -lm -o "$build/bench-oshmem/$name"
+    done
+fi
+
+failed=0
+echo "== machine limits"
+"$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
+for n in $(echo "$pes" | tr ',' ' '); do
+    for impl in $impls; do
+        mkdir -p "$out/raw/$impl/np$n"
+        # A here-document, not a pipe, so a failure reaches `failed` in this shell.
+        while IFS=: read -r name src args; do
+            echo "== $impl, $n PEs: $name $args"
+            if [ "$impl" = shoal ]; then
+                shoal_run "$n" "$build/bench/$name" $args > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
+                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
+            else
+                ompi_run "$n" "$build/bench-oshmem/$name" $args > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
+                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
+            fi
+        done <<EOT
+$programs
+EOT
+    done
+done
+
+echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
+grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
+python3 "$root/bench/plot.py" "$out/results.csv" "$out"
+echo "results in $out"
+exit $failed
