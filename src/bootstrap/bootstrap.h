@@ -1,6 +1,6 @@
 /* Bootstrap: how a PE learns its rank and exchanges setup data with its peers
  * before any symmetric memory exists. One small interface, several backends
- * (the oshrun channel, a single-PE fallback, later PMIx). */
+ * (the oshrun channel, PMIx, a single-PE fallback). */
 #ifndef SHOAL_BOOTSTRAP_H
 #define SHOAL_BOOTSTRAP_H
 
@@ -29,11 +29,15 @@ struct shoal_boot_ops {
 };
 
 /* Picks the backend for this process: the oshrun channel when started by oshrun,
- * a single PE when started alone. Fails (prints, returns NULL) when another launcher
+ * PMIx when started by a PMIx launcher (in builds with PMIx), a single PE when
+ * started alone. Fails (prints, returns NULL) when another launcher
  * started us and Shoal cannot talk to it. */
 const struct shoal_boot_ops *shoal_boot_select(void);
 
 extern const struct shoal_boot_ops shoal_boot_oshrun;
 extern const struct shoal_boot_ops shoal_boot_single;
+#ifdef SHOAL_HAVE_PMIX
+extern const struct shoal_boot_ops shoal_boot_pmix;
+#endif
 
 #endif

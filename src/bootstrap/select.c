@@ -6,6 +6,14 @@
 
 #include <stdio.h>
 
+/* PMIx launchers give every process its namespace and rank; PMIx_Init finds the
+ * server from the same environment. */
+static int pmix_launched(const struct shoal_config *cfg)
+{
+    return cfg->foreign_pmix_rank >= 0 && cfg->foreign_pmix_namespace &&
+           *cfg->foreign_pmix_namespace;
+}
+
 /* Names the launcher that started us when Shoal cannot talk to it, or returns 0. */
 static int foreign_launcher(const struct shoal_config *cfg, char *buf, size_t len)
 {
@@ -34,6 +42,17 @@ const struct shoal_boot_ops *shoal_boot_select(void)
     }
     if (cfg.boot_fd >= 0)
         return &shoal_boot_oshrun;
+    if (pmix_launched(&cfg)) {
+#ifdef SHOAL_HAVE_PMIX
+        return &shoal_boot_pmix;
+#else
+        fprintf(stderr, "shoal: this program was started by a PMIx launcher such as mpirun, "
+                "prterun or srun --mpi=pmix (PMIX_RANK=%ld), but this Shoal was built without "
+                "PMIx; install libpmix-dev and rebuild Shoal (cmake -DSHOAL_PMIX=ON), or launch "
+                "it with `oshrun -n N prog` instead\n", cfg.foreign_pmix_rank);
+        return NULL;
+#endif
+    }
     if (foreign_launcher(&cfg, msg, sizeof msg)) {
         fprintf(stderr, "shoal: this program was started by %s, which Shoal cannot bootstrap "
                 "from in this build; launch it with `oshrun -n N prog` instead\n", msg);

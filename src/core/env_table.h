@@ -49,6 +49,8 @@
       "Read only to detect Open MPI's mpirun") \
     X(PMIX_RANK, NULL, INT, "-1", foreign_pmix_rank, \
       "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)") \
+    X(PMIX_NAMESPACE, NULL, STR, "", foreign_pmix_namespace, \
+      "Read only to detect a PMIx launcher, together with PMIX_RANK") \
     X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size, \
       "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)") \
     X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, \

@@ -1,0 +1,185 @@
+/* Bootstrap from a PMIx launcher (Open MPI's mpirun, prterun, srun --mpi=pmix).
+ * The launcher's PMIx server already knows the job: rank, size and node layout
+ * come from it, and its fence is our barrier and (with data collection) our
+ * allgather. PMIx_Init/PMIx_Finalize are reference counted inside libpmix, so a
+ * hybrid MPI+SHMEM program shares one connection with MPI and either library may
+ * finalize first. */
+#include "bootstrap.h"
+
+#include <pmix.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static pmix_proc_t me;
+static int my_size;
+static bool connected;
+/* Numbers the allgathers: each publishes under a key of its own, so a later
+ * call never reads an earlier call's data from a slower peer. */
+static unsigned allgather_seq;
+
+static void report(const char *call, pmix_status_t rc, const char *remedy)
+{
+    fprintf(stderr, "shoal: PE %d: %s failed (%s); %s\n", (int)me.rank, call,
+            PMIx_Error_string(rc), remedy);
+}
+
+/* Reads an integer-valued key; PMIx servers differ in the width they store. */
+static int get_count(const pmix_proc_t *who, const char *key, long *out)
+{
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(who, key, NULL, 0, &v);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "shoal: PE %d: the PMIx launcher did not provide %s (%s); launch with "
+                "a PMIx launcher that describes the job (mpirun, prterun, srun --mpi=pmix)\n",
+                (int)me.rank, key, PMIx_Error_string(rc));
+        return -1;
+    }
+    int ok = 1;
+    switch (v->type) {
+    case PMIX_UINT8:  *out = v->data.uint8; break;
+    case PMIX_UINT16: *out = v->data.uint16; break;
+    case PMIX_UINT32: *out = v->data.uint32; break;
+    case PMIX_INT:    *out = v->data.integer; break;
+    case PMIX_INT32:  *out = v->data.int32; break;
+    case PMIX_UINT:   *out = v->data.uint; break;
+    default:
+        ok = 0;
+        fprintf(stderr, "shoal: PE %d: the PMIx launcher gave %s as %s, not a number; this "
+                "launcher is not supported: use mpirun, prterun or oshrun\n", (int)me.rank, key,
+                PMIx_Data_type_string(v->type));
+    }
+    PMIX_VALUE_RELEASE(v);
+    return ok ? 0 : -1;
+}
+
+static int boot_pmix_init(struct shoal_boot_info *info)
+{
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "shoal: PMIx_Init failed (%s): PMIX_RANK is set but the launcher's PMIx "
+                "server cannot be reached; start the program directly under mpirun, prterun or "
+                "srun --mpi=pmix (or unset the PMIX_* variables to run it alone)\n",
+                PMIx_Error_string(rc));
+        return -1;
+    }
+    connected = true;
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    long size, local_rank, local_size;
+    if (get_count(&job, PMIX_JOB_SIZE, &size) || get_count(&me, PMIX_LOCAL_RANK, &local_rank) ||
+        get_count(&job, PMIX_LOCAL_SIZE, &local_size))
+        return -1;
+    if (size < 1 || me.rank >= (pmix_rank_t)size || local_size < 1 || local_size > size ||
+        local_rank < 0 || local_rank >= local_size) {
+        fprintf(stderr, "shoal: PE %d: the PMIx launcher describes an impossible job (size %ld, "
+                "node rank %ld of %ld); launch with mpirun, prterun or oshrun\n", (int)me.rank,
+                size, local_rank, local_size);
+        return -1;
+    }
+    my_size = (int)size;
+    *info = (struct shoal_boot_info){ .rank = (int)me.rank, .size = my_size,
+                                      .node_rank = (int)local_rank, .node_size = (int)local_size };
+    return 0;
+}
+
+static int boot_pmix_barrier(void)
+{
+    pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        report("PMIx_Fence", rc, "another PE of the job has probably failed; see its message");
+        return -1;
+    }
+    return 0;
+}
+
+/* Copies rank's blob under key into dst; -1 (after saying why) if it is missing or
+ * not len bytes. */
+static int fetch_blob(pmix_rank_t rank, const char *key, void *dst, size_t len)
+{
+    pmix_proc_t peer;
+    PMIX_LOAD_PROCID(&peer, me.nspace, rank);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&peer, key, NULL, 0, &v);
+    if (rc != PMIX_SUCCESS) {
+        report("PMIx_Get", rc, "another PE of the job has probably failed; see its message");
+        return -1;
+    }
+    int ok = v->type == PMIX_BYTE_OBJECT && v->data.bo.size == len;
+    if (ok)
+        memcpy(dst, v->data.bo.bytes, len);
+    else
+        fprintf(stderr, "shoal: PE %d: PE %u contributed a different amount of setup data; every "
+                "PE must run the same program with the same Shoal library\n", (int)me.rank,
+                (unsigned)rank);
+    PMIX_VALUE_RELEASE(v);
+    return ok ? 0 : -1;
+}
+
+static int boot_pmix_allgather(const void *in, void *out, size_t len)
+{
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof key, "shoal.ag.%u", allgather_seq++);
+
+    /* PMIx_Put copies the blob, so in may overlap out. */
+    pmix_value_t blob = { .type = PMIX_BYTE_OBJECT };
+    blob.data.bo.bytes = (char *)in;
+    blob.data.bo.size = len;
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &blob);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        report("PMIx_Put", rc, "the launcher's PMIx server refused this PE's setup data");
+        return -1;
+    }
+
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_CONSTRUCT(&collect);
+    PMIx_Info_load(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, &collect, 1);
+    PMIX_INFO_DESTRUCT(&collect);
+    if (rc != PMIX_SUCCESS) {
+        report("PMIx_Fence", rc, "another PE of the job has probably failed; see its message");
+        return -1;
+    }
+    for (int r = 0; r < my_size; r++)
+        if (fetch_blob((pmix_rank_t)r, key, (char *)out + (size_t)r * len, len))
+            return -1;
+    return 0;
+}
+
+static void boot_pmix_finalize(void)
+{
+    /* Tells the launcher this PE's exit is expected; with MPI still up this only
+     * drops our reference. */
+    PMIx_Finalize(NULL, 0);
+    connected = false;
+}
+
+static _Noreturn void boot_pmix_abort(int status, const char *msg)
+{
+    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
+    fflush(NULL);
+    /* Launchers differ in whether they print an abort message (Open MPI 4's mpirun
+     * does not), so it is printed here and PMIx gets none. */
+    if (msg && *msg)
+        fprintf(stderr, "%s\n", msg);
+    else
+        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
+                (int)me.rank, status);
+    if (connected)
+        PMIx_Abort(status, NULL, NULL, 0);
+    _exit(status);
+}
+
+const struct shoal_boot_ops shoal_boot_pmix = {
+    .name = "pmix",
+    .init = boot_pmix_init,
+    .barrier = boot_pmix_barrier,
+    .allgather = boot_pmix_allgather,
+    .finalize = boot_pmix_finalize,
+    .abort = boot_pmix_abort,
+};
