@@ -1,33 +1,69 @@
-/* Atomic memory operations on same-node PEs: CPU atomics on the peer's mapping.
- * Standard, extended and bitwise families, fetching and non-fetching, and the _nbi
- * fetching forms (whose result is ready on return, which a quiet then trivially
- * confirms). Sequentially consistent, so AMOs also order like the spec's fence. */
+/* Atomic memory operations: standard, extended and bitwise families, fetching and
+ * non-fetching, and the _nbi fetching forms. When every PE shares this node they are
+ * CPU atomics on the peer's mapping (sequentially consistent, so they also order like
+ * the spec's fence, and an _nbi result is ready on return); in a job that spans
+ * nodes every AMO goes through the network (transport/route.h says why). */
 #include "api/pair.h"
+#include "transport/route.h"
 
 #define SEQ __ATOMIC_SEQ_CST
 
+/* The mapping to use CPU atomics on, or NULL when this AMO goes through the network
+ * (*wpe then names the PE). */
 static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest, size_t size,
-                               int pe)
+                               int pe, int *wpe)
 {
     if (SHOAL_UNLIKELY((uintptr_t)dest & (size - 1)))
         shoal_fatal(fn, "AMO target %p is not aligned to its %zu-byte type", dest, size);
-    return shoal_remote(fn, ctx, dest, size, pe);
+    char *p = shoal_remote(fn, ctx, dest, size, pe, wpe);
+    return SHOAL_LIKELY(!shoal_amo_via_net()) ? p : NULL;
 }
 
+/* One AMO: CPU_EXPR on the mapping p, or the network. FETCH (a T *) receives the old
+ * value of a fetching AMO; NBI lets the network deliver it at the next quiet. */
+#define AMO_DO(T, OP, CPU_EXPR, operand, compare, FETCH, NBI)                                 \
+    int wpe;                                                                                  \
+    T *p = amo_target(fn, ctx, d, sizeof(T), pe, &wpe);                                       \
+    if (SHOAL_LIKELY(p != NULL)) {                                                            \
+        T old_ = CPU_EXPR;                                                                    \
+        if (FETCH)                                                                            \
+            *(FETCH) = old_;                                                                  \
+    } else {                                                                                  \
+        T op_ = (operand), cmp_ = (compare);                                                  \
+        shoal_net_amo(ctx, OP, SHOAL_AMO_TYPE_OF(T), (void *)d, &op_, &cmp_, FETCH, wpe, NBI); \
+    }
+
 #define SHOAL_AMO_STD(T, N)                                                                   \
+    static inline T cas_##N(T *p, T cond, T v)                                                \
+    {                                                                                         \
+        __atomic_compare_exchange_n(p, &cond, v, 0, SEQ, SEQ);                                \
+        return cond;                                                                          \
+    }                                                                                         \
+    static inline void cswap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T cond, T v, \
+                                    int pe, int nbi)                                          \
+    {                                                                                         \
+        AMO_DO(T, SHOAL_AMO_CSWAP, cas_##N(p, cond, v), v, cond, f, nbi)                      \
+    }                                                                                         \
+    static inline void fadd_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe,  \
+                                   int nbi)                                                   \
+    {                                                                                         \
+        AMO_DO(T, SHOAL_AMO_ADD, __atomic_fetch_add(p, v, SEQ), v, 0, f, nbi)                 \
+    }                                                                                         \
     static inline T cswap_##N(const char *fn, shmem_ctx_t ctx, T *d, T cond, T v, int pe)     \
     {                                                                                         \
-        __atomic_compare_exchange_n((T *)amo_target(fn, ctx, d, sizeof(T), pe), &cond, v, 0,  \
-                                    SEQ, SEQ);                                                \
-        return cond;                                                                          \
+        T r;                                                                                  \
+        cswap_to_##N(fn, ctx, &r, d, cond, v, pe, 0);                                         \
+        return r;                                                                             \
     }                                                                                         \
     static inline T fadd_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)              \
     {                                                                                         \
-        return __atomic_fetch_add((T *)amo_target(fn, ctx, d, sizeof(T), pe), v, SEQ);        \
+        T r;                                                                                  \
+        fadd_to_##N(fn, ctx, &r, d, v, pe, 0);                                                \
+        return r;                                                                             \
     }                                                                                         \
     static inline void add_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)            \
     {                                                                                         \
-        fadd_##N(fn, ctx, d, v, pe);                                                          \
+        fadd_to_##N(fn, ctx, NULL, d, v, pe, 0);                                              \
     }                                                                                         \
     static inline T finc_##N(const char *fn, shmem_ctx_t ctx, T *d, int pe)                   \
     {                                                                                         \
@@ -35,20 +71,20 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
     }                                                                                         \
     static inline void inc_##N(const char *fn, shmem_ctx_t ctx, T *d, int pe)                 \
     {                                                                                         \
-        fadd_##N(fn, ctx, d, 1, pe);                                                          \
+        add_##N(fn, ctx, d, 1, pe);                                                           \
     }                                                                                         \
     static inline void cswap_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T c, T v,   \
                                      int pe)                                                  \
     {                                                                                         \
-        *f = cswap_##N(fn, ctx, d, c, v, pe);                                                 \
+        cswap_to_##N(fn, ctx, f, d, c, v, pe, 1);                                             \
     }                                                                                         \
     static inline void finc_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, int pe)      \
     {                                                                                         \
-        *f = fadd_##N(fn, ctx, d, 1, pe);                                                     \
+        fadd_to_##N(fn, ctx, f, d, 1, pe, 1);                                                 \
     }                                                                                         \
     static inline void fadd_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe) \
     {                                                                                         \
-        *f = fadd_##N(fn, ctx, d, v, pe);                                                     \
+        fadd_to_##N(fn, ctx, f, d, v, pe, 1);                                                 \
     }                                                                                         \
     SHOAL_DEFINE_PAIR(T, N##_atomic_compare_swap, cswap_##N,                                  \
                       (T *dest, T cond, T value, int pe), (dest, cond, value, pe))            \
@@ -68,30 +104,58 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
 
 /* fetch/set/swap use the generic __atomic forms, which also take float and double. */
 #define SHOAL_AMO_EXT(T, N)                                                                   \
+    static inline T load_##N(T *p)                                                            \
+    {                                                                                         \
+        T r;                                                                                  \
+        __atomic_load(p, &r, SEQ);                                                            \
+        return r;                                                                             \
+    }                                                                                         \
+    static inline T store_##N(T *p, T v)                                                      \
+    {                                                                                         \
+        __atomic_store(p, &v, SEQ);                                                           \
+        return v;                                                                             \
+    }                                                                                         \
+    static inline T xchg_##N(T *p, T v)                                                       \
+    {                                                                                         \
+        T r;                                                                                  \
+        __atomic_exchange(p, &v, &r, SEQ);                                                    \
+        return r;                                                                             \
+    }                                                                                         \
+    static inline void fetch_to_##N(const char *fn, shmem_ctx_t ctx, T *f, const T *d, int pe, \
+                                    int nbi)                                                  \
+    {                                                                                         \
+        AMO_DO(T, SHOAL_AMO_READ, load_##N(p), 0, 0, f, nbi)                                  \
+    }                                                                                         \
+    static inline void swap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe,  \
+                                   int nbi)                                                   \
+    {                                                                                         \
+        AMO_DO(T, SHOAL_AMO_WRITE, xchg_##N(p, v), v, 0, f, nbi)                              \
+    }                                                                                         \
     static inline T fetch_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)            \
     {                                                                                         \
         T r;                                                                                  \
-        __atomic_load((T *)amo_target(fn, ctx, s, sizeof(T), pe), &r, SEQ);                   \
+        fetch_to_##N(fn, ctx, &r, s, pe, 0);                                                  \
         return r;                                                                             \
     }                                                                                         \
     static inline void set_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)            \
     {                                                                                         \
-        __atomic_store((T *)amo_target(fn, ctx, d, sizeof(T), pe), &v, SEQ);                  \
+        T *no_fetch = NULL;                                                                   \
+        AMO_DO(T, SHOAL_AMO_WRITE, store_##N(p, v), v, 0, no_fetch, 0)                        \
     }                                                                                         \
     static inline T swap_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)              \
     {                                                                                         \
         T r;                                                                                  \
-        __atomic_exchange((T *)amo_target(fn, ctx, d, sizeof(T), pe), &v, &r, SEQ);           \
+        swap_to_##N(fn, ctx, &r, d, v, pe, 0);                                                \
         return r;                                                                             \
     }                                                                                         \
     static inline void fetch_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, const T *s,       \
                                      int pe)                                                  \
     {                                                                                         \
-        *f = fetch_##N(fn, ctx, s, pe);                                                       \
+        fetch_to_##N(fn, ctx, f, s, pe, 1);                                                   \
     }                                                                                         \
     static inline void swap_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe) \
     {                                                                                         \
-        *f = swap_##N(fn, ctx, d, v, pe);                                                     \
+        swap_to_##N(fn, ctx, f, d, v, pe, 1);                                                 \
     }                                                                                         \
     SHOAL_DEFINE_PAIR(T, N##_atomic_fetch, fetch_##N, (const T *source, int pe), (source, pe)) \
     SHOAL_DEFINE_PAIR(void, N##_atomic_set, set_##N, (T *dest, T value, int pe),              \
@@ -103,19 +167,29 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
     SHOAL_DEFINE_PAIR(void, N##_atomic_swap_nbi, swap_nbi_##N,                                \
                       (T *fetch, T *dest, T value, int pe), (fetch, dest, value, pe))
 
+#define AMO_NET_and SHOAL_AMO_AND
+#define AMO_NET_or SHOAL_AMO_OR
+#define AMO_NET_xor SHOAL_AMO_XOR
 #define SHOAL_AMO_BIT_OP(T, N, op)                                                            \
+    static inline void f##op##_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v,       \
+                                      int pe, int nbi)                                        \
+    {                                                                                         \
+        AMO_DO(T, AMO_NET_##op, __atomic_fetch_##op(p, v, SEQ), v, 0, f, nbi)                 \
+    }                                                                                         \
     static inline T f##op##_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)           \
     {                                                                                         \
-        return __atomic_fetch_##op((T *)amo_target(fn, ctx, d, sizeof(T), pe), v, SEQ);      \
+        T r;                                                                                  \
+        f##op##_to_##N(fn, ctx, &r, d, v, pe, 0);                                             \
+        return r;                                                                             \
     }                                                                                         \
     static inline void op##_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)           \
     {                                                                                         \
-        f##op##_##N(fn, ctx, d, v, pe);                                                       \
+        f##op##_to_##N(fn, ctx, NULL, d, v, pe, 0);                                           \
     }                                                                                         \
     static inline void f##op##_nbi_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v,      \
                                        int pe)                                                \
     {                                                                                         \
-        *f = f##op##_##N(fn, ctx, d, v, pe);                                                  \
+        f##op##_to_##N(fn, ctx, f, d, v, pe, 1);                                              \
     }                                                                                         \
     SHOAL_DEFINE_PAIR(T, N##_atomic_fetch_##op, f##op##_##N, (T *dest, T value, int pe),      \
                       (dest, value, pe))                                                      \

@@ -1,5 +1,6 @@
-/* Communication contexts. On one node every RMA completes inside its call, so a
- * context is just a team (its PE numbering) and its options. Live contexts are kept
+/* Communication contexts: a team (its PE numbering), options, and the network
+ * transport's own resources (so that quiet on one context waits only for its
+ * operations; on one node every RMA completes inside its call). Live contexts are kept
  * on a list because destroying a team destroys the contexts still attached to it,
  * and the last finalize frees whatever is left. Creation is not collective and may
  * come from several threads at once, hence the mutex. */
@@ -33,6 +34,7 @@ void shoal_ctx_release(const struct shoal_team *team)
         next = n->next;
         if (!team || n->ctx.team == team) {
             unlink_node(n);
+            shoal.net->ctx_destroy(&n->ctx);
             free(n);
         }
     }
@@ -49,7 +51,11 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
     if (!n)
         return -1;
     /* A team's num_contexts is what the program expects to create, not a cap. */
-    n->ctx = (struct shoal_ctx){ team, options };
+    n->ctx = (struct shoal_ctx){ .team = team, .options = options };
+    if (shoal.net->ctx_create(&n->ctx)) {
+        free(n);
+        return -1;
+    }
     pthread_mutex_lock(&live_lock);
     n->prev = NULL;
     n->next = live;
@@ -84,9 +90,11 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     }
     shoal_quiet_all();
     struct ctx_node *n = (struct ctx_node *)ctx;
+    shoal.net->quiet(ctx);
     pthread_mutex_lock(&live_lock);
     unlink_node(n);
     pthread_mutex_unlock(&live_lock);
+    shoal.net->ctx_destroy(ctx);
     free(n);
 }
 SHOAL_PROFILED(shmem_ctx_destroy)
@@ -101,3 +109,33 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     return 0;
 }
 SHOAL_PROFILED(shmem_ctx_get_team)
+
+/* 1.6 sessions: a hint that the context's next operations may be batched. Starting
+ * again ORs the options in; the configuration is advisory (total_ops) and only
+ * checked. The transport may coalesce until the session stops. */
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config, long config_mask)
+{
+    shoal_require_init(__func__);
+    shoal_check_ctx(__func__, ctx);
+    if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && !config)
+        shoal_fatal(__func__, "config_mask names SHMEM_CTX_SESSION_TOTAL_OPS but config is NULL");
+    if (options & ~SHMEM_CTX_SESSION_BATCH)
+        shoal_warn(__func__, "unknown session options 0x%lx ignored",
+                   options & ~SHMEM_CTX_SESSION_BATCH);
+    ctx->session |= options & SHMEM_CTX_SESSION_BATCH;
+    if (ctx->session)
+        shoal.net->session_start(ctx, ctx->session);
+}
+SHOAL_PROFILED(shmem_ctx_session_start)
+
+void shmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    shoal_require_init(__func__);
+    shoal_check_ctx(__func__, ctx);
+    if (!ctx->session)
+        return;
+    ctx->session = 0;
+    shoal.net->session_stop(ctx);
+}
+SHOAL_PROFILED(shmem_ctx_session_stop)

@@ -18,19 +18,47 @@
  * so it zeroes its NODE then, and the whole long is 0 again whenever the lock is
  * free, ready for reuse. */
 #include "core/state.h"
+#include "transport/route.h"
 
 #define LOCK_GRANTED (1u << 31)
 #define LOCK_NEXT (LOCK_GRANTED - 1)
 
 typedef uint32_t __attribute__((may_alias)) lock_half;
 
-static lock_half *half(const char *fn, long *lock, int pe, int which)
+/* This PE's own half, for local polling and the release store: a NODE is written by
+ * others only while its PE is queued, so neither races a network AMO. */
+static lock_half *own_half(const char *fn, long *lock, int which)
 {
     shoal_require_init(fn);
-    lock_half *p = (lock_half *)shoal_xlate(lock, pe);
+    lock_half *p = (lock_half *)shoal_xlate(lock, shoal.my_pe);
     if (SHOAL_UNLIKELY(!p))
-        shoal_bad_addr(fn, lock, pe);
+        shoal_bad_addr(fn, lock, shoal.my_pe);
     return p + which;
+}
+
+/* An AMO on half `which` of PE pe's copy of the lock; returns the old value. */
+static uint32_t lock_amo(const char *fn, long *lock, int pe, int which, enum shoal_amo_op op,
+                         uint32_t v, uint32_t cmp)
+{
+    lock_half *p = (lock_half *)shoal_xlate(lock, pe);
+    if (p && !shoal_amo_via_net()) {
+        p += which;
+        switch (op) {
+        case SHOAL_AMO_WRITE: return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
+        case SHOAL_AMO_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELEASE);
+        case SHOAL_AMO_CSWAP:
+            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+            return cmp;
+        default: break;
+        }
+        shoal_fatal(fn, "internal: lock operation %d", (int)op);
+    }
+    if (!p)
+        shoal_remote_miss(fn, lock, sizeof *lock, pe);
+    uint32_t old;
+    shoal_net_amo(SHMEM_CTX_DEFAULT, op, SHOAL_AMO_UINT32, (lock_half *)lock + which, &v, &cmp,
+                  &old, pe, 0);
+    return old;
 }
 
 static void wait_for(lock_half *node, uint32_t bits)
@@ -42,33 +70,32 @@ static void wait_for(lock_half *node, uint32_t bits)
 
 void shmem_set_lock(long *lock)
 {
-    lock_half *tail = half(__func__, lock, 0, 0), *node = half(__func__, lock, shoal.my_pe, 1);
-    uint32_t prev = __atomic_exchange_n(tail, (uint32_t)shoal.my_pe + 1, __ATOMIC_ACQ_REL);
+    lock_half *node = own_half(__func__, lock, 1);
+    uint32_t me = (uint32_t)shoal.my_pe + 1;
+    uint32_t prev = lock_amo(__func__, lock, 0, 0, SHOAL_AMO_WRITE, me, 0);
     if (prev == 0)
         return;
-    __atomic_fetch_or(half(__func__, lock, (int)prev - 1, 1), (uint32_t)shoal.my_pe + 1,
-                      __ATOMIC_RELEASE);
+    lock_amo(__func__, lock, (int)prev - 1, 1, SHOAL_AMO_OR, me, 0);
     wait_for(node, LOCK_GRANTED);
 }
 SHOAL_PROFILED(shmem_set_lock)
 
 int shmem_test_lock(long *lock)
 {
-    lock_half *tail = half(__func__, lock, 0, 0);
-    uint32_t free_tail = 0;
-    return !__atomic_compare_exchange_n(tail, &free_tail, (uint32_t)shoal.my_pe + 1, 0,
-                                        __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    own_half(__func__, lock, 0);
+    uint32_t me = (uint32_t)shoal.my_pe + 1;
+    return lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, me, 0) != 0;
 }
 SHOAL_PROFILED(shmem_test_lock)
 
 void shmem_clear_lock(long *lock)
 {
-    lock_half *tail = half(__func__, lock, 0, 0), *node = half(__func__, lock, shoal.my_pe, 1);
+    lock_half *node = own_half(__func__, lock, 1);
     shoal_quiet_all();
     uint32_t next = __atomic_load_n(node, __ATOMIC_ACQUIRE) & LOCK_NEXT;
     if (next == 0) {
-        uint32_t self = (uint32_t)shoal.my_pe + 1;
-        if (__atomic_compare_exchange_n(tail, &self, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+        uint32_t me = (uint32_t)shoal.my_pe + 1;
+        if (lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, 0, me) == me) {
             __atomic_store_n(node, 0, __ATOMIC_RELAXED);
             return;
         }
@@ -76,6 +103,6 @@ void shmem_clear_lock(long *lock)
         next = __atomic_load_n(node, __ATOMIC_ACQUIRE) & LOCK_NEXT;
     }
     __atomic_store_n(node, 0, __ATOMIC_RELAXED);
-    __atomic_fetch_or(half(__func__, lock, (int)next - 1, 1), LOCK_GRANTED, __ATOMIC_RELEASE);
+    lock_amo(__func__, lock, (int)next - 1, 1, SHOAL_AMO_OR, LOCK_GRANTED, 0);
 }
 SHOAL_PROFILED(shmem_clear_lock)

@@ -1,29 +1,61 @@
-/* Ordering and completion. Same-node RMA completes inside each call, so fence and
- * quiet only have to order this thread's stores, plain or non-temporal. */
+/* Ordering and completion. Same-node RMA completes inside each call, so for it fence
+ * and quiet only order this thread's stores, plain or non-temporal; the network
+ * transport then orders or completes the context's own operations. */
 #include "core/state.h"
 #include "transport/shm/shm.h"
 
 void shoal_quiet_all(void)
 {
     shoal_shm_fence();
+    shoal.net->quiet(SHMEM_CTX_DEFAULT);
 }
 
-void shmem_fence(void) { shoal_shm_fence(); }
+static void ctx_fence(const char *fn, shmem_ctx_t ctx)
+{
+    shoal_check_ctx(fn, ctx);
+    shoal_shm_fence();
+    shoal.net->fence(ctx);
+}
+
+static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
+{
+    shoal_check_ctx(fn, ctx);
+    shoal_shm_fence();
+    shoal.net->quiet(ctx);
+}
+
+void shmem_fence(void) { ctx_fence(__func__, SHMEM_CTX_DEFAULT); }
 SHOAL_PROFILED(shmem_fence)
 
-void shmem_ctx_fence(shmem_ctx_t ctx)
-{
-    shoal_check_ctx(__func__, ctx);
-    shoal_shm_fence();
-}
+void shmem_ctx_fence(shmem_ctx_t ctx) { ctx_fence(__func__, ctx); }
 SHOAL_PROFILED(shmem_ctx_fence)
 
-void shmem_quiet(void) { shoal_quiet_all(); }
+void shmem_quiet(void) { ctx_quiet(__func__, SHMEM_CTX_DEFAULT); }
 SHOAL_PROFILED(shmem_quiet)
 
-void shmem_ctx_quiet(shmem_ctx_t ctx)
-{
-    shoal_check_ctx(__func__, ctx);
-    shoal_quiet_all();
-}
+void shmem_ctx_quiet(shmem_ctx_t ctx) { ctx_quiet(__func__, ctx); }
 SHOAL_PROFILED(shmem_ctx_quiet)
+
+/* 1.6: quiet toward some PEs. The PEs are checked; completing everything the
+ * context issued is a valid, and here the only, way to complete theirs. */
+static void pe_quiet(const char *fn, shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    shoal_check_ctx(fn, ctx);
+    if (npes == 0)
+        return;
+    for (size_t i = 0; i < npes; i++)
+        shoal_world_pe(fn, ctx->team, target_pes[i]);
+    ctx_quiet(fn, ctx);
+}
+
+void shmem_pe_quiet(const int *target_pes, size_t npes)
+{
+    pe_quiet(__func__, SHMEM_CTX_DEFAULT, target_pes, npes);
+}
+SHOAL_PROFILED(shmem_pe_quiet)
+
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    pe_quiet(__func__, ctx, target_pes, npes);
+}
+SHOAL_PROFILED(shmem_ctx_pe_quiet)

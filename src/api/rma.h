@@ -4,80 +4,170 @@
 #define SHOAL_RMA_H
 
 #include "core/state.h"
+#include "transport/route.h"
 #include "transport/shm/shm.h"
+
+/* Contiguous transfers; nbi: the network may complete them at the next quiet. */
+static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t len, int pe, int nbi)
+{
+    if (SHOAL_UNLIKELY(len == 0))
+        return;
+    int wpe;
+    char *r = shoal_remote(fn, ctx, dest, len, pe, &wpe);
+    if (SHOAL_LIKELY(r != NULL))
+        shoal_shm_copy(r, source, len);
+    else
+        shoal_net_put(ctx, dest, source, len, wpe, nbi);
+}
+
+static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t len, int pe, int nbi)
+{
+    if (SHOAL_UNLIKELY(len == 0))
+        return;
+    int wpe;
+    const char *r = shoal_remote(fn, ctx, source, len, pe, &wpe);
+    if (SHOAL_LIKELY(r != NULL))
+        shoal_shm_copy(dest, r, len);
+    else
+        shoal_net_get(ctx, dest, source, len, wpe, nbi);
+}
 
 static inline void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
                              size_t len, int pe)
 {
-    if (SHOAL_UNLIKELY(len == 0))
-        return;
-    shoal_shm_copy(shoal_remote(fn, ctx, dest, len, pe), source, len);
+    shoal_put_any(fn, ctx, dest, source, len, pe, 0);
+}
+
+static inline void shoal_put_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, size_t len, int pe)
+{
+    shoal_put_any(fn, ctx, dest, source, len, pe, 1);
 }
 
 static inline void shoal_get(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
                              size_t len, int pe)
 {
-    if (SHOAL_UNLIKELY(len == 0))
-        return;
-    shoal_shm_copy(dest, shoal_remote(fn, ctx, source, len, pe), len);
+    shoal_get_any(fn, ctx, dest, source, len, pe, 0);
 }
+
+static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, size_t len, int pe)
+{
+    shoal_get_any(fn, ctx, dest, source, len, pe, 1);
+}
+
+/* Single elements: a plain store or load when mapped. */
+#define SHOAL_P(fn, ctx, T, d, v, pe)                                                            do {                                                                                             int wpe_;                                                                                    T *r_ = (T *)shoal_remote(fn, ctx, d, sizeof(T), pe, &wpe_);                                 T v_ = (v);                                                                                  if (SHOAL_LIKELY(r_ != NULL))                                                                    *r_ = v_;                                                                                else                                                                                             shoal_net_put(ctx, d, &v_, sizeof(T), wpe_, 0);                                      } while (0)
 
 /* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
  * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. */
+/* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
+ * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. One
+ * helper serves both directions: put copies local source blocks to the remote dest,
+ * get copies remote source blocks to the local dest. */
+static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                                 size_t esize, int pe, int is_put)
+{
+    if (SHOAL_UNLIKELY(nblocks == 0 || bsize == 0))
+        return;
+    const void *sym = is_put ? dest : source;
+    ptrdiff_t sym_stride = is_put ? dst : sst;
+    int wpe;
+    char *r = shoal_remote(fn, ctx, sym, esize, pe, &wpe);
+    size_t blen = bsize * esize;
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_check_range(fn, (const char *)sym + (ptrdiff_t)(nblocks - 1) * sym_stride *
+                          (ptrdiff_t)esize, blen);
+    char *d = r && is_put ? r : dest;
+    const char *s = r && !is_put ? r : source;
+    for (size_t k = 0; k < nblocks; k++) {
+        char *dk = d + (ptrdiff_t)k * dst * (ptrdiff_t)esize;
+        const char *sk = s + (ptrdiff_t)k * sst * (ptrdiff_t)esize;
+        if (r)
+            memcpy(dk, sk, blen);
+        else if (is_put)
+            shoal_net_put(ctx, dk, sk, blen, wpe, 1);
+        else
+            shoal_net_get(ctx, dk, sk, blen, wpe, 1);
+    }
+    /* Blocking routines: the network's blocks complete before returning. */
+    if (!r)
+        shoal.net->quiet(ctx);
+}
+
 static inline void shoal_iput(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
                               size_t esize, int pe)
 {
-    if (SHOAL_UNLIKELY(nblocks == 0 || bsize == 0))
-        return;
-    char *r = shoal_remote(fn, ctx, dest, esize, pe);
-    const char *s = source;
-    size_t blen = bsize * esize;
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, (const char *)dest + (ptrdiff_t)(nblocks - 1) * dst * (ptrdiff_t)esize,
-                          blen);
-    for (size_t k = 0; k < nblocks; k++)
-        memcpy(r + (ptrdiff_t)k * dst * (ptrdiff_t)esize, s + (ptrdiff_t)k * sst * (ptrdiff_t)esize,
-               blen);
+    shoal_strided(fn, ctx, dest, source, dst, sst, bsize, nblocks, esize, pe, 1);
 }
 
 static inline void shoal_iget(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
                               size_t esize, int pe)
 {
-    if (SHOAL_UNLIKELY(nblocks == 0 || bsize == 0))
-        return;
-    const char *r = shoal_remote(fn, ctx, source, esize, pe);
-    char *d = dest;
-    size_t blen = bsize * esize;
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, (const char *)source + (ptrdiff_t)(nblocks - 1) * sst * (ptrdiff_t)esize,
-                          blen);
-    for (size_t k = 0; k < nblocks; k++)
-        memcpy(d + (ptrdiff_t)k * dst * (ptrdiff_t)esize, r + (ptrdiff_t)k * sst * (ptrdiff_t)esize,
-               blen);
+    shoal_strided(fn, ctx, dest, source, dst, sst, bsize, nblocks, esize, pe, 0);
+}
+
+static inline enum shoal_amo_op shoal_sig_op(const char *fn, int sig_op)
+{
+    if (sig_op == SHMEM_SIGNAL_SET)
+        return SHOAL_AMO_WRITE;
+    if (sig_op == SHMEM_SIGNAL_ADD)
+        return SHOAL_AMO_ADD;
+    shoal_fatal(fn, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
 }
 
 /* The signal update that follows a payload: the payload is visible before it. */
 static inline void shoal_signal_update(const char *fn, shmem_ctx_t ctx, uint64_t *sig_addr,
                                        uint64_t signal, int sig_op, int pe, size_t payload)
 {
-    uint64_t *r = (uint64_t *)shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe);
+    enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
+    int wpe;
+    uint64_t *r = (uint64_t *)shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &wpe);
+    if (SHOAL_UNLIKELY(r == NULL || shoal_amo_via_net())) {
+        shoal_net_amo(ctx, op, SHOAL_AMO_UINT64, sig_addr, &signal, NULL, NULL, wpe, 0);
+        return;
+    }
     shoal_shm_release_after(payload);
-    if (sig_op == SHMEM_SIGNAL_SET)
+    if (op == SHOAL_AMO_WRITE)
         __atomic_store_n(r, signal, __ATOMIC_RELEASE);
-    else if (sig_op == SHMEM_SIGNAL_ADD)
-        __atomic_fetch_add(r, signal, __ATOMIC_RELEASE);
     else
-        shoal_fatal(fn, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+        __atomic_fetch_add(r, signal, __ATOMIC_RELEASE);
+}
+
+static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *dest,
+                                        const void *source, size_t len, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe, int nbi)
+{
+    int wpe;
+    char *r = shoal_remote(fn, ctx, dest, len ? len : 1, pe, &wpe);
+    if (SHOAL_UNLIKELY(r == NULL)) {
+        shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &wpe);
+        shoal_net_put_signal(ctx, dest, source, len, sig_addr, signal, shoal_sig_op(fn, sig_op),
+                             wpe, nbi);
+        return;
+    }
+    if (len)
+        shoal_shm_copy(r, source, len);
+    shoal_signal_update(fn, ctx, sig_addr, signal, sig_op, pe, len);
 }
 
 static inline void shoal_put_signal(const char *fn, shmem_ctx_t ctx, void *dest,
                                     const void *source, size_t len, uint64_t *sig_addr,
                                     uint64_t signal, int sig_op, int pe)
 {
-    shoal_put(fn, ctx, dest, source, len, pe);
-    shoal_signal_update(fn, ctx, sig_addr, signal, sig_op, pe, len);
+    shoal_put_signal_any(fn, ctx, dest, source, len, sig_addr, signal, sig_op, pe, 0);
+}
+
+static inline void shoal_put_signal_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
+                                        const void *source, size_t len, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe)
+{
+    shoal_put_signal_any(fn, ctx, dest, source, len, sig_addr, signal, sig_op, pe, 1);
 }
 
 #endif

@@ -15,6 +15,25 @@ static inline void get_bytes(const char *fn, shmem_ctx_t ctx, void *d, const voi
     shoal_get(fn, ctx, d, s, n * esize, pe);
 }
 
+static inline void put_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
+                                 size_t n, size_t esize, int pe)
+{
+    shoal_put_nbi(fn, ctx, d, s, n * esize, pe);
+}
+
+static inline void get_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
+                                 size_t n, size_t esize, int pe)
+{
+    shoal_get_nbi(fn, ctx, d, s, n * esize, pe);
+}
+
+static inline void put_signal_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
+                                        size_t n, uint64_t *sig, uint64_t sv, int op, int pe,
+                                        size_t esize)
+{
+    shoal_put_signal_nbi(fn, ctx, d, s, n * esize, sig, sv, op, pe);
+}
+
 static inline void put_signal_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                                     size_t n, uint64_t *sig, uint64_t sv, int op, int pe,
                                     size_t esize)
@@ -26,20 +45,20 @@ static inline void put_signal_bytes(const char *fn, shmem_ctx_t ctx, void *d, co
     SHOAL_DEFINE_PAIR(void, put##S, put_bytes,                                                \
                       (void *dest, const void *source, size_t nelems, int pe),                \
                       (dest, source, nelems, E, pe))                                          \
-    SHOAL_DEFINE_PAIR(void, put##S##_nbi, put_bytes,                                          \
+    SHOAL_DEFINE_PAIR(void, put##S##_nbi, put_nbi_bytes,                                          \
                       (void *dest, const void *source, size_t nelems, int pe),                \
                       (dest, source, nelems, E, pe))                                          \
     SHOAL_DEFINE_PAIR(void, get##S, get_bytes,                                                \
                       (void *dest, const void *source, size_t nelems, int pe),                \
                       (dest, source, nelems, E, pe))                                          \
-    SHOAL_DEFINE_PAIR(void, get##S##_nbi, get_bytes,                                          \
+    SHOAL_DEFINE_PAIR(void, get##S##_nbi, get_nbi_bytes,                                          \
                       (void *dest, const void *source, size_t nelems, int pe),                \
                       (dest, source, nelems, E, pe))                                          \
     SHOAL_DEFINE_PAIR(void, put##S##_signal, put_signal_bytes,                                \
                       (void *dest, const void *source, size_t nelems, uint64_t *sig_addr,     \
                        uint64_t signal, int sig_op, int pe),                                  \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe, E))                \
-    SHOAL_DEFINE_PAIR(void, put##S##_signal_nbi, put_signal_bytes,                            \
+    SHOAL_DEFINE_PAIR(void, put##S##_signal_nbi, put_signal_nbi_bytes,                            \
                       (void *dest, const void *source, size_t nelems, uint64_t *sig_addr,     \
                        uint64_t signal, int sig_op, int pe),                                  \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe, E))

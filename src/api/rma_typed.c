@@ -1,6 +1,5 @@
 /* shmem_[ctx_]TYPENAME_{put,get,put_nbi,get_nbi,p,g,iput,iget,ibput,ibget,put_signal,
- * put_signal_nbi} for every standard RMA type. Same-node transfers complete before
- * returning, so the _nbi forms share the blocking implementation. */
+ * put_signal_nbi} for every standard RMA type. */
 #include "api/pair.h"
 #include "api/rma.h"
 
@@ -10,18 +9,34 @@
     {                                                                                        \
         shoal_put(fn, ctx, d, s, n * sizeof(T), pe);                                         \
     }                                                                                        \
+    static inline void put_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
+                                   size_t n, int pe)                                         \
+    {                                                                                        \
+        shoal_put_nbi(fn, ctx, d, s, n * sizeof(T), pe);                                     \
+    }                                                                                        \
     static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
                                int pe)                                                       \
     {                                                                                        \
         shoal_get(fn, ctx, d, s, n * sizeof(T), pe);                                         \
     }                                                                                        \
+    static inline void get_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
+                                   size_t n, int pe)                                         \
+    {                                                                                        \
+        shoal_get_nbi(fn, ctx, d, s, n * sizeof(T), pe);                                     \
+    }                                                                                        \
     static inline void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)             \
     {                                                                                        \
-        *(T *)shoal_remote(fn, ctx, d, sizeof(T), pe) = v;                                   \
+        SHOAL_P(fn, ctx, T, d, v, pe);                                                       \
     }                                                                                        \
     static inline T g_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)               \
     {                                                                                        \
-        return *(const T *)shoal_remote(fn, ctx, s, sizeof(T), pe);                          \
+        int wpe;                                                                             \
+        const T *r = (const T *)shoal_remote(fn, ctx, s, sizeof(T), pe, &wpe);               \
+        T v;                                                                                 \
+        if (SHOAL_LIKELY(r != NULL))                                                         \
+            return *r;                                                                       \
+        shoal_net_get(ctx, &v, s, sizeof(T), wpe, 0);                                        \
+        return v;                                                                            \
     }                                                                                        \
     static inline void iput_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,           \
                                 ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)              \
@@ -48,13 +63,19 @@
     {                                                                                        \
         shoal_put_signal(fn, ctx, d, s, n * sizeof(T), sig, sv, op, pe);                     \
     }                                                                                        \
+    static inline void put_signal_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, \
+                                          size_t n, uint64_t *sig, uint64_t sv, int op,      \
+                                          int pe)                                            \
+    {                                                                                        \
+        shoal_put_signal_nbi(fn, ctx, d, s, n * sizeof(T), sig, sv, op, pe);                 \
+    }                                                                                        \
     SHOAL_DEFINE_PAIR(void, N##_put, put_##N, (T *dest, const T *source, size_t nelems, int pe), \
                       (dest, source, nelems, pe))                                            \
-    SHOAL_DEFINE_PAIR(void, N##_put_nbi, put_##N,                                            \
+    SHOAL_DEFINE_PAIR(void, N##_put_nbi, put_nbi_##N,                                            \
                       (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
     SHOAL_DEFINE_PAIR(void, N##_get, get_##N, (T *dest, const T *source, size_t nelems, int pe), \
                       (dest, source, nelems, pe))                                            \
-    SHOAL_DEFINE_PAIR(void, N##_get_nbi, get_##N,                                            \
+    SHOAL_DEFINE_PAIR(void, N##_get_nbi, get_nbi_##N,                                            \
                       (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
     SHOAL_DEFINE_PAIR(void, N##_p, p_##N, (T *dest, T value, int pe), (dest, value, pe))     \
     SHOAL_DEFINE_PAIR(T, N##_g, g_##N, (const T *source, int pe), (source, pe))              \
@@ -74,7 +95,7 @@
                       (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
                        uint64_t signal, int sig_op, int pe),                                 \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe))                  \
-    SHOAL_DEFINE_PAIR(void, N##_put_signal_nbi, put_signal_##N,                              \
+    SHOAL_DEFINE_PAIR(void, N##_put_signal_nbi, put_signal_nbi_##N,                              \
                       (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
                        uint64_t signal, int sig_op, int pe),                                 \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/state.h"
+#include "transport/route.h"
 
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
@@ -108,14 +109,14 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     uint64_t *w = &parent->res->sync[SHOAL_TEAM_SPLIT_WORD + (parent->splits++ & 1)];
     int leader = mine ? world_of(parent, mine->start) : -1;
     if (mine)
-        __atomic_fetch_or((uint64_t *)shoal_xlate(w, leader), slots_used(), __ATOMIC_RELAXED);
+        shoal_word_fetch_op(SHOAL_AMO_OR, w, slots_used(), leader);
     shoal_team_barrier(parent);
 
     int full = 0;
     uint64_t group_used = 0;
     for (int j = 0; j < ngroups; j++) {
         int pe = world_of(parent, lead0 + j * lstep);
-        uint64_t used = __atomic_load_n((uint64_t *)shoal_xlate(w, pe), __ATOMIC_RELAXED);
+        uint64_t used = shoal_word_read(w, pe);
         full |= used == ~0ull;
         if (pe == leader)
             group_used = used;

@@ -4,6 +4,7 @@
  * reset and back-to-back barriers cannot confuse rounds; ceil(log2 n) rounds of one
  * AMO each. */
 #include "core/state.h"
+#include "transport/route.h"
 #include "transport/shm/shm.h"
 
 void shoal_team_barrier(struct shoal_team *team)
@@ -14,8 +15,7 @@ void shoal_team_barrier(struct shoal_team *team)
     shoal_shm_fence();
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int peer = team->start + ((me + dist) % n) * team->stride;
-        uint64_t *word = (uint64_t *)shoal_xlate(&words[r], peer);
-        __atomic_fetch_add(word, 1, __ATOMIC_RELEASE);
+        shoal_word_fetch_op(SHOAL_AMO_ADD, &words[r], 1, peer);
         struct shoal_backoff b = { 0 };
         while (__atomic_load_n(&words[r], __ATOMIC_ACQUIRE) < epoch)
             shoal_backoff(&b);

@@ -35,7 +35,8 @@ void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size,
         shoal_fatal(fn, "PE %d is not in the active set (PE_start %d, logPE_stride %d, PE_size "
                     "%d); only its members may call", shoal.my_pe, PE_start, logPE_stride,
                     PE_size);
-    if (!pSync || !shoal_xlate(pSync, shoal.my_pe))
+    uint64_t seg_off;
+    if (!pSync || shoal_seg_of(pSync, &seg_off) < 0)
         shoal_fatal(fn, "pSync %p is not symmetric; it must be a global or shmem_malloc'd array "
                     "of SHMEM_*_SYNC_SIZE longs", (void *)pSync);
     *c = (struct coll){ .n = PE_size, .me = off / stride, .start = PE_start, .stride = stride,
@@ -44,7 +45,8 @@ void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size,
 
 void coll_check_sym(const char *fn, const void *addr, size_t len)
 {
-    if (SHOAL_UNLIKELY(!shoal_xlate(addr, shoal.my_pe)))
+    uint64_t off;
+    if (SHOAL_UNLIKELY(shoal_seg_of(addr, &off) < 0))
         shoal_bad_addr(fn, addr, shoal.my_pe);
     if (SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_check_range(fn, addr, len);
@@ -132,8 +134,8 @@ static void psync_barrier(const struct coll *c)
     psync_wait(&ps[COLL_PS_ARRIVED], nchild);
     __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);
     if (me) {
-        __atomic_fetch_add((long *)coll_at(c, &ps[COLL_PS_ARRIVED], me - (int)span), 1,
-                           __ATOMIC_RELEASE);
+        shoal_word_fetch_op(SHOAL_AMO_ADD, (uint64_t *)&ps[COLL_PS_ARRIVED], 1,
+                            coll_world_pe(c, me - (int)span));
         coll_psync_take(&ps[COLL_PS_RELEASE]);
     }
     for (long b = 1; b < span && me + b < n; b <<= 1)

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/state.h"
+#include "transport/route.h"
 #include "transport/shm/shm.h"
 
 /* The members of one collective call: a team, or a legacy active set. */
@@ -58,18 +59,12 @@ static inline int coll_world_pe(const struct coll *c, int i)
     return c->start + i * c->stride;
 }
 
-/* Member i's copy of a symmetric address. */
-static inline void *coll_at(const struct coll *c, const void *sym, int i)
-{
-    return shoal_xlate(sym, coll_world_pe(c, i));
-}
-
 /* Blocking put of len bytes into member i's copy of dst_sym. */
 static inline void coll_put(const struct coll *c, int i, void *dst_sym, const void *src,
                             size_t len)
 {
     if (len)
-        shoal_shm_copy(coll_at(c, dst_sym, i), src, len);
+        shoal_copy_to(coll_world_pe(c, i), dst_sym, src, len);
 }
 
 /* Blocking get of len bytes from member i's copy of src_sym. */
@@ -77,20 +72,19 @@ static inline void coll_get(const struct coll *c, int i, void *dst, const void *
                             size_t len)
 {
     if (len)
-        shoal_shm_copy(dst, coll_at(c, src_sym, i), len);
+        shoal_copy_from(coll_world_pe(c, i), dst, src_sym, len);
 }
 
 /* Strided put: element t of src (t*sst elements in) to element t*dst of dst_sym. */
 static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const void *src,
                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
-    if (!nelems)
-        return;
-    char *d = coll_at(c, dst_sym, i);
+    int pe = coll_world_pe(c, i);
+    char *d = dst_sym;
     const char *s = src;
     for (size_t t = 0; t < nelems; t++)
-        memcpy(d + (ptrdiff_t)t * dst * (ptrdiff_t)esize, s + (ptrdiff_t)t * sst * (ptrdiff_t)esize,
-               esize);
+        shoal_copy_to(pe, d + (ptrdiff_t)t * dst * (ptrdiff_t)esize,
+                      s + (ptrdiff_t)t * sst * (ptrdiff_t)esize, esize);
 }
 
 /* Stores v into member i's copy of word_sym once the payload put before it (at most
@@ -98,9 +92,7 @@ static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const v
 static inline void coll_store(const struct coll *c, int i, uint64_t *word_sym, uint64_t v,
                               size_t payload)
 {
-    uint64_t *w = coll_at(c, word_sym, i);
-    shoal_shm_release_after(payload);
-    __atomic_store_n(w, v, __ATOMIC_RELEASE);
+    shoal_word_store(word_sym, v, coll_world_pe(c, i), payload);
 }
 
 /* Waits until this PE's own word reaches v. */
@@ -239,9 +231,7 @@ static inline long coll_psync_take(long *word)
 static inline void coll_psync_give(const struct coll *c, int i, long *word_sym, long v,
                                    size_t payload)
 {
-    long *w = coll_at(c, word_sym, i);
-    shoal_shm_release_after(payload);
-    __atomic_store_n(w, v, __ATOMIC_RELEASE);
+    shoal_word_store((uint64_t *)word_sym, (uint64_t)v, coll_world_pe(c, i), payload);
 }
 
 /* ---- Entering a collective ----------------------------------------------------- */

@@ -86,3 +86,12 @@ void shoal_check_range(const char *routine, const void *addr, size_t len)
         }
     }
 }
+
+void shoal_remote_miss(const char *routine, const void *addr, size_t len, int pe)
+{
+    uint64_t off;
+    if (shoal_seg_of(addr, &off) < 0)
+        shoal_bad_addr(routine, addr, pe);
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_check_range(routine, addr, len);
+}

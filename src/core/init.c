@@ -5,13 +5,14 @@
 
 #include "build_info.h"
 #include "core/state.h"
+#include "core/topology.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
 struct shoal_state shoal = { .my_pe = -1 };
 struct shoal_team shoal_team_world = { .my_pe = -1 };
 struct shoal_team shoal_team_shared = { .my_pe = -1 };
-struct shoal_ctx shoal_ctx_default = { &shoal_team_world, 0 };
+struct shoal_ctx shoal_ctx_default = { .team = &shoal_team_world };
 
 /* The team pool is carved from the heap before any user allocation, so every PE
  * finds it at the same offset. */
@@ -35,11 +36,9 @@ static void init_teams(void)
     shoal_team_world = (struct shoal_team){ .start = 0, .stride = 1, .size = shoal.n_pes,
                                             .my_pe = shoal.my_pe, .slot = 0,
                                             .res = &shoal.team_pool[0] };
-    /* Every PE of a job launched by oshrun shares this node's memory. */
-    shoal_team_shared = shoal_team_world;
-    shoal_team_shared.slot = 1;
-    shoal_team_shared.res = &shoal.team_pool[1];
-    shoal_ctx_default = (struct shoal_ctx){ &shoal_team_world, 0 };
+    /* The node's PEs; topology init fills in its shape. */
+    shoal_team_shared = (struct shoal_team){ .slot = 1, .res = &shoal.team_pool[1] };
+    shoal_ctx_default = (struct shoal_ctx){ .team = &shoal_team_world };
     shoal_teams_reset();
 }
 
@@ -57,6 +56,21 @@ static int init_heap(struct shoal_local_seg *heap)
         return -1;
     shoal.team_pool = (struct shoal_team_slot *)(heap->base + off);
     return 0;
+}
+
+/* PEs on other nodes need the network transport; a one-node job uses none. */
+static void init_net(void)
+{
+    shoal.net = &shoal_net_none;
+    if (shoal.multi_node) {
+        if (!shoal_net_ofi)
+            shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
+                        "without libfabric; install libfabric-dev and rebuild, or run every "
+                        "PE on one node", shoal.n_nodes);
+        shoal.net = shoal_net_ofi;
+    }
+    if (shoal.net->init())
+        shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
 }
 
 static int init_first(int requested)
@@ -85,8 +99,11 @@ static int init_first(int requested)
         shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
                     "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
     init_teams();
+    if (shoal_topology_init(&shoal_team_shared))
+        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     if (shoal_segments_map(local))
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
+    init_net();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
     print_banner();
@@ -150,7 +167,9 @@ void shmem_finalize(void)
         return;
     fflush(stdout);
     shoal_teams_release();
+    shoal.net->fini();
     shoal_segments_unmap();
+    shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;
     shoal.team_pool = NULL;

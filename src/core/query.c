@@ -32,7 +32,8 @@ SHOAL_PROFILED(shmem_pe_accessible)
 int shmem_addr_accessible(const void *addr, int pe)
 {
     shoal_require_init("shmem_addr_accessible");
-    return pe >= 0 && pe < shoal.n_pes && shoal_xlate(addr, pe) != NULL;
+    uint64_t off;
+    return pe >= 0 && pe < shoal.n_pes && shoal_seg_of(addr, &off) >= 0;
 }
 SHOAL_PROFILED(shmem_addr_accessible)
 

@@ -9,6 +9,7 @@
 
 #include "core/env.h"
 #include "bootstrap/bootstrap.h"
+#include "transport/net.h"
 
 #define SHOAL_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -59,6 +60,8 @@ struct shoal_team {
 struct shoal_ctx {
     struct shoal_team *team;
     long options;
+    long session;              /* options of the open session; 0 when none */
+    void *net;                 /* the network transport's resources for this context */
 };
 
 struct shoal_state {
@@ -72,6 +75,12 @@ struct shoal_state {
     const struct shoal_boot_ops *boot;
     struct shoal_alloc *heap_alloc;
     struct shoal_team_slot *team_pool;   /* SHOAL_TEAM_SLOTS slots, symmetric */
+    /* Node layout (core/topology.c): node[pe] numbers PE pe's node. A job on more
+     * than one node reaches the other nodes, and routes every AMO, through net. */
+    int *node;
+    int n_nodes;
+    int multi_node;
+    const struct shoal_net_ops *net;
 };
 
 extern struct shoal_state shoal;
@@ -84,17 +93,39 @@ _Noreturn void shoal_bad_pe(const char *routine, int pe, const struct shoal_team
 _Noreturn void shoal_bad_addr(const char *routine, const void *addr, int pe);
 void shoal_check_range(const char *routine, const void *addr, size_t len);
 
-/* Symmetric address -> where PE pe's copy of it is mapped here; NULL if not symmetric. */
+/* Symmetric address -> its segment and offset, the same on every PE; -1 if not symmetric. */
+static inline int shoal_seg_of(const void *addr, uint64_t *off)
+{
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        uintptr_t o = (uintptr_t)addr - shoal.seg[s].base;
+        if (o < shoal.seg[s].size) {
+            *off = o;
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* Symmetric address -> where PE pe's copy of it is mapped here; NULL if it is not
+ * symmetric or PE pe is on another node. */
 static inline char *shoal_xlate(const void *addr, int pe)
 {
     uintptr_t a = (uintptr_t)addr;
     uintptr_t off = a - shoal.seg[SHOAL_SEG_HEAP].base;
+    char *base;
     if (SHOAL_LIKELY(off < shoal.seg[SHOAL_SEG_HEAP].size))
-        return shoal.seg[SHOAL_SEG_HEAP].peer[pe] + off;
-    off = a - shoal.seg[SHOAL_SEG_DATA].base;
-    if (SHOAL_LIKELY(off < shoal.seg[SHOAL_SEG_DATA].size))
-        return shoal.seg[SHOAL_SEG_DATA].peer[pe] + off;
-    return NULL;
+        base = shoal.seg[SHOAL_SEG_HEAP].peer[pe];
+    else if ((off = a - shoal.seg[SHOAL_SEG_DATA].base) < shoal.seg[SHOAL_SEG_DATA].size)
+        base = shoal.seg[SHOAL_SEG_DATA].peer[pe];
+    else
+        return NULL;
+    return SHOAL_LIKELY(base != NULL) ? base + off : NULL;
+}
+
+/* Same node as this PE: reached by load/store. */
+static inline int shoal_pe_local(int pe)
+{
+    return shoal.node[pe] == shoal.node[shoal.my_pe];
 }
 
 /* Team-relative PE -> world PE, with the range check every routine owes its caller. */
@@ -111,15 +142,22 @@ static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
         shoal_fatal(routine, "the context is SHMEM_CTX_INVALID");
 }
 
-/* The remote copy of a symmetric object of len bytes on a team-relative PE. */
+/* Checks a symmetric object of len bytes on team-relative PE pe that is not mapped
+ * here: returns when the network reaches it, ends the job when it is not symmetric. */
+void shoal_remote_miss(const char *routine, const void *addr, size_t len, int pe);
+
+/* The remote copy of a symmetric object of len bytes on a team-relative PE; NULL
+ * when that PE is on another node. *wpe receives its world PE number. */
 static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const void *addr,
-                                 size_t len, int pe)
+                                 size_t len, int pe, int *wpe)
 {
     shoal_check_ctx(routine, ctx);
-    int wpe = shoal_world_pe(routine, ctx->team, pe);
-    char *p = shoal_xlate(addr, wpe);
-    if (SHOAL_UNLIKELY(!p))
-        shoal_bad_addr(routine, addr, pe);
+    *wpe = shoal_world_pe(routine, ctx->team, pe);
+    char *p = shoal_xlate(addr, *wpe);
+    if (SHOAL_UNLIKELY(!p)) {
+        shoal_remote_miss(routine, addr, len, pe);
+        return NULL;
+    }
     if (SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_check_range(routine, addr, len);
     return p;
@@ -131,6 +169,8 @@ struct shoal_backoff { unsigned polls; };
 void shoal_backoff_slow(struct shoal_backoff *b);
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
+    if (shoal.multi_node)
+        shoal.net->progress();
     if (SHOAL_LIKELY(b->polls++ < (unsigned)shoal.cfg.spin_count)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();

@@ -2,7 +2,7 @@
  * Each PE backs its segments with memfds and publishes (pid, fd); a peer opens
  * /proc/<pid>/fd/<fd> to map the same pages. The memory is released by the kernel
  * when the last mapping goes, however the job ends, and nothing is ever named in
- * /dev/shm. */
+ * /dev/shm. PEs on other nodes are left unmapped (peer NULL): the network reaches them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -118,7 +118,7 @@ int shoal_segments_map(struct shoal_local_seg local[])
                             "every PE must run the same program with the same "
                             "SHMEM_SYMMETRIC_SIZE", pe, s == SHOAL_SEG_HEAP ? "heap" : "static data",
                             (unsigned long long)all[pe].size[s], local[s].size);
-            else if (local[s].size)
+            else if (local[s].size && shoal_pe_local(pe))
                 seg->peer[pe] = map_peer(&all[pe], s);
         }
     }
