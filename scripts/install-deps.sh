@@ -4,7 +4,7 @@ set -e
 # libfabric, PMIx and Open MPI: the ofi transport, the PMIx bootstrap and the mpirun
 # tests; clang: the fuzz targets; python3-matplotlib: the benchmark plots.
 pkgs="build-essential cmake ninja-build pkg-config libfabric-dev libfabric-bin libpmix-dev
-      openmpi-bin libopenmpi-dev clang python3-matplotlib iproute2"
+      openmpi-bin libopenmpi-dev clang python3-matplotlib iproute2 valgrind"
 missing=""
 for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
