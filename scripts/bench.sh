@@ -66,19 +66,21 @@ if [ "$compare" -eq 1 ]; then
 fi
 
 failed=0
+cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
 echo "== machine limits"
 "$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
 for n in $(echo "$pes" | tr ',' ' '); do
     for impl in $impls; do
         mkdir -p "$out/raw/$impl/np$n"
-        # A here-document, not a pipe, so a failure reaches `failed` in this shell.
+        # A here-document, not a pipe, so a failure reaches `failed` in this shell;
+        # the launchers read stdin, so each run gets /dev/null instead of the list.
         while IFS=: read -r name src args; do
             echo "== $impl, $n PEs: $name $args"
             if [ "$impl" = shoal ]; then
-                shoal_run "$n" "$build/bench/$name" $args > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
+                shoal_run "$n" "$build/bench/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
                     echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
             else
-                ompi_run "$n" "$build/bench-oshmem/$name" $args > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
+                ompi_run "$n" "$build/bench-oshmem/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
                     echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
             fi
         done <<EOT
@@ -89,6 +91,9 @@ done
 
 echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
 grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
-python3 "$root/bench/plot.py" "$out/results.csv" "$out"
+# The Debian python3-matplotlib serves /usr/bin/python3, not necessarily another python3 on PATH.
+py=python3
+$py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+$py "$root/bench/plot.py" "$out/results.csv" "$out"
 echo "results in $out"
 exit $failed
