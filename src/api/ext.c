@@ -1,0 +1,50 @@
+/* The shmemx_ extensions of shmemx.h: local completion, sessions in the Cray
+ * OpenSHMEMX form, and signal_set under its extension name. */
+#include <shmemx.h>
+
+#include "core/state.h"
+#include "transport/shm/shm.h"
+
+static void local_complete(const char *fn, shmem_ctx_t ctx)
+{
+    shoal_require_init(fn);
+    shoal_check_ctx(fn, ctx);
+    /* Same-node puts have copied their source before returning. */
+    shoal.net->local_complete(ctx);
+}
+
+void shmemx_local_complete(void) { local_complete(__func__, SHMEM_CTX_DEFAULT); }
+SHOAL_PROFILED(shmemx_local_complete)
+
+void shmemx_ctx_local_complete(shmem_ctx_t ctx) { local_complete(__func__, ctx); }
+SHOAL_PROFILED(shmemx_ctx_local_complete)
+
+#define SESSION_KNOWN (SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS | \
+                       SHMEM_SESSION_OP_AMO | SHMEM_SESSION_UNRELIABLE)
+
+/* Bundling is what the standard session's BATCH option asks for; the kinds of
+ * operation and UNRELIABLE narrow it, and Shoal keeps every AMO reliable (a valid
+ * reading of "may be unacknowledged"). */
+void shmemx_ctx_session_start(shmem_ctx_t ctx, long options)
+{
+    if (options & ~SESSION_KNOWN)
+        shoal_warn(__func__, "unknown session options 0x%lx ignored", options & ~SESSION_KNOWN);
+    shmem_ctx_session_start(ctx, (options & SHMEM_SESSION_BUNDLE) ? SHMEM_CTX_SESSION_BATCH : 0,
+                            NULL, 0);
+}
+SHOAL_PROFILED(shmemx_ctx_session_start)
+
+void shmemx_ctx_session_stop(shmem_ctx_t ctx) { shmem_ctx_session_stop(ctx); }
+SHOAL_PROFILED(shmemx_ctx_session_stop)
+
+void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_signal_set(sig_addr, signal, pe);
+}
+SHOAL_PROFILED(shmemx_signal_set)
+
+void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
+SHOAL_PROFILED(shmemx_ctx_signal_set)
