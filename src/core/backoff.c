@@ -17,6 +17,6 @@ void shoal_backoff_slow(struct shoal_backoff *b)
     long us = (long)(over - 64) / 16 + 1;
     if (us > shoal.cfg.yield_sleep_us)
         us = shoal.cfg.yield_sleep_us;
-    struct timespec ts = { 0, us * 1000 };
+    struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
     nanosleep(&ts, NULL);
 }

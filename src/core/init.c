@@ -80,6 +80,11 @@ static int init_first(int requested)
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
+    if (shoal.cfg.spin_count < 0 || shoal.cfg.yield_sleep_us < 0) {
+        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT and SHOAL_YIELD_SLEEP_US must not "
+                "be negative (now %ld and %ld)\n", shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
+        return -1;
+    }
     shoal.boot = shoal_boot_select();
     if (!shoal.boot)
         return -1;
