@@ -2,7 +2,10 @@
  * A call whose first argument is a shmem_ctx_t dispatches on the second argument to
  * the ctx_ form; otherwise it dispatches on the first. A type outside the table
  * selects shoal_c11_unsupported_type, which takes no arguments, so the call fails
- * to compile instead of converting silently. */
+ * to compile instead of converting silently. A generic call cannot appear inside an
+ * expansion of the SHMEM_C11_* table it dispatches on (the preprocessor does not
+ * expand a macro within itself); code generated from a table should iterate over the
+ * full SHMEM_* tables instead. */
 #ifndef SHOAL_GENERIC_H
 #define SHOAL_GENERIC_H
 
@@ -182,5 +185,47 @@ void shoal_c11_unsupported_type(void);
 #define shmem_signal_set(...)                                                             \
     _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0), shmem_ctx_t: shmem_ctx_signal_set,             \
              default: (shmem_signal_set))(__VA_ARGS__)
+
+/* Team collectives and reductions take the team first, so they dispatch on the second
+ * argument, dest (no ctx forms). */
+#define SHOAL_G_ON_DEST(TABLE, CASE, ...)                                                \
+    _Generic(SHOAL_G_ARG2(__VA_ARGS__, 0, 0),                                            \
+             TABLE(CASE) default: shoal_c11_unsupported_type)(__VA_ARGS__)
+#define SHOAL_GT_alltoall(T, N) SHOAL_G_ROW(T, shmem_##N##_alltoall)
+#define SHOAL_GT_alltoalls(T, N) SHOAL_G_ROW(T, shmem_##N##_alltoalls)
+#define SHOAL_GT_broadcast(T, N) SHOAL_G_ROW(T, shmem_##N##_broadcast)
+#define SHOAL_GT_collect(T, N) SHOAL_G_ROW(T, shmem_##N##_collect)
+#define SHOAL_GT_fcollect(T, N) SHOAL_G_ROW(T, shmem_##N##_fcollect)
+#define SHOAL_GT_and_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_and_reduce)
+#define SHOAL_GT_or_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_or_reduce)
+#define SHOAL_GT_xor_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_xor_reduce)
+#define SHOAL_GT_max_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_max_reduce)
+#define SHOAL_GT_min_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_min_reduce)
+#define SHOAL_GT_sum_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_sum_reduce)
+#define SHOAL_GT_prod_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_prod_reduce)
+#define SHOAL_GT_sum_inscan(T, N) SHOAL_G_ROW(T, shmem_##N##_sum_inscan)
+#define SHOAL_GT_sum_exscan(T, N) SHOAL_G_ROW(T, shmem_##N##_sum_exscan)
+#define SHOAL_G_TEAM(TABLE, op, ...) SHOAL_G_ON_DEST(TABLE, SHOAL_GT_##op, __VA_ARGS__)
+
+#define shmem_alltoall(...)    SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...)   SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, alltoalls, __VA_ARGS__)
+#define shmem_broadcast(...)   SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, broadcast, __VA_ARGS__)
+#define shmem_collect(...)     SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, collect, __VA_ARGS__)
+#define shmem_fcollect(...)    SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, fcollect, __VA_ARGS__)
+#define shmem_and_reduce(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_BITWISE_TYPES, and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...)   SHOAL_G_TEAM(SHMEM_C11_REDUCE_BITWISE_TYPES, or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_BITWISE_TYPES, xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_MINMAX_TYPES, max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_MINMAX_TYPES, min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_ARITH_TYPES, sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) SHOAL_G_TEAM(SHMEM_C11_REDUCE_ARITH_TYPES, prod_reduce, __VA_ARGS__)
+#define shmem_sum_inscan(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_ARITH_TYPES, sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...)  SHOAL_G_TEAM(SHMEM_C11_REDUCE_ARITH_TYPES, sum_exscan, __VA_ARGS__)
+
+/* shmem_sync(team) is shmem_team_sync; shmem_sync(PE_start, ...) stays the deprecated
+ * active-set routine of that name. */
+#define shmem_sync(...)                                                                   \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0), shmem_team_t: shmem_team_sync,                \
+             default: (shmem_sync))(__VA_ARGS__)
 
 #endif

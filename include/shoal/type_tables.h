@@ -84,5 +84,15 @@
     X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
     X(int, int32) X(long, int64)
 #define SHMEM_C11_SYNC_TYPES(X) SHMEM_C11_AMO_STD_TYPES(X)
+/* Team reductions. The bitwise column has no plain signed types, only the fixed-width
+ * ones, which on LP64 are signed char, short, int and long. Every distinct type of
+ * the min/max column is already an RMA type (and every RMA type is in it). */
+#define SHMEM_C11_REDUCE_BITWISE_TYPES(X)                                          \
+    X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint)        \
+    X(unsigned long, ulong) X(unsigned long long, ulonglong)                       \
+    X(signed char, int8) X(short, int16) X(int, int32) X(long, int64)
+#define SHMEM_C11_REDUCE_MINMAX_TYPES(X) SHMEM_C11_RMA_TYPES(X)
+#define SHMEM_C11_REDUCE_ARITH_TYPES(X) \
+    SHMEM_C11_REDUCE_MINMAX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
 
 #endif
