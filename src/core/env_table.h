@@ -34,7 +34,13 @@
     X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size, \
       "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
     X(SHMEM_OFI_PROGRESS_THREAD, NULL, BOOL, "0", ofi_progress_thread, \
-      "Run a thread that drives libfabric progress, so peers progress while this PE computes")
+      "Run a thread that drives libfabric progress, so peers progress while this PE computes") \
+    X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache, \
+      "Registrations of large local buffers kept for reuse when the provider needs FI_MR_LOCAL; 0 = release each at completion") \
+    X(SHMEM_OFI_MR_LOCAL, NULL, BOOL, "0", ofi_mr_local, \
+      "Register local buffers and pass their descriptors even when the provider does not ask (FI_MR_LOCAL), to exercise that path") \
+    X(SHMEM_OFI_ATOMIC_EMULATE, NULL, BOOL, "0", ofi_atomic_emulate, \
+      "Compute every AMO but compare-and-swap by compare-and-swap loops, as for types the provider lacks (tests that fallback)")
 
 #define SHOAL_ENV_LAUNCHER(X) \
     X(SHOAL_BOOT_FD, NULL, INT, "-1", boot_fd, \

@@ -1,0 +1,289 @@
+/* Private state of the libfabric transport and the inline helpers its hot paths
+ * share: remote address and key of a symmetric location, the per-context lock,
+ * bounce-slot bookkeeping, and retrying a post the provider refused with EAGAIN.
+ *
+ * Layout: one fabric, domain and address vector per process. Every context owns
+ * an RDM endpoint with its own completion queue and counters (one counter for
+ * writes and non-fetching AMOs, one for reads and fetching AMOs), so quiet on one
+ * context never waits for another's traffic. Peers target the default context's
+ * endpoint, the only address in the AV; the segments' MRs belong to it. */
+#ifndef SHOAL_OFI_H
+#define SHOAL_OFI_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "core/state.h"
+
+/* The libfabric API this was compiled against (1.17 where it was written). */
+#define OFI_API_VERSION FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION)
+/* Registered bounce slots per context: medium puts in flight, gets copied out
+ * at completion, and the operands and results of AMOs. */
+#define OFI_BOUNCE_SLOTS 16
+/* Bytes of a slot an AMO uses: operand, compare, result. */
+#define OFI_AMO_SLOT_BYTES 24
+#define OFI_ADDR_MAX 128
+/* Receive queue depth of a context's own endpoint (not the default one, which
+ * every peer targets): it receives only the responses to its own operations. */
+#define OFI_CTX_RX_SIZE 64
+#define OFI_REG_MAX 64
+
+/* One registered buffer of a context. fctx comes first: the CQ hands back
+ * &slot->fctx as the operation's context. */
+struct ofi_slot {
+    struct fi_context2 fctx;
+    struct ofi_slot *next;          /* free list */
+    char *buf;
+    void *copy_to;                  /* get or fetch: where the data goes at completion */
+    size_t copy_len;
+    volatile int *done;             /* a blocking caller's flag, set at completion */
+};
+
+/* A cached registration of a local buffer outside the segments (FI_MR_LOCAL). */
+struct ofi_reg {
+    uintptr_t lo, hi;               /* page-aligned range */
+    struct fid_mr *mr;
+    void *desc;
+    uint64_t used;                  /* clock of the last use: least recent goes first */
+};
+
+struct ofi_ctx {
+    int ready;                      /* endpoint, CQ, counters and slots are open */
+    struct fid_ep *ep;
+    struct fid_cq *cq;              /* bounce-slot completions and every error */
+    struct fid_cntr *wcntr;         /* puts and non-fetching AMOs */
+    struct fid_cntr *rcntr;         /* gets and fetching AMOs */
+    uint64_t writes, reads;         /* issued so far; quiet waits for the counters to match */
+    struct ofi_slot *free_slots;
+    unsigned slots_busy;
+    struct ofi_slot slot[OFI_BOUNCE_SLOTS];
+    char *slot_mem;
+    struct fid_mr *slot_mr;
+    void *slot_desc;
+    uint64_t more;                  /* FI_MORE while a batch session is open */
+    int more_pending;               /* a posted put still carries FI_MORE: flush before waits */
+    int more_pe;                    /* where the flush goes: the last batched put's target */
+    uint64_t more_addr, more_key;
+    int fence_pending;              /* the next put or AMO waits for earlier writes */
+    struct ofi_reg reg[OFI_REG_MAX];
+    unsigned nreg;
+    uint64_t reg_clock;
+    pthread_mutex_t lock;           /* taken only when ofi.locked */
+    struct ofi_ctx *next_ctx;       /* every context, for progress() */
+};
+
+/* Where a PE's segment lives in its own provider's terms. */
+struct ofi_remote {
+    uint64_t base;                  /* virtual address of the segment, or 0 for offsets */
+    uint64_t key;
+};
+
+enum ofi_amo_kind { OFI_AMO_PLAIN, OFI_AMO_FETCH, OFI_AMO_COMPARE, OFI_AMO_KINDS };
+#define OFI_AMO_OPS (SHOAL_AMO_XOR + 1)
+#define OFI_AMO_TYPES (SHOAL_AMO_DOUBLE + 1)
+
+struct ofi_state {
+    struct fi_info *info;
+    struct fi_info *info_tx;        /* for contexts' endpoints: few receive buffers */
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_mr *seg_mr[SHOAL_NSEGS];
+    void *seg_desc[SHOAL_NSEGS];
+    struct ofi_remote *remote;      /* remote[pe * SHOAL_NSEGS + seg] */
+    struct ofi_ctx *dflt;           /* the default context: the target endpoint */
+    struct ofi_ctx *ctxs;           /* every context (progress walks them) */
+    pthread_mutex_t ctxs_lock;
+    size_t inject_size;
+    size_t bounce_size;             /* slot size: medium puts and gets */
+    uint64_t mr_mode;
+    uint64_t op_flags;              /* the endpoint's default completion flags, which the
+                                       *msg calls must repeat */
+    int mr_local;                   /* pass descriptors of registered local buffers */
+    int fence_flag;                 /* the provider orders with FI_FENCE */
+    int writes_ordered;             /* puts and AMOs to a PE land in issue order */
+    int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
+    int locked;                     /* threads share contexts or the progress thread runs */
+    int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
+    uint64_t next_key;              /* requested keys when the provider does not pick them */
+    unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
+    pthread_t progress_thread;
+    volatile int progress_stop;
+    int progress_running;
+};
+
+extern struct ofi_state ofi;
+
+static inline struct ofi_ctx *ofi_ctx_of(struct shoal_ctx *ctx)
+{
+    return (struct ofi_ctx *)ctx->net;
+}
+
+void ofi_ctx_enable_or_die(struct ofi_ctx *c);
+
+static inline void ofi_lock(struct ofi_ctx *c)
+{
+    if (ofi.locked)
+        pthread_mutex_lock(&c->lock);
+}
+
+static inline void ofi_unlock(struct ofi_ctx *c)
+{
+    if (ofi.locked)
+        pthread_mutex_unlock(&c->lock);
+}
+
+/* The context of an operation, locked, with its endpoint open. */
+static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    ofi_lock(c);
+    if (SHOAL_UNLIKELY(!c->ready))
+        ofi_ctx_enable_or_die(c);
+    return c;
+}
+
+/* The context of a completion or ordering call, locked; NULL (unlocked) when it
+ * never opened its endpoint, so has nothing to complete. */
+static inline struct ofi_ctx *ofi_ctx_used(struct shoal_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    ofi_lock(c);
+    if (SHOAL_UNLIKELY(!c->ready)) {
+        ofi_unlock(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Target address and key of (seg, off) on pe. */
+static inline uint64_t ofi_raddr(int seg, uint64_t off, int pe)
+{
+    return ofi.remote[(size_t)pe * SHOAL_NSEGS + seg].base + off;
+}
+
+static inline uint64_t ofi_rkey(int seg, int pe)
+{
+    return ofi.remote[(size_t)pe * SHOAL_NSEGS + seg].key;
+}
+
+/* The descriptor of a local buffer inside this PE's segments, or NULL when it is
+ * outside them, or the MR belongs to another endpoint (FI_MR_ENDPOINT). */
+static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
+                                void **desc)
+{
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
+        if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
+            if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
+                return 0;
+            *desc = ofi.seg_desc[s];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The operations of net.h, by file: ofi_init.c */
+int ofi_net_init(void);
+void ofi_net_fini(void);
+/* ofi_rma.c, ofi_amo.c, ofi_signal.c, ofi_order.c, ofi_ctx.c */
+void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+void ofi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                 int pe);
+void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void ofi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void ofi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void ofi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
+                    int nbi, int pe);
+void ofi_fence(struct shoal_ctx *ctx);
+void ofi_quiet(struct shoal_ctx *ctx);
+void ofi_local_complete(struct shoal_ctx *ctx);
+void ofi_session_start(struct shoal_ctx *ctx, long options);
+void ofi_session_stop(struct shoal_ctx *ctx);
+int ofi_ctx_create(struct shoal_ctx *ctx);
+void ofi_ctx_destroy(struct shoal_ctx *ctx);
+
+_Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
+
+/* ofi_mr.c */
+int ofi_mr_segments(void);
+void ofi_mr_segments_close(void);
+int ofi_mr_exchange(void);
+int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
+                     struct fid_mr **mr);
+/* Descriptor for a large local buffer outside the segments (registration cache). */
+void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
+/* Releases every cached registration of c; its operations are complete. */
+void ofi_reg_release(struct ofi_ctx *c);
+
+/* ofi_ctx.c */
+struct ofi_ctx *ofi_ctx_open(void);
+/* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
+int ofi_ctx_enable(struct ofi_ctx *c);
+void ofi_ctx_close(struct ofi_ctx *c);
+
+/* ofi_progress.c */
+void ofi_drain_cq(struct ofi_ctx *c);
+/* Drives the other contexts' endpoints (the default one above all: it is the
+ * target of every peer and of this PE's own AMOs). */
+void ofi_progress_others(struct ofi_ctx *c);
+void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, const char *what);
+void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
+struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
+void ofi_progress(void);
+int ofi_progress_thread_start(void);
+void ofi_progress_thread_stop(void);
+
+/* ofi_order.c */
+void ofi_flush_more(struct ofi_ctx *c);
+/* Waits until every put, get and AMO issued on c so far is complete. */
+void ofi_wait_issued(struct ofi_ctx *c);
+void ofi_quiet_locked(struct ofi_ctx *c);
+
+/* ofi_rma.c: issues a put; 1 when the source is reusable only once the write
+ * counter catches up (direct protocol), 0 when it is free already. */
+int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe);
+
+/* ofi_amo.c */
+void ofi_amo_table(void);
+/* flags: FI_FENCE, for a non-fetching AMO that must land after earlier writes. */
+void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
+                    uint64_t flags);
+
+/* A post refused with -FI_EAGAIN waits for the provider to make room: it
+ * progresses this context and retries; anything else is fatal. */
+#define OFI_POST(c, what, call)                                                         \
+    do {                                                                                \
+        struct shoal_backoff ofi_b_ = { 0 };                                            \
+        ssize_t ofi_rc_;                                                                \
+        while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                      \
+            ofi_drain_cq(c);                                                            \
+            ofi_progress_others(c);                                                     \
+            shoal_backoff(&ofi_b_);                                                     \
+        }                                                                               \
+        if (SHOAL_UNLIKELY(ofi_rc_))                                                    \
+            ofi_fatal_rc(what, (int)ofi_rc_,                                            \
+                         "check the provider (SHMEM_OFI_PROVIDER) and FI_LOG_LEVEL=warn output"); \
+    } while (0)
+
+/* Waits the caller owes before a put or AMO: a fence, or a batch to flush. */
+static inline void ofi_before_write(struct ofi_ctx *c)
+{
+    if (SHOAL_UNLIKELY(c->fence_pending)) {
+        c->fence_pending = 0;
+        ofi_wait_issued(c);
+    }
+}
+
+#endif

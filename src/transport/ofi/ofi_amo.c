@@ -1,0 +1,240 @@
+/* Atomics. Every (operation, type) pair the provider supports natively goes to
+ * fi_atomic / fi_fetch_atomic / fi_compare_atomic (table built at init with the
+ * *atomicvalid calls); the others are computed here by a compare-and-swap loop
+ * on the unsigned integer of the same size, which stays atomic with respect to
+ * the native ones because each step is a native atomic on the same word.
+ *
+ * In a job that spans nodes the library sends every AMO here, to this PE and
+ * same-node PEs too (this PE is in the AV), so all AMOs on a word go through one
+ * atomicity domain: the provider's. */
+#include "transport/ofi/ofi.h"
+
+static const enum fi_op fi_op_of[OFI_AMO_OPS] = {
+    [SHOAL_AMO_READ] = FI_ATOMIC_READ, [SHOAL_AMO_WRITE] = FI_ATOMIC_WRITE,
+    [SHOAL_AMO_CSWAP] = FI_CSWAP,      [SHOAL_AMO_ADD] = FI_SUM,
+    [SHOAL_AMO_AND] = FI_BAND,         [SHOAL_AMO_OR] = FI_BOR,
+    [SHOAL_AMO_XOR] = FI_BXOR,
+};
+
+static const enum fi_datatype fi_type_of[OFI_AMO_TYPES] = {
+    [SHOAL_AMO_INT32] = FI_INT32, [SHOAL_AMO_UINT32] = FI_UINT32,
+    [SHOAL_AMO_INT64] = FI_INT64, [SHOAL_AMO_UINT64] = FI_UINT64,
+    [SHOAL_AMO_FLOAT] = FI_FLOAT, [SHOAL_AMO_DOUBLE] = FI_DOUBLE,
+};
+
+static const size_t size_of[OFI_AMO_TYPES] = { 4, 4, 8, 8, 4, 8 };
+
+/* The kind of call an operation needs: compare for CSWAP, fetch when the old
+ * value is wanted, plain otherwise. */
+static inline enum ofi_amo_kind kind_of(const struct shoal_amo *a)
+{
+    if (a->op == SHOAL_AMO_CSWAP)
+        return OFI_AMO_COMPARE;
+    return a->fetch || a->op == SHOAL_AMO_READ ? OFI_AMO_FETCH : OFI_AMO_PLAIN;
+}
+
+void ofi_amo_table(void)
+{
+    struct fid_ep *ep = ofi.dflt->ep;
+    for (int op = 0; op < OFI_AMO_OPS; op++)
+        for (int t = 0; t < OFI_AMO_TYPES; t++) {
+            size_t count = 0;
+            enum fi_datatype dt = fi_type_of[t];
+            enum fi_op fop = fi_op_of[op];
+            if (op == SHOAL_AMO_CSWAP) {
+                ofi.native[OFI_AMO_COMPARE][op][t] =
+                    !fi_compare_atomicvalid(ep, dt, fop, &count) && count;
+                continue;
+            }
+            if (op != SHOAL_AMO_READ)
+                ofi.native[OFI_AMO_PLAIN][op][t] = !fi_atomicvalid(ep, dt, fop, &count) && count;
+            count = 0;
+            ofi.native[OFI_AMO_FETCH][op][t] = !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
+            if (ofi.emulate_amo)
+                ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
+        }
+    if (!ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT32] ||
+        !ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT64])
+        shoal_fatal("shmem_init", "libfabric provider %s has no compare-and-swap on 32- and "
+                    "64-bit integers, which Shoal needs for its atomics; choose another "
+                    "SHMEM_OFI_PROVIDER", ofi.info->fabric_attr->prov_name);
+}
+
+/* One native fetching or compare AMO through a slot: operand at +8, compare at
+ * +16, result at 0, copied to fetch at completion. */
+static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
+                         const void *operand, const void *compare, void *fetch, uint64_t raddr,
+                         uint64_t key, int pe, volatile int *done)
+{
+    struct ofi_slot *s = ofi_slot_get(c);
+    memset(s->buf, 0, OFI_AMO_SLOT_BYTES);
+    if (operand)
+        memcpy(s->buf + 8, operand, size);
+    if (compare)
+        memcpy(s->buf + 16, compare, size);
+    s->copy_to = fetch;
+    s->copy_len = size;
+    s->done = done;
+    struct fi_ioc src = { s->buf + 8, 1 }, cmp = { s->buf + 16, 1 }, res = { s->buf, 1 };
+    struct fi_rma_ioc rma = { raddr, 1, key };
+    void *desc = c->slot_desc;
+    struct fi_msg_atomic msg = { .msg_iov = &src, .desc = &desc, .iov_count = 1,
+                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+                                 .datatype = dt, .op = op, .context = &s->fctx };
+    uint64_t flags = FI_COMPLETION | ofi.op_flags;
+    if (op == FI_CSWAP)
+        OFI_POST(c, "fi_compare_atomicmsg",
+                 fi_compare_atomicmsg(c->ep, &msg, &cmp, &desc, 1, &res, &desc, 1, flags));
+    else
+        OFI_POST(c, "fi_fetch_atomicmsg",
+                 fi_fetch_atomicmsg(c->ep, &msg, &res, &desc, 1, flags));
+    c->reads++;
+}
+
+/* A non-fetching native AMO: counted on the write counter, complete at quiet.
+ * flags: FI_FENCE for a signal that must land after its payload. */
+static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
+                         const void *operand, uint64_t raddr, uint64_t key, int pe,
+                         uint64_t flags)
+{
+    /* fi_atomicmsg with FI_INJECT rather than fi_inject_atomic, whose completion
+     * may not wait for delivery (see ofi_rma.c). */
+    struct ofi_slot *s = NULL;
+    struct fi_ioc src = { (void *)operand, 1 };
+    void *desc = NULL, *context = NULL;
+    if (size <= ofi.inject_size) {
+        flags |= FI_INJECT;
+    } else {
+        s = ofi_slot_get(c);
+        memcpy(s->buf, operand, size);
+        src.addr = s->buf;
+        desc = c->slot_desc;
+        context = &s->fctx;
+        flags |= FI_COMPLETION;
+    }
+    struct fi_rma_ioc rma = { raddr, 1, key };
+    struct fi_msg_atomic msg = { .msg_iov = &src, .desc = &desc, .iov_count = 1,
+                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+                                 .datatype = dt, .op = op, .context = context };
+    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
+    c->writes++;
+}
+
+/* Blocking native compare-and-swap of an unsigned word; returns the old value. */
+static uint64_t cswap_word(struct ofi_ctx *c, size_t size, uint64_t compare, uint64_t swap,
+                           uint64_t raddr, uint64_t key, int pe)
+{
+    uint64_t old = 0;
+    uint32_t c32 = (uint32_t)compare, s32 = (uint32_t)swap, o32 = 0;
+    volatile int done = 0;
+    if (size == 4)
+        fetch_native(c, FI_CSWAP, FI_UINT32, 4, &s32, &c32, &o32, raddr, key, pe, &done);
+    else
+        fetch_native(c, FI_CSWAP, FI_UINT64, 8, &swap, &compare, &old, raddr, key, pe, &done);
+    ofi_wait_flag(c, &done);
+    return size == 4 ? o32 : old;
+}
+
+/* new = old (op) operand, on the bits of the type. */
+static uint64_t apply(const struct shoal_amo *a, uint64_t old)
+{
+    uint64_t v = 0;
+    memcpy(&v, a->operand, size_of[a->type]);
+    if (a->op == SHOAL_AMO_WRITE)
+        return v;
+    switch (a->type) {
+    case SHOAL_AMO_FLOAT: {
+        float x, y;
+        uint32_t o = (uint32_t)old, r;
+        memcpy(&x, &o, 4);
+        memcpy(&y, &v, 4);
+        x += y;
+        memcpy(&r, &x, 4);
+        return r;
+    }
+    case SHOAL_AMO_DOUBLE: {
+        double x, y;
+        memcpy(&x, &old, 8);
+        memcpy(&y, &v, 8);
+        x += y;
+        memcpy(&old, &x, 8);
+        return old;
+    }
+    default:
+        break;
+    }
+    uint64_t r;
+    switch (a->op) {
+    case SHOAL_AMO_ADD: r = old + v; break;
+    case SHOAL_AMO_AND: r = old & v; break;
+    case SHOAL_AMO_OR:  r = old | v; break;
+    default:            r = old ^ v; break;
+    }
+    return size_of[a->type] == 4 ? (uint32_t)r : r;
+}
+
+/* The fallback: read the word with a no-op compare-and-swap (0 -> 0), then swap
+ * in the new value until no other update came between. Always blocking. */
+static void amo_emulated(struct ofi_ctx *c, const struct shoal_amo *a, uint64_t raddr,
+                         uint64_t key, int pe)
+{
+    size_t size = size_of[a->type];
+    uint64_t old;
+    if (a->op == SHOAL_AMO_CSWAP) {
+        uint64_t cmp = 0, swp = 0;
+        memcpy(&cmp, a->compare, size);
+        memcpy(&swp, a->operand, size);
+        old = cswap_word(c, size, cmp, swp, raddr, key, pe);
+    } else {
+        old = cswap_word(c, size, 0, 0, raddr, key, pe);
+        while (a->op != SHOAL_AMO_READ) {
+            uint64_t seen = cswap_word(c, size, old, apply(a, old), raddr, key, pe);
+            if (seen == old)
+                break;
+            old = seen;
+        }
+    }
+    if (a->fetch)
+        memcpy(a->fetch, &old, size);
+}
+
+void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
+                    uint64_t flags)
+{
+    uint64_t raddr = ofi_raddr(a->seg, a->off, pe), key = ofi_rkey(a->seg, pe);
+    enum ofi_amo_kind kind = kind_of(a);
+    ofi_before_write(c);
+    if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
+        amo_emulated(c, a, raddr, key, pe);
+    } else if (kind == OFI_AMO_PLAIN) {
+        plain_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
+                     raddr, key, pe, flags);
+        /* This PE reads its own words with loads: an update of its own must be
+         * there when the call returns, as it would be on the shm path. */
+        if (pe == shoal.my_pe && !nbi)
+            ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+    } else {
+        volatile int done = 0;
+        uint64_t discard;
+        /* A compare-and-swap may be issued without wanting the old value. */
+        void *dst = a->fetch ? a->fetch : nbi ? NULL : &discard;
+        fetch_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
+                     a->compare, dst, raddr, key, pe, nbi ? NULL : &done);
+        if (!nbi)
+            ofi_wait_flag(c, &done);
+    }
+}
+
+void ofi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    ofi_amo_locked(c, a, pe, 0, 0);
+    ofi_unlock(c);
+}
+
+void ofi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    ofi_amo_locked(c, a, pe, 1, 0);
+    ofi_unlock(c);
+}

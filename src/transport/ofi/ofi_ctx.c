@@ -1,0 +1,133 @@
+/* Contexts: each has its own endpoint, completion queue and counters, so that
+ * quiet on one never waits for another, and threads using different contexts
+ * never share transmit state. */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "transport/ofi/ofi.h"
+
+static int ctx_fail(const char *what, int rc)
+{
+    shoal_warn("shmem_ctx_create", "libfabric %s failed: %s (%d); the provider may limit "
+               "endpoints: create fewer contexts or choose another SHMEM_OFI_PROVIDER",
+               what, fi_strerror(-rc), rc);
+    return -1;
+}
+
+/* Registered bounce slots: one mapping, carved into OFI_BOUNCE_SLOTS buffers. */
+static int open_slots(struct ofi_ctx *c)
+{
+    size_t sz = ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
+    sz = (sz + 63) & ~(size_t)63;
+    size_t total = sz * OFI_BOUNCE_SLOTS;
+    void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return ctx_fail("bounce buffer allocation", -FI_ENOMEM);
+    c->slot_mem = mem;
+    int rc = ofi_mr_reg_local(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
+    if (rc)
+        return ctx_fail("bounce buffer registration", rc);
+    c->slot_desc = fi_mr_desc(c->slot_mr);
+    for (int i = OFI_BOUNCE_SLOTS - 1; i >= 0; i--) {
+        c->slot[i].buf = c->slot_mem + (size_t)i * sz;
+        c->slot[i].next = c->free_slots;
+        c->free_slots = &c->slot[i];
+    }
+    return 0;
+}
+
+/* A context's endpoint is opened on its first operation: programs create many
+ * contexts they never use, and an rxm endpoint costs megabytes of buffers. */
+struct ofi_ctx *ofi_ctx_open(void)
+{
+    struct ofi_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        ctx_fail("context allocation", -FI_ENOMEM);
+        return NULL;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->next_ctx = ofi.ctxs;
+    ofi.ctxs = c;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+    return c;
+}
+
+int ofi_ctx_enable(struct ofi_ctx *c)
+{
+    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
+    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    int rc;
+    if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
+        return ctx_fail("fi_endpoint", rc);
+    if ((rc = fi_cq_open(ofi.domain, &cq_attr, &c->cq, NULL)) ||
+        (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
+        (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
+        return ctx_fail("completion queue or counter creation", rc);
+    /* Only bounce-slot operations ask for CQ entries; errors always arrive. */
+    if ((rc = fi_ep_bind(c->ep, &ofi.av->fid, 0)) ||
+        (rc = fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
+        (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE)) ||
+        (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)))
+        return ctx_fail("endpoint binding", rc);
+    if ((rc = fi_enable(c->ep)))
+        return ctx_fail("fi_enable", rc);
+    if (open_slots(c))
+        return -1;
+    c->ready = 1;
+    return 0;
+}
+
+void ofi_ctx_enable_or_die(struct ofi_ctx *c)
+{
+    if (ofi_ctx_enable(c))
+        shoal_fatal("shmem_ctx", "cannot open a libfabric endpoint for a context (see the "
+                    "warning above); use fewer contexts at once or another SHMEM_OFI_PROVIDER");
+}
+
+void ofi_ctx_close(struct ofi_ctx *c)
+{
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    for (struct ofi_ctx **p = &ofi.ctxs; *p; p = &(*p)->next_ctx)
+        if (*p == c) {
+            *p = c->next_ctx;
+            break;
+        }
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+    /* Registrations bound to the endpoint (FI_MR_ENDPOINT) go before it, and it
+     * before the CQ and counters it uses. */
+    ofi_reg_release(c);
+    if (c->slot_mr)
+        fi_close(&c->slot_mr->fid);
+    if (c->ep)
+        fi_close(&c->ep->fid);
+    if (c->slot_mem) {
+        size_t sz = ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
+        munmap(c->slot_mem, ((sz + 63) & ~(size_t)63) * OFI_BOUNCE_SLOTS);
+    }
+    if (c->rcntr)
+        fi_close(&c->rcntr->fid);
+    if (c->wcntr)
+        fi_close(&c->wcntr->fid);
+    if (c->cq)
+        fi_close(&c->cq->fid);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+int ofi_ctx_create(struct shoal_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_open();
+    ctx->net = c;
+    return c ? 0 : -1;
+}
+
+void ofi_ctx_destroy(struct shoal_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    if (!c)
+        return;
+    ofi_quiet(ctx);
+    ofi_ctx_close(c);
+    ctx->net = NULL;
+}

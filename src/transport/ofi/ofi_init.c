@@ -1,0 +1,193 @@
+/* Start-up and shutdown of the libfabric transport: provider selection, fabric,
+ * domain and address vector, the default context, segment registration and the
+ * exchange of addresses and keys with every PE. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "transport/ofi/ofi.h"
+
+struct ofi_state ofi;
+
+_Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy)
+{
+    shoal_fatal("ofi", "%s failed: %s (%d); %s", what, fi_strerror(rc < 0 ? -rc : rc), rc,
+                remedy);
+}
+
+/* The capabilities Shoal cannot do without, and every MR mode it can handle. */
+static struct fi_info *base_hints(void)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    h->ep_attr->type = FI_EP_RDM;
+    h->domain_attr->av_type = FI_AV_TABLE;
+    h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED |
+                              FI_MR_LOCAL | FI_MR_ENDPOINT;
+    h->domain_attr->threading = ofi.locked ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
+     * context, so a provider that needs one per operation does not fit. */
+    h->mode = 0;
+    if (shoal.cfg.ofi_provider && *shoal.cfg.ofi_provider)
+        h->fabric_attr->prov_name = strdup(shoal.cfg.ofi_provider);
+    if (shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric)
+        h->fabric_attr->name = strdup(shoal.cfg.ofi_fabric);
+    if (shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain)
+        h->domain_attr->name = strdup(shoal.cfg.ofi_domain);
+    return h;
+}
+
+/* Names of every provider libfabric offers here, for the error message. */
+static void list_providers(char *buf, size_t len)
+{
+    struct fi_info *all = NULL;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) || !all) {
+        snprintf(buf, len, "none (is a libfabric provider installed? see fi_info -l)");
+        return;
+    }
+    for (struct fi_info *i = all; i; i = i->next) {
+        const char *p = i->fabric_attr->prov_name;
+        if (strstr(buf, p))
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", p);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    fi_freeinfo(all);
+}
+
+static _Noreturn void no_provider(int rc)
+{
+    char avail[1024];
+    list_providers(avail, sizeof avail);
+    const char *p = shoal.cfg.ofi_provider && *shoal.cfg.ofi_provider ? shoal.cfg.ofi_provider
+                                                                      : "(any)";
+    shoal_fatal("shmem_init", "no libfabric provider offers reliable datagram endpoints with "
+                "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s%s%s%s%s (fi_getinfo: %s); "
+                "providers here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM "
+                "with FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm) and check SHMEM_OFI_FABRIC/DOMAIN",
+                ofi.locked ? " and FI_THREAD_SAFE" : "", p,
+                shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric ? " SHMEM_OFI_FABRIC=" : "",
+                shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric ? shoal.cfg.ofi_fabric : "",
+                shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain ? " SHMEM_OFI_DOMAIN=" : "",
+                shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain ? shoal.cfg.ofi_domain : "",
+                fi_strerror(-rc), avail);
+}
+
+/* The first provider that fits decides; then the same provider, fabric and
+ * domain are asked for the optional features, best first: delivery-complete
+ * counters and FI_FENCE. */
+static struct fi_info *select_provider(void)
+{
+    struct fi_info *h = base_hints(), *first = NULL;
+    if (!h)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
+    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &first);
+    if (rc || !first)
+        no_provider(rc ? rc : -FI_ENODATA);
+    free(h->fabric_attr->prov_name);
+    free(h->fabric_attr->name);
+    free(h->domain_attr->name);
+    h->fabric_attr->prov_name = strdup(first->fabric_attr->prov_name);
+    h->fabric_attr->name = strdup(first->fabric_attr->name);
+    h->domain_attr->name = strdup(first->domain_attr->name);
+
+    static const struct { uint64_t op_flags, caps; } tries[] = {
+        { FI_DELIVERY_COMPLETE, FI_FENCE }, { FI_DELIVERY_COMPLETE, 0 }, { 0, FI_FENCE },
+    };
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        struct fi_info *got = NULL;
+        h->tx_attr->op_flags = tries[t].op_flags;
+        h->caps |= tries[t].caps;
+        rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &got);
+        h->caps &= ~tries[t].caps;
+        if (!rc && got) {
+            fi_freeinfo(first);
+            fi_freeinfo(h);
+            return got;
+        }
+    }
+    fi_freeinfo(h);
+    return first;
+}
+
+/* Reads what the provider granted into the transport's switches. */
+static void adopt_info(struct fi_info *info)
+{
+    ofi.info = info;
+    ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
+    ofi.fence_flag = !!(info->caps & FI_FENCE);
+    ofi.op_flags = info->tx_attr->op_flags &
+                   (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
+    ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
+    /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
+     * variants order each class only among itself, so put -> AMO needs a wait. */
+    ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
+    ofi.inject_size = info->tx_attr->inject_size;
+    if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
+        ofi.inject_size = shoal.cfg.ofi_inject_size;
+    ofi.bounce_size = shoal.cfg.ofi_bounce_size;
+    ofi.emulate_amo = shoal.cfg.ofi_atomic_emulate;
+    ofi.next_key = SHOAL_NSEGS + 1;
+}
+
+int ofi_net_init(void)
+{
+    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.cfg.ofi_progress_thread;
+    pthread_mutex_init(&ofi.ctxs_lock, NULL);
+    adopt_info(select_provider());
+    int rc;
+    if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
+        ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
+    if ((rc = fi_domain(ofi.fabric, ofi.info, &ofi.domain, NULL)))
+        ofi_fatal_rc("fi_domain", rc, "check SHMEM_OFI_DOMAIN");
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)shoal.n_pes };
+    if ((rc = fi_av_open(ofi.domain, &av_attr, &ofi.av, NULL)))
+        ofi_fatal_rc("fi_av_open", rc, "try another provider (SHMEM_OFI_PROVIDER)");
+
+    /* Contexts' endpoints receive only responses to their own operations. */
+    ofi.info_tx = fi_dupinfo(ofi.info);
+    if (!ofi.info_tx)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
+    if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE)
+        ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
+    ofi.dflt = ofi_ctx_open();
+    if (!ofi.dflt || ofi_ctx_enable(ofi.dflt))
+        return -1;
+    shoal_ctx_default.net = ofi.dflt;
+    if (ofi_mr_segments() || ofi_mr_exchange())
+        return -1;
+    ofi_amo_table();
+    if (shoal.cfg.ofi_progress_thread && ofi_progress_thread_start())
+        return -1;
+    return shoal.boot->barrier() ? -1 : 0;
+}
+
+void ofi_net_fini(void)
+{
+    if (!ofi.dflt)
+        return;
+    ofi_lock(ofi.dflt);
+    ofi_quiet_locked(ofi.dflt);
+    ofi_unlock(ofi.dflt);
+    /* Peers may still be completing operations that target this PE. */
+    shoal.boot->barrier();
+    ofi_progress_thread_stop();
+    ofi_mr_segments_close();
+    ofi_ctx_close(ofi.dflt);
+    shoal_ctx_default.net = NULL;
+    ofi.dflt = NULL;
+    fi_close(&ofi.av->fid);
+    fi_close(&ofi.domain->fid);
+    fi_close(&ofi.fabric->fid);
+    fi_freeinfo(ofi.info_tx);
+    fi_freeinfo(ofi.info);
+    free(ofi.remote);
+    pthread_mutex_destroy(&ofi.ctxs_lock);
+    memset(&ofi, 0, sizeof ofi);
+}

@@ -1,0 +1,171 @@
+/* Memory registration: the symmetric segments (remotely accessible, keys and
+ * addresses exchanged with every PE), local buffers a context owns, and the
+ * registration cache for large transfers from buffers outside the segments when
+ * the provider needs local buffers registered (FI_MR_LOCAL). */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "transport/ofi/ofi.h"
+
+/* What each PE tells the others about itself. */
+struct ofi_card {
+    uint64_t base[SHOAL_NSEGS];
+    uint64_t key[SHOAL_NSEGS];
+    uint64_t addrlen;
+    char addr[OFI_ADDR_MAX];
+};
+
+/* Registers buf and, where the provider ties MRs to endpoints, binds it to c's. */
+static int reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, uint64_t key,
+               struct fid_mr **mr)
+{
+    int rc = fi_mr_reg(ofi.domain, buf, len, access, 0, key, 0, mr, NULL);
+    if (rc)
+        return rc;
+    if (ofi.mr_mode & FI_MR_ENDPOINT) {
+        if ((rc = fi_mr_bind(*mr, &c->ep->fid, 0)) || (rc = fi_mr_enable(*mr))) {
+            fi_close(&(*mr)->fid);
+            *mr = NULL;
+        }
+    }
+    return rc;
+}
+
+int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
+                     struct fid_mr **mr)
+{
+    return reg(c, buf, len, access, __atomic_fetch_add(&ofi.next_key, 1, __ATOMIC_RELAXED), mr);
+}
+
+int ofi_mr_segments(void)
+{
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        if (!shoal.seg[s].size)
+            continue;
+        int rc = reg(ofi.dflt, (void *)shoal.seg[s].base, shoal.seg[s].size,
+                     FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (uint64_t)s + 1,
+                     &ofi.seg_mr[s]);
+        if (rc) {
+            shoal_warn("shmem_init", "libfabric cannot register the symmetric %s (%zu bytes): "
+                       "%s; lower SHMEM_SYMMETRIC_SIZE, raise the locked-memory limit "
+                       "(ulimit -l), or choose another SHMEM_OFI_PROVIDER",
+                       s == SHOAL_SEG_HEAP ? "heap" : "data segment", shoal.seg[s].size,
+                       fi_strerror(-rc));
+            return -1;
+        }
+        ofi.seg_desc[s] = fi_mr_desc(ofi.seg_mr[s]);
+    }
+    return 0;
+}
+
+void ofi_mr_segments_close(void)
+{
+    for (int s = 0; s < SHOAL_NSEGS; s++)
+        if (ofi.seg_mr[s]) {
+            fi_close(&ofi.seg_mr[s]->fid);
+            ofi.seg_mr[s] = NULL;
+        }
+}
+
+/* Every PE learns every PE's endpoint address and, per segment, the address
+ * remote accesses name (virtual with FI_MR_VIRT_ADDR, else offsets) and key. */
+int ofi_mr_exchange(void)
+{
+    struct ofi_card mine = { 0 };
+    size_t len = sizeof mine.addr;
+    int rc = fi_getname(&ofi.dflt->ep->fid, mine.addr, &len);
+    if (rc)
+        ofi_fatal_rc("fi_getname", rc, len > sizeof mine.addr
+                     ? "the provider's addresses are longer than Shoal's OFI_ADDR_MAX"
+                     : "try another SHMEM_OFI_PROVIDER");
+    mine.addrlen = len;
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        if (!ofi.seg_mr[s])
+            continue;
+        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal.seg[s].base : 0;
+        mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
+        if (mine.key[s] == FI_KEY_NOTAVAIL)
+            shoal_fatal("shmem_init", "the provider's memory keys do not fit in 64 bits "
+                        "(FI_MR_RAW); choose another SHMEM_OFI_PROVIDER");
+    }
+    size_t n = (size_t)shoal.n_pes;
+    struct ofi_card *all = calloc(n, sizeof *all);
+    char *addrs = calloc(n, len);
+    fi_addr_t *fiaddr = calloc(n, sizeof *fiaddr);
+    ofi.remote = calloc(n * SHOAL_NSEGS, sizeof *ofi.remote);
+    if (!all || !addrs || !fiaddr || !ofi.remote)
+        shoal_fatal("shmem_init", "out of memory for the addresses of %d PEs", shoal.n_pes);
+    if (shoal.boot->allgather(&mine, all, sizeof mine))
+        shoal_fatal("shmem_init", "cannot exchange libfabric addresses with the other PEs");
+    for (size_t pe = 0; pe < n; pe++) {
+        if (all[pe].addrlen != len)
+            shoal_fatal("shmem_init", "PE %zu uses a libfabric address of %llu bytes, this PE "
+                        "%zu; run every PE with the same SHMEM_OFI_PROVIDER", pe,
+                        (unsigned long long)all[pe].addrlen, len);
+        memcpy(addrs + pe * len, all[pe].addr, len);
+        for (int s = 0; s < SHOAL_NSEGS; s++)
+            ofi.remote[pe * SHOAL_NSEGS + s] = (struct ofi_remote){ all[pe].base[s],
+                                                                   all[pe].key[s] };
+    }
+    /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
+     * itself go through the NIC like everyone else's. */
+    rc = fi_av_insert(ofi.av, addrs, n, fiaddr, 0, NULL);
+    if (rc != (int)n)
+        ofi_fatal_rc("fi_av_insert", rc < 0 ? rc : -FI_EINVAL,
+                     "check that every PE's network is reachable (SHMEM_OFI_DOMAIN)");
+    for (size_t pe = 0; pe < n; pe++)
+        if (fiaddr[pe] != pe)
+            shoal_fatal("shmem_init", "libfabric's address vector did not number PE %zu as %zu; "
+                        "choose another SHMEM_OFI_PROVIDER", pe, pe);
+    free(all);
+    free(addrs);
+    free(fiaddr);
+    return 0;
+}
+
+static unsigned reg_capacity(void)
+{
+    long n = shoal.cfg.ofi_mr_cache;
+    return n <= 0 || n > OFI_REG_MAX ? OFI_REG_MAX : (unsigned)n;
+}
+
+void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)buf & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)buf + len + page - 1) & ~(page - 1);
+    struct ofi_reg *victim = NULL;
+    for (unsigned i = 0; i < c->nreg; i++) {
+        struct ofi_reg *r = &c->reg[i];
+        if (r->lo <= lo && hi <= r->hi) {
+            r->used = ++c->reg_clock;
+            return r->desc;
+        }
+        if (!victim || r->used < victim->used)
+            victim = r;
+    }
+    if (c->nreg < reg_capacity()) {
+        victim = &c->reg[c->nreg++];
+    } else {
+        /* The victim may be the source of a transfer still in flight. */
+        ofi_wait_issued(c);
+        fi_close(&victim->mr->fid);
+    }
+    int rc = ofi_mr_reg_local(c, (void *)lo, hi - lo, FI_READ | FI_WRITE, &victim->mr);
+    if (rc)
+        shoal_fatal("shmem_put", "libfabric cannot register a local buffer of %zu bytes: %s; "
+                    "raise the locked-memory limit (ulimit -l), lower SHMEM_OFI_MR_CACHE, or "
+                    "transfer from symmetric memory", (size_t)(hi - lo), fi_strerror(-rc));
+    victim->lo = lo;
+    victim->hi = hi;
+    victim->desc = fi_mr_desc(victim->mr);
+    victim->used = ++c->reg_clock;
+    return victim->desc;
+}
+
+void ofi_reg_release(struct ofi_ctx *c)
+{
+    for (unsigned i = 0; i < c->nreg; i++)
+        fi_close(&c->reg[i].mr->fid);
+    c->nreg = 0;
+}

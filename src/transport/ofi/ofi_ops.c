@@ -1,0 +1,25 @@
+/* The libfabric transport's operations table. */
+#include "transport/ofi/ofi.h"
+
+static const struct shoal_net_ops ofi_ops = {
+    .name = "ofi",
+    .init = ofi_net_init,
+    .fini = ofi_net_fini,
+    .ctx_create = ofi_ctx_create,
+    .ctx_destroy = ofi_ctx_destroy,
+    .put = ofi_put,
+    .put_nbi = ofi_put_nbi,
+    .get = ofi_get,
+    .get_nbi = ofi_get_nbi,
+    .amo = ofi_amo,
+    .amo_nbi = ofi_amo_nbi,
+    .put_signal = ofi_put_signal,
+    .fence = ofi_fence,
+    .quiet = ofi_quiet,
+    .local_complete = ofi_local_complete,
+    .session_start = ofi_session_start,
+    .session_stop = ofi_session_stop,
+    .progress = ofi_progress,
+};
+
+const struct shoal_net_ops *const shoal_net_ofi = &ofi_ops;

@@ -1,0 +1,142 @@
+/* Puts and gets, by the protocols of the seed paper (HPE Cray OpenSHMEMX on
+ * Slingshot):
+ *   inject  len <= inject size: the provider copies the source at once;
+ *   bounce  len <= SHMEM_OFI_BOUNCE_SIZE from memory outside the segments: copied
+ *           into a registered slot, so even a blocking put returns at once;
+ *   direct  sources in the segments (their MR) and larger buffers (registered on
+ *           the fly when the provider needs FI_MR_LOCAL).
+ * Every put and get counts on its context's counters; quiet waits for them. */
+#include "transport/ofi/ofi.h"
+
+/* A put that may carry FI_MORE while a batch session is open; the last one is
+ * remembered so that the batch can be flushed by a zero-length put there. */
+static inline uint64_t batch_flags(struct ofi_ctx *c, int pe, uint64_t raddr, uint64_t key)
+{
+    if (!c->more)
+        return 0;
+    c->more_pending = 1;
+    c->more_pe = pe;
+    c->more_addr = raddr;
+    c->more_key = key;
+    return FI_MORE;
+}
+
+static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, void *desc,
+                              int pe, uint64_t raddr, uint64_t key, uint64_t flags, void *ctx)
+{
+    flags |= batch_flags(c, pe, raddr, key);
+    if (!flags) {
+        OFI_POST(c, "fi_write", fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, ctx));
+    } else {
+        struct iovec iov = { (void *)buf, len };
+        struct fi_rma_iov rma = { raddr, len, key };
+        struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                                  .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+                                  .context = ctx };
+        OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, flags | ofi.op_flags));
+    }
+    c->writes++;
+}
+
+int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
+                             size_t len, int pe)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
+    void *desc = NULL;
+    ofi_before_write(c);
+    if (len <= ofi.inject_size) {
+        /* Not fi_inject_write: rxm completes those when they are sent, without the
+         * delivery completion quiet counts on. */
+        post_write(c, src, len, NULL, pe, raddr, key, FI_INJECT, NULL);
+        return 0;
+    }
+    if (ofi_local_seg(c, src, len, &desc)) {
+        post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+        return 1;
+    }
+    if (len <= ofi.bounce_size) {
+        struct ofi_slot *s = ofi_slot_get(c);
+        memcpy(s->buf, src, len);
+        post_write(c, s->buf, len, c->slot_desc, pe, raddr, key, FI_COMPLETION, &s->fctx);
+        return 0;
+    }
+    if (ofi.mr_local)
+        desc = ofi_reg_desc(c, src, len);
+    post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+    return 1;
+}
+
+void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    if (ofi_put_locked(c, seg, off, src, len, pe))
+        ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+    ofi_unlock(c);
+}
+
+void ofi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                 int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    ofi_put_locked(c, seg, off, src, len, pe);
+    ofi_unlock(c);
+}
+
+static inline void post_read(struct ofi_ctx *c, void *buf, size_t len, void *desc, int pe,
+                             uint64_t raddr, uint64_t key, void *ctx)
+{
+    if (!ctx) {
+        OFI_POST(c, "fi_read", fi_read(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, NULL));
+    } else {
+        struct iovec iov = { buf, len };
+        struct fi_rma_iov rma = { raddr, len, key };
+        struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                                  .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+                                  .context = ctx };
+        OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, FI_COMPLETION | ofi.op_flags));
+    }
+    c->reads++;
+}
+
+/* Gets land directly where the provider can write them (anywhere without
+ * FI_MR_LOCAL); otherwise small ones go through a slot copied out at completion.
+ * done: a blocking caller's flag for the slot case; returns 1 when the caller
+ * must wait for the read counter instead. */
+static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off, size_t len,
+                             int pe, volatile int *done)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
+    void *desc = NULL;
+    if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {
+        post_read(c, dst, len, desc, pe, raddr, key, NULL);
+        return 1;
+    }
+    if (len <= ofi.bounce_size) {
+        struct ofi_slot *s = ofi_slot_get(c);
+        s->copy_to = dst;
+        s->copy_len = len;
+        s->done = done;
+        post_read(c, s->buf, len, c->slot_desc, pe, raddr, key, &s->fctx);
+        return 0;
+    }
+    post_read(c, dst, len, ofi_reg_desc(c, dst, len), pe, raddr, key, NULL);
+    return 1;
+}
+
+void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+{
+    volatile int done = 0;
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    if (get_common(c, dst, seg, off, len, pe, &done))
+        ofi_wait_cntr(c, c->rcntr, c->reads, "a get");
+    else
+        ofi_wait_flag(c, &done);
+    ofi_unlock(c);
+}
+
+void ofi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    get_common(c, dst, seg, off, len, pe, NULL);
+    ofi_unlock(c);
+}
