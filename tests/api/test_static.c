@@ -188,12 +188,24 @@ static void amo_on_globals(void)
     shmem_barrier_all();
 }
 
+/* shmem_ptr reaches exactly the PEs of SHMEM_TEAM_SHARED (this node); on a PE of
+ * another node it is NULL. */
+static int shares_node(int pe)
+{
+    return shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+}
+
 static void ptr_on_globals(void)
 {
-    /* Every PE stores its number into slot me of every PE's g_ptr_slots. */
+    /* Every PE stores its number into slot me of every same-node PE's g_ptr_slots. */
     for (int q = 0; q < npes; q++) {
         int pe = (me + q) % npes;
         int *p = shmem_ptr(g_ptr_slots, pe);
+        if (!shares_node(pe)) {
+            CHECK(p == NULL);
+            CHECK(shmem_ptr(&s_long, pe) == NULL);
+            continue;
+        }
         if (p == NULL)
             fprintf(stderr, "PE %d: shmem_ptr(g_ptr_slots, %d) is NULL\n", me, pe);
         CHECK(p != NULL);
@@ -209,12 +221,16 @@ static void ptr_on_globals(void)
     CHECK_EQ(*mine, g_int[5]);
     shmem_barrier_all();
     for (int q = 0; q < npes; q++)
-        CHECK_EQ(g_ptr_slots[q], 7 * q + me + 1);
+        CHECK_EQ(g_ptr_slots[q], shares_node(q) ? 7 * q + me + 1 : 0);
     /* Reads through shmem_ptr see the other PE's data (s_long from rma_on_statics). */
-    long *lp = shmem_ptr(&s_long, right);
-    CHECK_EQ(*lp, me * 1000L + 7);
-    const int *dp = shmem_ptr(&g_data[3], left);
-    CHECK_EQ(*dp, left * 1000 + 503);
+    if (shares_node(right)) {
+        long *lp = shmem_ptr(&s_long, right);
+        CHECK_EQ(*lp, me * 1000L + 7);
+    }
+    if (shares_node(left)) {
+        const int *dp = shmem_ptr(&g_data[3], left);
+        CHECK_EQ(*dp, left * 1000 + 503);
+    }
     shmem_barrier_all();
 }
 

@@ -83,15 +83,34 @@ static int strided_valid(int n, int start, int stride, int size)
            last < n;
 }
 
+/* SHMEM_TEAM_SHARED is the PEs whose memory shmem_ptr reaches: all of them on one
+ * node, this PE's node when the job spans several (SHOAL_NODE_MAP in the tests). */
+static struct layout shared_layout(void)
+{
+    int first = -1, second = -1, count = 0;
+    for (int pe = 0; pe < npes; pe++) {
+        if (!shmem_ptr(&probe, pe))
+            continue;
+        if (first < 0)
+            first = pe;
+        else if (second < 0)
+            second = pe;
+        count++;
+    }
+    return (struct layout){ first, second < 0 ? 1 : second - first, count };
+}
+
 static void test_predefined(void)
 {
+    struct layout shared = shared_layout();
     CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_WORLD), me);
     CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), npes);
-    CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_SHARED), me);
-    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), npes);
+    CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_SHARED), (me - shared.start) / shared.stride);
+    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), shared.size);
     CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_INVALID), -1);
     CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_INVALID), -1);
-    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, me, SHMEM_TEAM_WORLD), me);
+    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED),
+                                     SHMEM_TEAM_WORLD), me);
     CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD), -1);
     shmem_team_config_t cfg = { -7 };
     CHECK_EQ(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, &cfg), 0);
@@ -101,7 +120,7 @@ static void test_predefined(void)
     CHECK(shmem_team_ptr(SHMEM_TEAM_INVALID, &probe, 0) == NULL);
     CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, &cfg, 0) == NULL);   /* not symmetric */
     check_team(SHMEM_TEAM_WORLD, (struct layout){ 0, 1, npes }, 0, 0);
-    check_team(SHMEM_TEAM_SHARED, (struct layout){ 0, 1, npes }, 0, 0);
+    check_team(SHMEM_TEAM_SHARED, shared, 0, 0);
 
     shmem_team_destroy(SHMEM_TEAM_INVALID);
     shmem_team_destroy(SHMEM_TEAM_WORLD);   /* refused with a message */
@@ -114,22 +133,27 @@ static void test_predefined(void)
 }
 
 /* Every start/stride/size around the valid range, valid or not, on a parent of all PEs. */
-static void test_strided(shmem_team_t parent)
+/* Every start/stride/size around the parent's size; p is the parent's layout in
+ * world numbers, so the new team's is start p.start + start * p.stride, stride
+ * stride * p.stride. */
+static void test_strided(shmem_team_t parent, struct layout p)
 {
-    for (int start = -1; start <= npes; start++)
+    int n = p.size;
+    for (int start = -1; start <= n; start++)
         for (int stride = -3; stride <= 3; stride++)
-            for (int size = 0; size <= npes + 1; size++) {
+            for (int size = 0; size <= n + 1; size++) {
                 shmem_team_config_t cfg = { start + 2 };
                 long mask = size % 2 ? SHMEM_TEAM_NUM_CONTEXTS : 0;
                 shmem_team_t t = (shmem_team_t)&cfg;
                 int rc = shmem_team_split_strided(parent, start, stride, size, &cfg, mask, &t);
-                if (!strided_valid(npes, start, stride, size)) {
+                if (!strided_valid(n, start, stride, size)) {
                     CHECK(rc != 0);
                     CHECK(t == SHMEM_TEAM_INVALID);
                     continue;
                 }
                 CHECK_EQ(rc, 0);
-                check_team(t, (struct layout){ start, stride, size }, mask ? start + 2 : 0, 0);
+                struct layout l = { p.start + start * p.stride, stride * p.stride, size };
+                check_team(t, l, mask ? start + 2 : 0, 0);
                 shmem_team_destroy(t);
             }
     shmem_barrier_all();
@@ -310,8 +334,8 @@ int main(void)
     me = shmem_my_pe();
     npes = shmem_n_pes();
     test_predefined();
-    test_strided(SHMEM_TEAM_WORLD);
-    test_strided(SHMEM_TEAM_SHARED);
+    test_strided(SHMEM_TEAM_WORLD, (struct layout){ 0, 1, npes });
+    test_strided(SHMEM_TEAM_SHARED, shared_layout());
     test_nested();
     test_2d();
     test_recycle();
