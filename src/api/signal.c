@@ -4,6 +4,8 @@
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
+    /* Programs poll with it: let the network land what peers sent. */
+    shoal_progress();
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 SHOAL_PROFILED(shmem_signal_fetch)

@@ -23,6 +23,7 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     }                                                                                         \
     static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
     {                                                                                         \
+        shoal_progress();                                                                     \
         return holds_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                \
     }                                                                                         \
     /* Returns the value that satisfied the condition, not a later reload. */                 \

@@ -167,10 +167,17 @@ static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const voi
  * so that more PEs than cores still make progress. */
 struct shoal_backoff { unsigned polls; };
 void shoal_backoff_slow(struct shoal_backoff *b);
+/* Drives the network, whose peers' operations on this PE may need this PE's help to
+ * land (providers with manual progress); nothing to do on one node. */
+static inline void shoal_progress(void)
+{
+    if (SHOAL_UNLIKELY(shoal.multi_node))
+        shoal.net->progress();
+}
+
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
-    if (shoal.multi_node)
-        shoal.net->progress();
+    shoal_progress();
     if (SHOAL_LIKELY(b->polls++ < (unsigned)shoal.cfg.spin_count)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
