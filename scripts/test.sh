@@ -2,6 +2,12 @@
 # Fresh machine to a full test run: dependencies, build with tests, run every test.
 # SHOAL_SANITIZE=address (ASan+UBSan) or thread (TSan) builds and tests that variant
 # in build-<sanitizer>.
+#
+# The multi-PE tests run in three transport modes (SHOAL_TEST_MODES, default all):
+#   shm    every PE on one node: shared memory only (the whole suite);
+#   ofi    every PE its own "node": libfabric over tcp;ofi_rxm on loopback;
+#   mixed  nodes of 2 PEs: shared memory inside a node, libfabric between nodes.
+# Arguments go to every ctest run (e.g. -R api.rma).
 set -e
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -14,4 +20,17 @@ fi
 cmake -S . -B "$dir" -G Ninja -DSHOAL_WERROR=ON $extra
 cmake --build "$dir"
 cd "$dir"
-ctest --output-on-failure -j "${SHOAL_TEST_JOBS:-2}" "$@"
+jobs="${SHOAL_TEST_JOBS:-2}"
+status=0
+for mode in ${SHOAL_TEST_MODES:-shm ofi mixed}; do
+    echo "==== transport mode: $mode ===="
+    case "$mode" in
+    shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1 ;;
+    ofi)   SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
+               ctest --output-on-failure -j "$jobs" -L '^pe$' -LE '^np1$' "$@" || status=1 ;;
+    mixed) SHOAL_NODE_MAP=block:2 SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
+               ctest --output-on-failure -j "$jobs" -L '^pe$' -LE '^np1$' "$@" || status=1 ;;
+    *)     echo "unknown transport mode $mode (use shm, ofi, mixed)"; exit 2 ;;
+    esac
+done
+exit $status
