@@ -2,23 +2,27 @@
 # Builds Shoal (Release) and the benchmark suite, runs it, and writes results.csv,
 # results.json, summary.md and PNG plots into a results folder.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--out results/DIR] [--build DIR]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--out results/DIR] [--build DIR]
 #
 # --compare-ompi builds the same sources with Open MPI's /usr/bin/oshcc and runs them
 # with /usr/bin/oshrun (Debian's openmpi-bin OSHMEM) so the plots show both side by side.
+# --ofi also runs Shoal with every PE on its own "node" (libfabric over tcp;ofi_rxm on
+# loopback), labelled shoal-ofi.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
+ofi=0
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
     case "$1" in
         --pes) pes="$2"; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
+        --ofi) ofi=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -53,6 +57,9 @@ shoal_run() {
     n=$1; shift
     "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 "$@"
 }
+shoal_ofi_run() {
+    SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
+}
 
 impls="shoal"
 if [ "$compare" -eq 1 ]; then
@@ -65,6 +72,7 @@ if [ "$compare" -eq 1 ]; then
     done
 fi
 
+[ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
 failed=0
 cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
 echo "== machine limits"
@@ -78,6 +86,9 @@ for n in $(echo "$pes" | tr ',' ' '); do
             echo "== $impl, $n PEs: $name $args"
             if [ "$impl" = shoal ]; then
                 shoal_run "$n" "$build/bench/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
+                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
+            elif [ "$impl" = shoal-ofi ]; then
+                shoal_ofi_run "$n" "$build/bench/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
                     echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
             else
                 ompi_run "$n" "$build/bench-oshmem/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {

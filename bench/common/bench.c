@@ -62,8 +62,12 @@ long bench_iters_for(const struct bench_opts *o, size_t size)
     return n < 10 ? 10 : n;
 }
 
+/* BENCH_IMPL names a variant of one library (scripts/bench.sh sets shoal-ofi). */
 const char *bench_impl(void)
 {
+    const char *label = getenv("BENCH_IMPL");
+    if (label && *label)
+        return label;
 #if defined(OSHMEM_MAJOR_VERSION)
     return "oshmem";
 #else
