@@ -15,13 +15,17 @@
 #include "check.h"
 
 #define NTHREADS 4
-#define ITERS 200
 #define LEN 32
+/* Rounds per thread and phase: many where every call is a load/store, fewer when PEs
+ * span nodes, where each blocking call is a network round trip (tcp on loopback, on
+ * oversubscribed cores in CI) and a few dozen rounds already interleave the threads. */
+#define ITERS_SHM 200
+#define ITERS_NET 25
 
 enum mode { MODE_DEFAULT, MODE_SHARED, MODE_PRIVATE, NMODES };
 static const char *const mode_name[NMODES] = { "default", "shared", "private" };
 
-static int me, npes;
+static int me, npes, iters;
 static shmem_ctx_t shared_ctx;
 static long *slots;               /* [npes][NTHREADS][LEN]: (source PE, thread) -> last put */
 static int *seen;                 /* on PE 0: seen[ticket] counts hand-outs of ticket */
@@ -38,7 +42,7 @@ struct worker {
 
 static long pattern(int pe, int t, int mode, int iter, int k)
 {
-    return ((((long)pe * NTHREADS + t) * NMODES + mode) * ITERS + iter) * LEN + k + 1;
+    return ((((long)pe * NTHREADS + t) * NMODES + mode) * ITERS_SHM + iter) * LEN + k + 1;
 }
 
 static int target_of(int pe, int t, int iter) { return (pe + t + iter) % npes; }
@@ -69,7 +73,7 @@ static void rma_round(shmem_ctx_t ctx, const struct worker *w, int iter)
 static void amo_round(shmem_ctx_t ctx, const struct worker *w, int iter)
 {
     long ticket = shmem_ctx_long_atomic_fetch_add(ctx, &tickets, 1, 0);
-    CHECK(ticket >= 0 && ticket < (long)NMODES * npes * NTHREADS * ITERS);
+    CHECK(ticket >= 0 && ticket < (long)NMODES * npes * NTHREADS * iters);
     shmem_ctx_int_atomic_inc(ctx, &seen[ticket], 0);
     shmem_ctx_long_atomic_inc(ctx, &hits, target_of(me, w->t, iter));
 }
@@ -79,13 +83,13 @@ static void mail_round(shmem_ctx_t ctx, const struct worker *w)
 {
     long src[LEN];
     for (int k = 0; k < LEN; k++)
-        src[k] = pattern(me, w->t, w->mode, ITERS - 1, k);
+        src[k] = pattern(me, w->t, w->mode, iters - 1, k);
     shmem_ctx_long_put_signal(ctx, mail[w->t], src, LEN, &sig[w->t], 1, SHMEM_SIGNAL_ADD,
                               (me + 1) % npes);
     shmem_signal_wait_until(&sig[w->t], SHMEM_CMP_GE, (uint64_t)w->mode + 1);
     int left = (me + npes - 1) % npes;
     for (int k = 0; k < LEN; k++)
-        CHECK_EQ(mail[w->t][k], pattern(left, w->t, w->mode, ITERS - 1, k));
+        CHECK_EQ(mail[w->t][k], pattern(left, w->t, w->mode, iters - 1, k));
 }
 
 static void *work(void *arg)
@@ -96,7 +100,7 @@ static void *work(void *arg)
         ctx = shared_ctx;
     if (w->mode == MODE_PRIVATE)
         CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
-    for (int iter = 0; iter < ITERS; iter++) {
+    for (int iter = 0; iter < iters; iter++) {
         rma_round(ctx, w, iter);
         amo_round(ctx, w, iter);
     }
@@ -112,7 +116,7 @@ static long hits_per_phase(void)
     long n = 0;
     for (int pe = 0; pe < npes; pe++)
         for (int t = 0; t < NTHREADS; t++)
-            for (int iter = 0; iter < ITERS; iter++)
+            for (int iter = 0; iter < iters; iter++)
                 n += target_of(pe, t, iter) == me;
     return n;
 }
@@ -121,7 +125,7 @@ static void check_slots(enum mode mode)
 {
     for (int pe = 0; pe < npes; pe++)
         for (int t = 0; t < NTHREADS; t++) {
-            int last = ITERS - 1;
+            int last = iters - 1;
             while (target_of(pe, t, last) != me)
                 last--;
             for (int k = 0; k < LEN; k++)
@@ -155,8 +159,11 @@ int main(void)
     CHECK_EQ(provided, SHMEM_THREAD_MULTIPLE);
     me = shmem_my_pe();
     npes = shmem_n_pes();
+    iters = shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes ? ITERS_SHM : ITERS_NET;
+    if (iters < npes)
+        iters = npes;   /* each thread's targets cycle through every PE */
 
-    long total = (long)NMODES * npes * NTHREADS * ITERS;
+    long total = (long)NMODES * npes * NTHREADS * iters;
     slots = shmem_calloc((size_t)npes * NTHREADS * LEN, sizeof *slots);
     seen = shmem_calloc((size_t)total, sizeof *seen);
     CHECK(slots && seen);
