@@ -15,7 +15,7 @@ void shoal_team_barrier(struct shoal_team *team)
     shoal_shm_fence();
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int peer = team->start + ((me + dist) % n) * team->stride;
-        shoal_word_fetch_op(SHOAL_AMO_ADD, &words[r], 1, peer);
+        shoal_word_add(&words[r], 1, peer);
         struct shoal_backoff b = { 0 };
         while (__atomic_load_n(&words[r], __ATOMIC_ACQUIRE) < epoch)
             shoal_backoff(&b);

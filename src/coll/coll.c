@@ -134,8 +134,7 @@ static void psync_barrier(const struct coll *c)
     psync_wait(&ps[COLL_PS_ARRIVED], nchild);
     __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);
     if (me) {
-        shoal_word_fetch_op(SHOAL_AMO_ADD, (uint64_t *)&ps[COLL_PS_ARRIVED], 1,
-                            coll_world_pe(c, me - (int)span));
+        shoal_word_add((uint64_t *)&ps[COLL_PS_ARRIVED], 1, coll_world_pe(c, me - (int)span));
         coll_psync_take(&ps[COLL_PS_RELEASE]);
     }
     for (long b = 1; b < span && me + b < n; b <<= 1)

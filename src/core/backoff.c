@@ -7,9 +7,9 @@
 
 #include "core/state.h"
 
-void shoal_backoff_slow(struct shoal_backoff *b)
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
 {
-    unsigned over = b->polls - (unsigned)shoal.cfg.spin_count;
+    unsigned over = b->polls - spins;
     if (over < 64 || shoal.cfg.yield_sleep_us <= 0) {
         sched_yield();
         return;

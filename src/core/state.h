@@ -166,7 +166,8 @@ static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const voi
 /* Polls with growing politeness: spin, then yield the core, then sleep briefly,
  * so that more PEs than cores still make progress. */
 struct shoal_backoff { unsigned polls; };
-void shoal_backoff_slow(struct shoal_backoff *b);
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
+
 /* Drives the network, whose peers' operations on this PE may need this PE's help to
  * land (providers with manual progress); nothing to do on one node. */
 static inline void shoal_progress(void)
@@ -177,8 +178,14 @@ static inline void shoal_progress(void)
 
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
-    shoal_progress();
-    if (SHOAL_LIKELY(b->polls++ < (unsigned)shoal.cfg.spin_count)) {
+    unsigned spins = (unsigned)shoal.cfg.spin_count;
+    if (SHOAL_UNLIKELY(shoal.multi_node)) {
+        shoal.net->progress();
+        /* A poll that drives the network costs system calls, and the peers it waits
+         * for need this core to progress too: give it up far sooner. */
+        spins >>= 6;
+    }
+    if (SHOAL_LIKELY(b->polls++ < spins)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -186,7 +193,7 @@ static inline void shoal_backoff(struct shoal_backoff *b)
 #endif
         return;
     }
-    shoal_backoff_slow(b);
+    shoal_backoff_slow(b, spins);
 }
 
 /* Library-internal pieces the API files share. */

@@ -75,6 +75,15 @@ uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, i
     shoal_fatal("shoal", "internal: word operation %d", (int)op);
 }
 
+void shoal_word_add(uint64_t *word, uint64_t v, int pe)
+{
+    if (shoal_amo_via_net())
+        shoal_net_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, word, &v, NULL, NULL,
+                      pe, 0);
+    else
+        __atomic_fetch_add((uint64_t *)shoal_xlate(word, pe), v, __ATOMIC_RELEASE);
+}
+
 uint64_t shoal_word_read(const uint64_t *word, int pe)
 {
     uint64_t zero = 0;

@@ -34,6 +34,9 @@ void shoal_net_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t l
  * pe, on the default context, whichever way that PE is reached. */
 uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, int pe);
 uint64_t shoal_word_read(const uint64_t *word, int pe);
+/* Non-fetching: returns without waiting for the update to land (barrier arrivals,
+ * whose target waits for them anyway). */
+void shoal_word_add(uint64_t *word, uint64_t v, int pe);
 /* Stores v once the payload put to pe before it (payload bytes) is visible there. */
 void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload);
 /* Blocking copies for the collectives. */
