@@ -3,7 +3,15 @@
  * operations; on one node every RMA completes inside its call). Live contexts are kept
  * on a list because destroying a team destroys the contexts still attached to it,
  * and the last finalize frees whatever is left. Creation is not collective and may
- * come from several threads at once, hence the mutex. */
+ * come from several threads at once, hence the mutex.
+ *
+ * A destroyed context's node is never returned to malloc: it is marked destroyed,
+ * its team becomes shoal_ctx_dead_team, and it waits on a free list that later creates
+ * reuse (also after a re-init). So a handle the program still holds after
+ * shmem_ctx_destroy, shmem_team_destroy of its team or the last shmem_finalize points
+ * at valid memory: an RMA or AMO through it ends in shoal_bad_pe with a clear message
+ * at no cost to the hot path, and SHMEM_DEBUG checks every use. A handle to a node that
+ * a later create reused is indistinguishable from the new context; that goes unnoticed. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -15,6 +23,9 @@ struct ctx_node {
 };
 
 static struct ctx_node *live;
+static struct ctx_node *dead;   /* destroyed nodes, linked through next */
+
+struct shoal_team shoal_ctx_dead_team = { .my_pe = -1 };
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void unlink_node(struct ctx_node *n)
@@ -27,6 +38,16 @@ static void unlink_node(struct ctx_node *n)
         n->next->prev = n->prev;
 }
 
+/* Called with live_lock held: a node no longer live goes to the free list. */
+static void push_dead(struct ctx_node *n)
+{
+    n->ctx.destroyed = SHOAL_CTX_DESTROYED;
+    n->ctx.team = &shoal_ctx_dead_team;
+    n->prev = NULL;
+    n->next = dead;
+    dead = n;
+}
+
 void shoal_ctx_release(const struct shoal_team *team)
 {
     pthread_mutex_lock(&live_lock);
@@ -35,10 +56,18 @@ void shoal_ctx_release(const struct shoal_team *team)
         if (!team || n->ctx.team == team) {
             unlink_node(n);
             shoal.net->ctx_destroy(&n->ctx);
-            free(n);
+            push_dead(n);
         }
     }
     pthread_mutex_unlock(&live_lock);
+}
+
+void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx)
+{
+    shoal_require_init(routine);
+    if (ctx->destroyed == SHOAL_CTX_DESTROYED)
+        shoal_fatal(routine, "the context was destroyed (shmem_ctx_destroy, or "
+                    "shmem_team_destroy of its team); create a new one");
 }
 
 static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *ctx)
@@ -47,13 +76,19 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
     *ctx = SHMEM_CTX_INVALID;
     if (!team)
         return -1;
-    struct ctx_node *n = malloc(sizeof *n);
-    if (!n)
+    pthread_mutex_lock(&live_lock);
+    struct ctx_node *n = dead;
+    if (n)
+        dead = n->next;
+    pthread_mutex_unlock(&live_lock);
+    if (!n && !(n = malloc(sizeof *n)))
         return -1;
     /* A team's num_contexts is what the program expects to create, not a cap. */
     n->ctx = (struct shoal_ctx){ .team = team, .options = options };
     if (shoal.net->ctx_create(&n->ctx)) {
-        free(n);
+        pthread_mutex_lock(&live_lock);
+        push_dead(n);
+        pthread_mutex_unlock(&live_lock);
         return -1;
     }
     pthread_mutex_lock(&live_lock);
@@ -88,6 +123,9 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
         shoal_warn(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed; ignored");
         return;
     }
+    /* The node stays valid memory (see above), so this check is safe and cheap. */
+    if (ctx->destroyed == SHOAL_CTX_DESTROYED)
+        shoal_fatal(__func__, "the context was already destroyed");
     shoal_quiet_all();
     struct ctx_node *n = (struct ctx_node *)ctx;
     shoal.net->quiet(ctx);
@@ -95,13 +133,21 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     unlink_node(n);
     pthread_mutex_unlock(&live_lock);
     shoal.net->ctx_destroy(ctx);
-    free(n);
+    pthread_mutex_lock(&live_lock);
+    push_dead(n);
+    pthread_mutex_unlock(&live_lock);
 }
 SHOAL_PROFILED(shmem_ctx_destroy)
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
     if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_ctx_debug_check(__func__, ctx);
+    if (ctx->destroyed == SHOAL_CTX_DESTROYED) {
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }

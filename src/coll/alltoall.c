@@ -27,6 +27,8 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
+    COLL_AGREE(fn, &c, COLL_ARG_SIZE("nelems", nelems), COLL_ARG_INT("dst", dst),
+               COLL_ARG_INT("sst", sst));
     if (!nelems)
         return 0;
     coll_check_sym(fn, dest, esize);

@@ -105,12 +105,14 @@ static void check_root(const char *fn, int root, const struct coll *c)
 }
 
 static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
-                          size_t len, int root)
+                          size_t nelems, size_t esize, int root)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
+    COLL_AGREE(fn, &c, COLL_ARG_INT("PE_root", root), COLL_ARG_SIZE("nelems", nelems));
     check_root(fn, root, &c);
+    size_t len = nelems * esize;
     if (!len)
         return 0;
     coll_check_sym(fn, dest, len);
@@ -124,7 +126,7 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root)
 {
-    return team_broadcast(__func__, team, dest, source, nelems, PE_root);
+    return team_broadcast(__func__, team, dest, source, nelems, 1, PE_root);
 }
 SHOAL_PROFILED(shmem_broadcastmem)
 
@@ -132,7 +134,7 @@ SHOAL_PROFILED(shmem_broadcastmem)
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,  \
                               int PE_root)                                                 \
     {                                                                                      \
-        return team_broadcast(__func__, team, dest, source, nelems * sizeof(T), PE_root);  \
+        return team_broadcast(__func__, team, dest, source, nelems, sizeof(T), PE_root);    \
     }                                                                                      \
     SHOAL_PROFILED(shmem_##N##_broadcast)
 SHMEM_RMA_TYPES(COLL_BROADCAST)

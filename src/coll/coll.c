@@ -1,5 +1,7 @@
 /* Entering a collective (team or active set), the channels of coll_common.h, and the
  * barrier over a user's pSync. */
+#include <stdio.h>
+
 #include "coll/coll_common.h"
 
 int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
@@ -147,4 +149,72 @@ void coll_barrier(const struct coll *c)
         shoal_team_barrier(c->team);
     else
         psync_barrier(c);
+}
+
+/* ---- SHMEM_DEBUG: arguments every member passes alike ------------------------------ */
+
+/* One argument's range over the team, with the lowest world PE holding each end.
+ * Combining is commutative and associative, so every member gets the same bits. */
+struct agree {
+    uint64_t min, max;      /* keys: the value, sign bit flipped for signed arguments */
+    uint32_t min_pe, max_pe;
+};
+
+#define AGREE_WORD 33
+#define AGREE_PER_ROUND 2   /* sync words 33..38 */
+_Static_assert(AGREE_WORD + AGREE_PER_ROUND * sizeof(struct agree) / 8 <= SHOAL_TEAM_SPLIT_WORD,
+               "the agreement's words overlap the split words");
+
+static void agree_op(void *acc_, const void *in_, size_t n)
+{
+    struct agree *acc = acc_;
+    const struct agree *in = in_;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i].min < acc[i].min || (in[i].min == acc[i].min && in[i].min_pe < acc[i].min_pe)) {
+            acc[i].min = in[i].min;
+            acc[i].min_pe = in[i].min_pe;
+        }
+        if (in[i].max > acc[i].max || (in[i].max == acc[i].max && in[i].max_pe < acc[i].max_pe)) {
+            acc[i].max = in[i].max;
+            acc[i].max_pe = in[i].max_pe;
+        }
+    }
+}
+
+static void agree_value(char *buf, size_t len, const struct coll_arg *a, uint64_t key)
+{
+    if (a->is_signed)
+        snprintf(buf, len, "%lld", (long long)(int64_t)(key ^ (1ull << 63)));
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)key);
+}
+
+void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_arg *args,
+                      int nargs)
+{
+    struct agree *res = (struct agree *)&c->team->res->sync[AGREE_WORD];
+    for (int base = 0; base < nargs; base += AGREE_PER_ROUND) {
+        int k = nargs - base < AGREE_PER_ROUND ? nargs - base : AGREE_PER_ROUND;
+        struct agree mine[AGREE_PER_ROUND];
+        for (int i = 0; i < k; i++) {
+            const struct coll_arg *a = &args[base + i];
+            uint64_t key = a->is_signed ? a->v ^ (1ull << 63) : a->v;
+            mine[i] = (struct agree){ key, key, (uint32_t)shoal.my_pe, (uint32_t)shoal.my_pe };
+        }
+        coll_allreduce_small(c, res, mine, (size_t)k, sizeof *mine, agree_op);
+        for (int i = 0; i < k; i++) {
+            if (res[i].min == res[i].max)
+                continue;
+            const struct coll_arg *a = &args[base + i];
+            char lo[32], hi[32];
+            agree_value(lo, sizeof lo, a, res[i].min);
+            agree_value(hi, sizeof hi, a, res[i].max);
+            int plo = (int)res[i].min_pe, phi = (int)res[i].max_pe;
+            int world = c->team == SHMEM_TEAM_WORLD;
+            shoal_fatal(fn, "%s differs across the %s (%s on PE %d, %s on PE %d); every %s "
+                        "must pass the same value", a->name, world ? "PEs" : "team",
+                        plo < phi ? lo : hi, plo < phi ? plo : phi,
+                        plo < phi ? hi : lo, plo < phi ? phi : plo, world ? "PE" : "member");
+        }
+    }
 }

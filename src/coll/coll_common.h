@@ -7,7 +7,9 @@
  *   sync word 32 (this PE's own copy, never written remotely): nonzero once this PE
  *     has set up the team's scratch (zeroed words and counts, then a team barrier, in
  *     its first collective on the team). It relies on a new team's sync words
- *     starting at zero, as the barrier's words 0..31 do. Words 33..39 are reserved.
+ *     starting at zero, as the barrier's words 0..31 do.
+ *   sync words 33..38: the result of SHMEM_DEBUG's argument agreement
+ *     (coll_debug_agree); word 39 is reserved.
  *   scratch (16 KiB), laid out as struct coll_scratch:
  *     words   flags written by peers; each word has exactly one writer (named below),
  *             which stores the count of messages it has sent through it, so the
@@ -246,6 +248,27 @@ void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size,
 /* Ends the job unless addr (len bytes, len > 0) is symmetric. */
 void coll_check_sym(const char *fn, const void *addr, size_t len);
 
+/* SHMEM_DEBUG: arguments of a team-based collective that every member must pass
+ * alike. coll_debug_agree computes each one's minimum and maximum over the team (with
+ * a PE holding each) by a small reduction, and ends the job naming both values and
+ * PEs where they differ. COLL_AGREE costs one predictable branch without SHMEM_DEBUG. */
+struct coll_arg {
+    const char *name;
+    uint64_t v;
+    int is_signed;
+};
+void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_arg *args,
+                      int nargs);
+#define COLL_AGREE(fn, c, ...)                                                     \
+    do {                                                                           \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (c)->team && (c)->n > 1) {          \
+            const struct coll_arg agree_[] = { __VA_ARGS__ };                      \
+            coll_debug_agree(fn, c, agree_, (int)(sizeof agree_ / sizeof *agree_)); \
+        }                                                                          \
+    } while (0)
+#define COLL_ARG_SIZE(name, v) { name, (uint64_t)(v), 0 }
+#define COLL_ARG_INT(name, v) { name, (uint64_t)(int64_t)(v), 1 }
+
 /* Synchronizes the members (team barrier, or the pSync barrier); every put issued
  * before it is visible everywhere after it. */
 void coll_barrier(const struct coll *c);
@@ -258,6 +281,9 @@ void coll_barrier(const struct coll *c);
 /* acc[i] = acc[i] OP in[i] for i < n; every OP here is commutative. */
 typedef void coll_op_fn(void *acc, const void *in, size_t n);
 
+/* Recursive-doubling allreduce of a few elements (team-based); dest is symmetric. */
+void coll_allreduce_small(const struct coll *c, void *dest, const void *source, size_t nelems,
+                          size_t esize, coll_op_fn *op);
 /* Direct puts of each member's block to every member, then a barrier. */
 void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize);

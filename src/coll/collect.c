@@ -46,11 +46,13 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
 }
 
 static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
-                         size_t len)
+                         size_t nelems, size_t esize)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
+    COLL_AGREE(fn, &c, COLL_ARG_SIZE("nelems", nelems));
+    size_t len = nelems * esize;
     if (!len)
         return 0;
     coll_check_sym(fn, dest, len * (size_t)c.n);
@@ -83,7 +85,7 @@ static int team_collect(const char *fn, shmem_team_t team, void *dest, const voi
 
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return team_fcollect(__func__, team, dest, source, nelems);
+    return team_fcollect(__func__, team, dest, source, nelems, 1);
 }
 SHOAL_PROFILED(shmem_fcollectmem)
 
@@ -96,7 +98,7 @@ SHOAL_PROFILED(shmem_collectmem)
 #define COLL_COLLECT(T, N)                                                                     \
     int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
     {                                                                                          \
-        return team_fcollect(__func__, team, dest, source, nelems * sizeof(T));                \
+        return team_fcollect(__func__, team, dest, source, nelems, sizeof(T));                 \
     }                                                                                          \
     SHOAL_PROFILED(shmem_##N##_fcollect)                                                       \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)        \

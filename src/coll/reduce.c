@@ -58,6 +58,12 @@ static void reduce_rd(const struct coll *c, char *dest, const char *source, size
             coll_sig_wait(&unfold);
 }
 
+void coll_allreduce_small(const struct coll *c, void *dest, const void *source, size_t nelems,
+                          size_t esize, coll_op_fn *op)
+{
+    reduce_rd(c, dest, source, nelems, esize, op);
+}
+
 static void reduce_rsag(const struct coll *c, char *dest, const char *source, size_t nelems,
                         size_t esize, coll_op_fn *op, size_t piece)
 {
@@ -99,6 +105,7 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
+    COLL_AGREE(fn, &c, COLL_ARG_SIZE("nreduce", nreduce));
     size_t bytes = nreduce * esize;
     if (!bytes)
         return 0;

@@ -51,6 +51,7 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
         struct coll c;                                                                         \
         if (coll_team_begin(__func__, team, &c))                                               \
             return -1;                                                                         \
+        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
         coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);                     \
         return 0;                                                                              \
     }                                                                                          \
@@ -60,6 +61,7 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
         struct coll c;                                                                         \
         if (coll_team_begin(__func__, team, &c))                                               \
             return -1;                                                                         \
+        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
         coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);                     \
         return 0;                                                                              \
     }                                                                                          \

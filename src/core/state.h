@@ -62,7 +62,9 @@ struct shoal_ctx {
     long options;
     long session;              /* options of the open session; 0 when none */
     void *net;                 /* the network transport's resources for this context */
+    unsigned destroyed;        /* SHOAL_CTX_DESTROYED once shmem_ctx_destroy'd (api/ctx.c) */
 };
+#define SHOAL_CTX_DESTROYED 0xdeadc7c7u
 
 struct shoal_state {
     int my_pe;
@@ -136,10 +138,21 @@ static inline int shoal_world_pe(const char *routine, const struct shoal_team *t
     return team->start + pe * team->stride;
 }
 
+/* A destroyed context's team (api/ctx.c): no members (size 0, my_pe -1), so every
+ * RMA or AMO through a destroyed context fails shoal_world_pe's range check and
+ * shoal_bad_pe names the cause, with no check of its own on the hot path. */
+extern struct shoal_team shoal_ctx_dead_team;
+/* SHMEM_DEBUG's checks of a context (api/ctx.c): called before shmem_init or after
+ * shmem_finalize, or the context was destroyed. */
+void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx);
+
+/* Without SHMEM_DEBUG: one compare and one predictable branch on a global. */
 static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
 {
     if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         shoal_fatal(routine, "the context is SHMEM_CTX_INVALID");
+    if (SHOAL_UNLIKELY(shoal.cfg.debug))
+        shoal_ctx_debug_check(routine, ctx);
 }
 
 /* Checks a symmetric object of len bytes on team-relative PE pe that is not mapped

@@ -4,9 +4,38 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coll/coll_common.h"
 #include "core/state.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
+
+/* SHMEM_DEBUG: every PE must pass the same arguments (coll/coll.c compares them over
+ * the world team). Without SHMEM_DEBUG one predictable branch. A call that does nothing
+ * (size 0, shmem_free(NULL)) does not communicate, with or without SHMEM_DEBUG, so a
+ * PE that passes 0 where the others pass a size is not caught: they wait for it. */
+static void agree(const char *fn, const struct coll_arg *args, int nargs)
+{
+    struct coll c;
+    if (coll_team_begin(fn, SHMEM_TEAM_WORLD, &c) == 0 && c.n > 1)
+        coll_debug_agree(fn, &c, args, nargs);
+}
+#define AGREE(fn, acts, ...)                                                        \
+    do {                                                                            \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (acts)) {                            \
+            const struct coll_arg agree_[] = { __VA_ARGS__ };                       \
+            agree(fn, agree_, (int)(sizeof agree_ / sizeof *agree_));               \
+        }                                                                           \
+    } while (0)
+
+/* A block's heap offset for the comparison, -1 for NULL or a pointer outside the heap
+ * (heap_offset rejects those afterwards). */
+static int64_t agree_offset(const void *ptr)
+{
+    uintptr_t off = (uintptr_t)ptr - shoal.seg[SHOAL_SEG_HEAP].base;
+    return ptr && off < shoal.seg[SHOAL_SEG_HEAP].size ? (int64_t)off : -1;
+}
+#define PTR_ARG(ptr) COLL_ARG_INT("ptr (as an offset into the heap; -1: NULL or not in it)", \
+                                  agree_offset(ptr))
 
 static void *heap_ptr(size_t off)
 {
@@ -53,6 +82,7 @@ static void *heap_alloc(const char *routine, size_t size, size_t align, int zero
 
 void *shmem_malloc(size_t size)
 {
+    AGREE("shmem_malloc", size, COLL_ARG_SIZE("size", size));
     return heap_alloc("shmem_malloc", size, 16, 0);
 }
 SHOAL_PROFILED(shmem_malloc)
@@ -60,12 +90,15 @@ SHOAL_PROFILED(shmem_malloc)
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints; /* every hint is a performance hint; one heap serves them all */
+    AGREE("shmem_malloc_with_hints", size, COLL_ARG_SIZE("size", size));
     return heap_alloc("shmem_malloc_with_hints", size, 16, 0);
 }
 SHOAL_PROFILED(shmem_malloc_with_hints)
 
 void *shmem_calloc(size_t count, size_t size)
 {
+    AGREE("shmem_calloc", count && size, COLL_ARG_SIZE("count", count),
+          COLL_ARG_SIZE("size", size));
     if (count && size > SIZE_MAX / count) {
         shoal_require_init("shmem_calloc");
         return heap_exhausted("shmem_calloc", SIZE_MAX);
@@ -76,6 +109,8 @@ SHOAL_PROFILED(shmem_calloc)
 
 void *shmem_align(size_t alignment, size_t size)
 {
+    AGREE("shmem_align", size, COLL_ARG_SIZE("alignment", alignment),
+          COLL_ARG_SIZE("size", size));
     if (alignment == 0 || (alignment & (alignment - 1)) || alignment % sizeof(void *)) {
         shoal_require_init("shmem_align");
         shoal_warn("shmem_align", "alignment %zu is not a power of two multiple of %zu; "
@@ -104,6 +139,7 @@ static size_t heap_offset(const char *routine, const void *ptr)
 void shmem_free(void *ptr)
 {
     shoal_require_init("shmem_free");
+    AGREE("shmem_free", ptr, PTR_ARG(ptr));
     if (!ptr)
         return;
     size_t off = heap_offset("shmem_free", ptr);
@@ -114,6 +150,7 @@ SHOAL_PROFILED(shmem_free)
 
 void *shmem_realloc(void *ptr, size_t size)
 {
+    AGREE("shmem_realloc", ptr || size, PTR_ARG(ptr), COLL_ARG_SIZE("size", size));
     if (!ptr)
         return heap_alloc("shmem_realloc", size, 16, 0);
     if (size == 0) {

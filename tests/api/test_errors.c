@@ -1,7 +1,8 @@
 /* Erroneous programs, one per mode (argv[1]); test_errors.sh runs each under oshrun
  * at 1, 2 and 4 PEs and checks the exit status and the message. Where only one PE
  * errs, the others wait in a barrier that can never complete, so the job ends only if
- * the launcher tears it down. Every mode must fail: reaching the end is an error. */
+ * the launcher tears it down. Every mode must fail: reaching the end is an error
+ * (except zero_and_huge*, which checks that empty and huge sizes are not errors). */
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,45 @@ int main(int argc, char **argv)
         shmem_init();
         shmem_finalize();
         shmem_barrier_all(); /* fatal */
+        return 0;
+    }
+    /* Each family before shmem_init, and after shmem_finalize (with the addresses
+     * and contexts it had while initialized). */
+    if (!strncmp(mode, "before_init_", 12) || !strncmp(mode, "after_finalize_", 15)) {
+        const char *what = strchr(mode + 7, '_') + 1;
+        long *heap = NULL, src[4] = { 0 };
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+        if (mode[0] == 'a') {
+            shmem_init();
+            heap = shmem_malloc(64);
+            shmem_ctx_create(0, &ctx);
+            shmem_finalize();
+            what = mode + 15;
+        }
+        long *dest = heap ? heap : &gwait;
+        if (!strcmp(what, "put"))
+            shmem_long_put(dest, src, 4, 0);
+        else if (!strcmp(what, "p"))
+            shmem_long_p(dest, 1, 0);
+        else if (!strcmp(what, "get"))
+            shmem_long_get(src, dest, 4, 0);
+        else if (!strcmp(what, "ctx_put"))
+            shmem_ctx_long_put(ctx, dest, src, 4, 0);
+        else if (!strcmp(what, "amo"))
+            shmem_long_atomic_fetch_add(dest, 1, 0);
+        else if (!strcmp(what, "quiet"))
+            shmem_quiet();
+        else if (!strcmp(what, "reduce"))
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dest, src, 1);
+        else if (!strcmp(what, "bcast"))
+            shmem_long_broadcast(SHMEM_TEAM_WORLD, dest, src, 1, 0);
+        else if (!strcmp(what, "malloc"))
+            shmem_malloc(64);
+        else if (!strcmp(what, "free"))
+            shmem_free(heap);
+        else
+            return 2;
+        printf("test_errors: mode %s was not caught\n", mode);
         return 0;
     }
 
@@ -88,6 +128,93 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "realloc_nonheap")) {
         static int not_heap[4];
         shmem_realloc(not_heap, 64);
+    } else if (!strcmp(mode, "ctx_destroyed") || !strcmp(mode, "ctx_destroyed_nodebug")) {
+        /* caught by SHMEM_DEBUG's check, or without it by the PE range check */
+        shmem_ctx_t ctx;
+        if (shmem_ctx_create(0, &ctx))
+            return 3;
+        shmem_ctx_destroy(ctx);
+        LAST_PE_DOES(shmem_ctx_long_put(ctx, &gwait, &gwait, 1, 0));
+    } else if (!strcmp(mode, "ctx_destroyed_quiet")) {
+        /* SHMEM_DEBUG=1 (no create in between: it could reuse the destroyed node) */
+        shmem_ctx_t ctx;
+        if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx))
+            return 3;
+        shmem_ctx_destroy(ctx);
+        LAST_PE_DOES(shmem_ctx_quiet(ctx));
+    } else if (!strcmp(mode, "ctx_destroy_twice")) {
+        shmem_ctx_t ctx;
+        if (shmem_ctx_create(0, &ctx))
+            return 3;
+        shmem_ctx_destroy(ctx);
+        LAST_PE_DOES(shmem_ctx_destroy(ctx));
+    } else if (!strcmp(mode, "ctx_team_destroyed")) {
+        /* destroying a team destroys its contexts */
+        shmem_team_t team;
+        shmem_ctx_t ctx;
+        if (shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team) ||
+            shmem_team_create_ctx(team, 0, &ctx))
+            return 3;
+        shmem_team_destroy(team);
+        LAST_PE_DOES(shmem_ctx_int_atomic_inc(ctx, &gvar[0], 0));
+    } else if (!strcmp(mode, "malloc_mismatch")) {
+        /* SHMEM_DEBUG=1, 2 or more PEs */
+        shmem_malloc(16 * (size_t)(shmem_my_pe() + 1));
+    } else if (!strcmp(mode, "calloc_mismatch")) {
+        shmem_calloc(shmem_my_pe() == n - 1 ? 3 : 4, 8);
+    } else if (!strcmp(mode, "align_mismatch")) {
+        shmem_align(shmem_my_pe() == n - 1 ? 128 : 64, 256);
+    } else if (!strcmp(mode, "realloc_mismatch")) {
+        shmem_realloc(heap, shmem_my_pe() == n - 1 ? 8192 : 4096);
+    } else if (!strcmp(mode, "free_mismatch")) {
+        int *other = shmem_malloc(64);
+        shmem_free(shmem_my_pe() == n - 1 ? (void *)other : (void *)heap);
+    } else if (!strcmp(mode, "bcast_root_mismatch")) {
+        /* SHMEM_DEBUG=1, 2 or more PEs */
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, heap, gvar, 8, shmem_my_pe() == n - 1);
+    } else if (!strcmp(mode, "reduce_mismatch")) {
+        long *d = shmem_malloc(4 * sizeof(long));
+        static long s[4];
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, d, s, shmem_my_pe() == n - 1 ? 2 : 4);
+    } else if (!strcmp(mode, "fcollect_mismatch")) {
+        /* on a team that is not the world: the message says "team" */
+        shmem_team_t team;
+        if (shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team))
+            return 3;
+        shmem_int_fcollect(team, heap, gvar, shmem_my_pe() == n - 1 ? 1 : 2);
+    } else if (!strcmp(mode, "alltoalls_mismatch")) {
+        shmem_int_alltoalls(SHMEM_TEAM_WORLD, heap, gvar, shmem_my_pe() == n - 1 ? 2 : 1, 1, 1);
+    } else if (!strcmp(mode, "scan_mismatch")) {
+        shmem_int_sum_inscan(SHMEM_TEAM_WORLD, heap, gvar, shmem_my_pe() == n - 1 ? 0 : 3);
+    } else if (!strcmp(mode, "put_overflow")) {
+        /* SHMEM_DEBUG=1: a length that wraps around the address space */
+        LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 64, 0));
+    } else if (!strncmp(mode, "zero_and_huge", 13)) {
+        /* Not an error: zero sizes are no-ops and huge ones fail politely. */
+        int stack_var = 0, bad = 0;
+        shmem_putmem(&stack_var, gvar, 0, 0);                 /* not symmetric, but empty */
+        shmem_int_put(NULL, gvar, 0, n - 1);
+        shmem_int_get(gvar, (int *)&stack_var, 0, 0);
+        shmem_int_iput(&stack_var, gvar, 1, 1, 0, 0);
+        bad |= shmem_malloc(0) != NULL;
+        bad |= shmem_calloc(0, 8) != NULL;
+        bad |= shmem_calloc(8, 0) != NULL;
+        bad |= shmem_align(64, 0) != NULL;
+        bad |= shmem_malloc(SIZE_MAX) != NULL;                /* warns */
+        bad |= shmem_calloc(SIZE_MAX / 2, 4) != NULL;         /* warns: count * size overflows */
+        bad |= shmem_align(64, SIZE_MAX - 32) != NULL;        /* warns */
+        bad |= shmem_realloc(heap, SIZE_MAX) != NULL;         /* warns; heap stays */
+        heap[0] = 42;
+        shmem_barrier_all();
+        bad |= shmem_int_g(&heap[0], (shmem_my_pe() + 1) % n) != 42;
+        int *p = shmem_malloc(64);                            /* the heap still works */
+        bad |= p == NULL;
+        shmem_free(p);
+        shmem_free(heap);
+        shmem_barrier_all();
+        printf("test_errors: %s %s\n", mode, bad ? "FAILED" : "passed");
+        shmem_finalize();
+        return bad;
     } else if (!strncmp(mode, "bad_size", 8)) {
         /* shmem_init should have refused the environment */
     } else {

@@ -2,8 +2,9 @@
 # Drives tests that check a program's exit status and messages.
 #
 #   test_errors.sh mode OSHRUN PROG MODE
-#       Runs `PROG MODE` (test_errors.c) under OSHRUN at 1, 2 and 4 PEs (override
-#       with TEST_ERRORS_PES) with the environment the mode needs, and checks the
+#       Runs `PROG MODE` (test_errors.c) under OSHRUN at the PE counts the mode needs
+#       (1, 2 and 4 for most; override with TEST_ERRORS_PES) with the environment the
+#       mode needs (SHMEM_DEBUG=1 for the checks it alone makes), and checks the
 #       exit status, that the output matches the mode's message, and that the job
 #       ended promptly (nobody hung).
 #
@@ -55,10 +56,25 @@ run_check() {
     [ "$took" -le 15 ] || fail "$*: took ${took}s"
 }
 
-# mode_spec MODE: sets ENVS (VAR=VAL list), STATUS and REGEX for a test_errors.c mode.
+# routine WHAT: the routine a before_init_WHAT / after_finalize_WHAT mode calls.
+routine() {
+    case $1 in
+    put | p | get) echo "shmem_long_$1" ;;
+    ctx_put) echo shmem_ctx_long_put ;;
+    amo) echo shmem_long_atomic_fetch_add ;;
+    reduce) echo shmem_long_sum_reduce ;;
+    bcast) echo shmem_long_broadcast ;;
+    *) echo "shmem_$1" ;;
+    esac
+}
+
+# mode_spec MODE: sets ENVS (VAR=VAL list), STATUS, REGEX and PES (the PE counts, unless
+# TEST_ERRORS_PES overrides them) for a test_errors.c mode.
 mode_spec() {
     ENVS=()
     STATUS=nonzero
+    PES="1 2 4"
+    local debug=(SHMEM_DEBUG=1)
     case $1 in
     before_init) REGEX='shmem_my_pe: called before shmem_init' ;;
     after_finalize) REGEX='called after shmem_finalize' ;;
@@ -86,6 +102,48 @@ mode_spec() {
     free_nonheap | free_global | free_interior) REGEX='shmem_free: .*was not returned by shmem_malloc' ;;
     free_twice) REGEX='shmem_free: .*already freed' ;;
     realloc_nonheap) REGEX='shmem_realloc: .*was not returned by shmem_malloc' ;;
+    before_init_*)
+        PES="1 2"
+        REGEX="^shoal: $(routine "${1#before_init_}"): called before shmem_init" ;;
+    after_finalize_*)
+        PES="1 2"
+        # quiet on the default context is checked only under SHMEM_DEBUG
+        [ "$1" = after_finalize_quiet ] && ENVS=("${debug[@]}")
+        REGEX="^shoal: PE [0-9]+: $(routine "${1#after_finalize_}"): called after shmem_finalize" ;;
+    ctx_destroyed | ctx_destroyed_quiet)
+        ENVS=("${debug[@]}")
+        REGEX="shmem_ctx_(long_put|quiet): the context was destroyed" ;;
+    ctx_destroyed_nodebug) REGEX='shmem_ctx_long_put: the context was destroyed' ;;
+    ctx_team_destroyed) REGEX='shmem_ctx_int_atomic_inc: the context was destroyed' ;;
+    ctx_destroy_twice) REGEX='shmem_ctx_destroy: the context was already destroyed' ;;
+    *_mismatch)
+        # a disagreement needs two PEs; SHMEM_DEBUG compares the arguments
+        ENVS=("${debug[@]}")
+        PES="2 4"
+        # NAME differs across the PEs (LOW on PE 0, HIGH on the last PE)
+        local l='on PE 0, ' r=' on PE [13]\)' w='differs across the PEs \('
+        case $1 in
+        malloc_mismatch) REGEX="shmem_malloc: size ${w}16 ${l}(32|64)${r}" ;;
+        calloc_mismatch) REGEX="shmem_calloc: count ${w}4 ${l}3${r}" ;;
+        align_mismatch) REGEX="shmem_align: alignment ${w}64 ${l}128${r}" ;;
+        realloc_mismatch) REGEX="shmem_realloc: size ${w}4096 ${l}8192${r}" ;;
+        free_mismatch) REGEX="shmem_free: ptr .* ${w}[0-9]+ ${l}[0-9]+${r}" ;;
+        bcast_root_mismatch) REGEX="shmem_broadcastmem: PE_root ${w}0 ${l}1${r}" ;;
+        reduce_mismatch) REGEX="shmem_long_sum_reduce: nreduce ${w}4 ${l}2${r}" ;;
+        fcollect_mismatch) REGEX="shmem_int_fcollect: nelems differs across the team \\(2 ${l}1${r}" ;;
+        alltoalls_mismatch) REGEX="shmem_int_alltoalls: dst ${w}1 ${l}2${r}" ;;
+        scan_mismatch) REGEX="shmem_int_sum_inscan: nelems ${w}3 ${l}0${r}" ;;
+        *) fail "unknown mode $1" ;;
+        esac ;;
+    put_overflow)
+        ENVS=("${debug[@]}")
+        REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    zero_and_huge | zero_and_huge_debug)
+        # not an error: empty transfers are no-ops, huge allocations return NULL with a
+        # warning naming SHMEM_SYMMETRIC_SIZE, and the program ends normally
+        [ "$1" = zero_and_huge_debug ] && ENVS=("${debug[@]}")
+        STATUS=0
+        REGEX='shmem_malloc: [0-9]+ bytes requested, symmetric heap exhausted.*SHMEM_SYMMETRIC_SIZE' ;;
     *) fail "unknown mode $1" ;;
     esac
 }
@@ -97,7 +155,7 @@ mode)
     mode_spec "$mode"
     # The bad_size modes are ordinary programs; test_errors.c's "bad_size*" modes
     # just call shmem_init.
-    for n in ${TEST_ERRORS_PES:-1 2 4}; do
+    for n in ${TEST_ERRORS_PES:-$PES}; do
         run_check "$STATUS" "$REGEX" + env "${ENVS[@]}" "$oshrun" -n "$n" --timeout 20 "$prog" "$mode"
     done
     echo "mode $mode: OK"
