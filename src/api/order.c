@@ -12,6 +12,7 @@ void shoal_quiet_all(void)
 
 static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 {
+    shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_shm_fence();
     shoal.net->fence(ctx);
@@ -19,6 +20,7 @@ static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 
 static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
 {
+    shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_shm_fence();
     shoal.net->quiet(ctx);

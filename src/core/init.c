@@ -9,7 +9,7 @@
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
-struct shoal_state shoal = { .my_pe = -1 };
+struct shoal_state shoal = { .my_pe = -1, .net = &shoal_net_none };
 struct shoal_team shoal_team_world = { .my_pe = -1 };
 struct shoal_team shoal_team_shared = { .my_pe = -1 };
 struct shoal_ctx shoal_ctx_default = { .team = &shoal_team_world };
@@ -173,6 +173,7 @@ void shmem_finalize(void)
     fflush(stdout);
     shoal_teams_release();
     shoal.net->fini();
+    shoal.net = &shoal_net_none;
     shoal_segments_unmap();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);
