@@ -31,8 +31,11 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     {                                                                                         \
         struct shoal_backoff b = { 0 };                                                       \
         T x;                                                                                  \
-        while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v))           \
+        while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v)) {         \
+            if (b.polls == 0) /* outside init/finalize the wait would never end */             \
+                shoal_require_init(fn);                                                       \
             shoal_backoff(&b);                                                                \
+        }                                                                                     \
         return x;                                                                             \
     }
 

@@ -12,7 +12,9 @@ void shoal_team_barrier(struct shoal_team *team)
     int n = team->size, me = team->my_pe;
     uint64_t epoch = ++team->barrier_epoch;
     uint64_t *words = team->res->sync;
+    /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_shm_fence();
+    shoal.net->quiet(SHMEM_CTX_DEFAULT);
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int peer = team->start + ((me + dist) % n) * team->stride;
         shoal_word_add(&words[r], 1, peer);

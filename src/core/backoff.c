@@ -9,8 +9,6 @@
 
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
 {
-    /* A wait before shmem_init (or after the last finalize) would never end. */
-    shoal_require_init("shmem_wait_until");
     unsigned over = b->polls - spins;
     if (over < 64 || shoal.cfg.yield_sleep_us <= 0) {
         sched_yield();
