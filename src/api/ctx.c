@@ -74,7 +74,7 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
 {
     shoal_require_init(fn);
     *ctx = SHMEM_CTX_INVALID;
-    if (!team)
+    if (!shoal_team_ok(fn, team))
         return -1;
     pthread_mutex_lock(&live_lock);
     struct ctx_node *n = dead;

@@ -7,6 +7,16 @@
 #include "transport/route.h"
 #include "transport/shm/shm.h"
 
+/* nelems * esize bytes; a count so large that the product wraps ends the job. */
+static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
+{
+    size_t bytes;
+    if (SHOAL_UNLIKELY(__builtin_mul_overflow(nelems, esize, &bytes)))
+        shoal_fatal(fn, "nelems %zu of %zu-byte elements overflows the address space", nelems,
+                    esize);
+    return bytes;
+}
+
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. */
 static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
                                  size_t len, int pe, int nbi)

@@ -6,39 +6,39 @@
 static inline void put_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                              size_t n, size_t esize, int pe)
 {
-    shoal_put(fn, ctx, d, s, n * esize, pe);
+    shoal_put(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
 static inline void get_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                              size_t n, size_t esize, int pe)
 {
-    shoal_get(fn, ctx, d, s, n * esize, pe);
+    shoal_get(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
 static inline void put_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                                  size_t n, size_t esize, int pe)
 {
-    shoal_put_nbi(fn, ctx, d, s, n * esize, pe);
+    shoal_put_nbi(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
 static inline void get_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                                  size_t n, size_t esize, int pe)
 {
-    shoal_get_nbi(fn, ctx, d, s, n * esize, pe);
+    shoal_get_nbi(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
 static inline void put_signal_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                                         size_t n, uint64_t *sig, uint64_t sv, int op, int pe,
                                         size_t esize)
 {
-    shoal_put_signal_nbi(fn, ctx, d, s, n * esize, sig, sv, op, pe);
+    shoal_put_signal_nbi(fn, ctx, d, s, shoal_nbytes(fn, n, esize), sig, sv, op, pe);
 }
 
 static inline void put_signal_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
                                     size_t n, uint64_t *sig, uint64_t sv, int op, int pe,
                                     size_t esize)
 {
-    shoal_put_signal(fn, ctx, d, s, n * esize, sig, sv, op, pe);
+    shoal_put_signal(fn, ctx, d, s, shoal_nbytes(fn, n, esize), sig, sv, op, pe);
 }
 
 #define SHOAL_RMA_SIZED_FAMILY(S, E)                                                          \

@@ -3,26 +3,29 @@
 #include "api/pair.h"
 #include "api/rma.h"
 
+/* Bytes of n elements of T, checked for overflow. */
+#define NBYTES(n, T) shoal_nbytes(fn, n, sizeof(T))
+
 #define SHOAL_RMA_TYPED(T, N)                                                                \
     static inline void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
                                int pe)                                                       \
     {                                                                                        \
-        shoal_put(fn, ctx, d, s, n * sizeof(T), pe);                                         \
+        shoal_put(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
     }                                                                                        \
     static inline void put_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
                                    size_t n, int pe)                                         \
     {                                                                                        \
-        shoal_put_nbi(fn, ctx, d, s, n * sizeof(T), pe);                                     \
+        shoal_put_nbi(fn, ctx, d, s, NBYTES(n, T), pe);                                      \
     }                                                                                        \
     static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
                                int pe)                                                       \
     {                                                                                        \
-        shoal_get(fn, ctx, d, s, n * sizeof(T), pe);                                         \
+        shoal_get(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
     }                                                                                        \
     static inline void get_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
                                    size_t n, int pe)                                         \
     {                                                                                        \
-        shoal_get_nbi(fn, ctx, d, s, n * sizeof(T), pe);                                     \
+        shoal_get_nbi(fn, ctx, d, s, NBYTES(n, T), pe);                                      \
     }                                                                                        \
     static inline void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)             \
     {                                                                                        \
@@ -61,13 +64,13 @@
     static inline void put_signal_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,     \
                                       size_t n, uint64_t *sig, uint64_t sv, int op, int pe)  \
     {                                                                                        \
-        shoal_put_signal(fn, ctx, d, s, n * sizeof(T), sig, sv, op, pe);                     \
+        shoal_put_signal(fn, ctx, d, s, NBYTES(n, T), sig, sv, op, pe);                      \
     }                                                                                        \
     static inline void put_signal_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, \
                                           size_t n, uint64_t *sig, uint64_t sv, int op,      \
                                           int pe)                                            \
     {                                                                                        \
-        shoal_put_signal_nbi(fn, ctx, d, s, n * sizeof(T), sig, sv, op, pe);                 \
+        shoal_put_signal_nbi(fn, ctx, d, s, NBYTES(n, T), sig, sv, op, pe);                  \
     }                                                                                        \
     SHOAL_DEFINE_PAIR(void, N##_put, put_##N, (T *dest, const T *source, size_t nelems, int pe), \
                       (dest, source, nelems, pe))                                            \

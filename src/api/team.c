@@ -26,11 +26,22 @@ void shoal_teams_reset(void)
     slot_team[1] = &shoal_team_shared;
 }
 
+/* Destroyed teams stay allocated, marked, for later splits to reuse: a program that
+ * keeps using a destroyed handle gets a message instead of reading freed memory. */
+static struct shoal_team *dead_teams;
+
+void shoal_team_gone(const char *routine)
+{
+    shoal_fatal(routine, "the team was destroyed (shmem_team_destroy); create a new one");
+}
+
 static void team_release(struct shoal_team *t)
 {
     shoal_ctx_release(t);
     slot_team[t->slot] = NULL;
-    free(t);
+    t->destroyed = 1;
+    t->next_dead = dead_teams;
+    dead_teams = t;
 }
 
 void shoal_teams_release(void)
@@ -72,8 +83,10 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
                                    const struct shape *sh, int slot,
                                    const shmem_team_config_t *config, long mask)
 {
-    struct shoal_team *t = malloc(sizeof *t);
-    if (!t)
+    struct shoal_team *t = dead_teams;
+    if (t)
+        dead_teams = t->next_dead;
+    else if (!(t = malloc(sizeof *t)))
         shoal_fatal(fn, "out of memory for a team");
     *t = (struct shoal_team){
         .start = world_of(parent, sh->start),
@@ -140,7 +153,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
 {
     shoal_require_init(__func__);
     *new_team = SHMEM_TEAM_INVALID;
-    if (!parent || size < 1 || (stride == 0 && size != 1))
+    if (!shoal_team_ok(__func__, parent) || size < 1 || (stride == 0 && size != 1))
         return -1;
     long long last = start + (long long)(size - 1) * stride;
     if (start < 0 || start >= parent->size || last < 0 || last >= parent->size)
@@ -160,7 +173,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
 {
     shoal_require_init(__func__);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-    if (!parent || xrange < 1)
+    if (!shoal_team_ok(__func__, parent) || xrange < 1)
         return -1;
     int n = parent->size;
     if (xrange > n)
@@ -189,7 +202,7 @@ SHOAL_PROFILED(shmem_team_split_2d)
 void shmem_team_destroy(shmem_team_t team)
 {
     shoal_require_init(__func__);
-    if (!team)
+    if (!shoal_team_ok(__func__, team))
         return;
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
         shoal_warn(__func__, "SHMEM_TEAM_%s is predefined and cannot be destroyed; ignored",
@@ -205,7 +218,7 @@ SHOAL_PROFILED(shmem_team_destroy)
 int shmem_team_sync(shmem_team_t team)
 {
     shoal_require_init(__func__);
-    if (!team)
+    if (!shoal_team_ok(__func__, team))
         return -1;
     shoal_team_barrier(team);
     return 0;
@@ -214,19 +227,19 @@ SHOAL_PROFILED(shmem_team_sync)
 
 int shmem_team_my_pe(shmem_team_t team)
 {
-    return team ? team->my_pe : -1;
+    return shoal_team_ok(__func__, team) ? team->my_pe : -1;
 }
 SHOAL_PROFILED(shmem_team_my_pe)
 
 int shmem_team_n_pes(shmem_team_t team)
 {
-    return team ? team->size : -1;
+    return shoal_team_ok(__func__, team) ? team->size : -1;
 }
 SHOAL_PROFILED(shmem_team_n_pes)
 
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
-    if (!team)
+    if (!shoal_team_ok(__func__, team))
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->config.num_contexts;
@@ -236,7 +249,8 @@ SHOAL_PROFILED(shmem_team_get_config)
 
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
-    if (!src_team || !dest_team || src_pe < 0 || src_pe >= src_team->size)
+    if (!shoal_team_ok(__func__, src_team) || !shoal_team_ok(__func__, dest_team) || src_pe < 0 ||
+        src_pe >= src_team->size)
         return -1;
     return index_of(dest_team->start, dest_team->stride, dest_team->size,
                     world_of(src_team, src_pe));
@@ -246,7 +260,7 @@ SHOAL_PROFILED(shmem_team_translate_pe)
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     shoal_require_init(__func__);
-    if (!team || pe < 0 || pe >= team->size)
+    if (!shoal_team_ok(__func__, team) || pe < 0 || pe >= team->size)
         return NULL;
     return shoal_xlate(dest, world_of(team, pe));
 }

@@ -7,7 +7,7 @@
 int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
 {
     shoal_require_init(fn);
-    if (team == SHMEM_TEAM_INVALID || team->my_pe < 0)
+    if (!shoal_team_ok(fn, team) || team->my_pe < 0)
         return -1;
     if (SHOAL_UNLIKELY(team->size > (1 << COLL_KMAX)))
         shoal_fatal(fn, "teams of more than %d PEs are not supported by the collectives",

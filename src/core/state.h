@@ -55,7 +55,21 @@ struct shoal_team {
     uint64_t barrier_epoch;    /* barriers this PE has entered on this team */
     unsigned splits;           /* splits of this team as parent (api/team.c) */
     shmem_team_config_t config;
+    int destroyed;             /* kept, never freed, once destroyed (api/team.c) */
+    struct shoal_team *next_dead;
 };
+
+_Noreturn void shoal_team_gone(const char *routine);
+/* A team handle a routine may use: 0 for SHMEM_TEAM_INVALID, 1 for a live team; a
+ * destroyed team ends the job (its memory is kept, so looking is safe). */
+static inline int shoal_team_ok(const char *routine, const struct shoal_team *team)
+{
+    if (!team)
+        return 0;
+    if (SHOAL_UNLIKELY(team->destroyed))
+        shoal_team_gone(routine);
+    return 1;
+}
 
 struct shoal_ctx {
     struct shoal_team *team;

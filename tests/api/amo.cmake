@@ -54,7 +54,7 @@ foreach(mode before_init after_finalize pe_range pe_negative not_symmetric
     free_nonheap free_global free_twice free_interior realloc_nonheap
     # contexts used after shmem_ctx_destroy / shmem_team_destroy
     ctx_destroyed ctx_destroyed_nodebug ctx_destroyed_quiet ctx_destroy_twice
-    ctx_team_destroyed
+    ctx_team_destroyed team_destroyed team_destroyed_coll typed_overflow
     # arguments of collective routines that differ between PEs (SHMEM_DEBUG)
     malloc_mismatch calloc_mismatch align_mismatch realloc_mismatch
     free_mismatch bcast_root_mismatch reduce_mismatch fcollect_mismatch

@@ -157,6 +157,19 @@ int main(int argc, char **argv)
             return 3;
         shmem_team_destroy(team);
         LAST_PE_DOES(shmem_ctx_int_atomic_inc(ctx, &gvar[0], 0));
+    } else if (!strcmp(mode, "team_destroyed") || !strcmp(mode, "team_destroyed_coll")) {
+        /* a destroyed team's handle: team routines and collectives name the cause */
+        shmem_team_t team;
+        if (shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team))
+            return 3;
+        shmem_team_destroy(team);
+        if (!strcmp(mode, "team_destroyed"))
+            LAST_PE_DOES(shmem_team_n_pes(team));
+        else
+            shmem_team_sync(team);
+    } else if (!strcmp(mode, "typed_overflow")) {
+        /* nelems * sizeof(long) wraps: caught before any byte moves */
+        LAST_PE_DOES(shmem_long_put((long *)heap, (long *)heap, SIZE_MAX / 4, 0));
     } else if (!strcmp(mode, "malloc_mismatch")) {
         /* SHMEM_DEBUG=1, 2 or more PEs */
         shmem_malloc(16 * (size_t)(shmem_my_pe() + 1));

@@ -116,6 +116,9 @@ mode_spec() {
     ctx_destroyed_nodebug) REGEX='shmem_ctx_long_put: the context was destroyed' ;;
     ctx_team_destroyed) REGEX='shmem_ctx_int_atomic_inc: the context was destroyed' ;;
     ctx_destroy_twice) REGEX='shmem_ctx_destroy: the context was already destroyed' ;;
+    team_destroyed) REGEX='shmem_team_n_pes: the team was destroyed' ;;
+    typed_overflow) REGEX='shmem_long_put: nelems [0-9]+ of 8-byte elements overflows' ;;
+    team_destroyed_coll) REGEX='shmem_team_sync: the team was destroyed' ;;
     *_mismatch)
         # a disagreement needs two PEs; SHMEM_DEBUG compares the arguments
         ENVS=("${debug[@]}")
