@@ -2,7 +2,8 @@
 # ABI checks on the built library:
 #  - every exported OpenSHMEM routine has its pshmem_ profiling twin;
 #  - nothing is exported outside the shmem_/pshmem_/shmemx_ names, the deprecated
-#    1.2 names and the handle objects, so internal symbols cannot leak;
+#    1.2 names and the handle objects (and ASan's __odr_asan markers in sanitizer
+#    builds), so internal symbols cannot leak;
 #  - with --coverage, reports how much of openshmem-symbols.txt is exported and,
 #    with --require SECTION..., fails when a listed section is incomplete.
 set -e
@@ -15,7 +16,8 @@ for s in $(echo "$exported" | grep -E '^(shmem_|shmemx_|start_pes$|_my_pe$|_num_
 done
 leaks=$(echo "$exported" | grep -v -E '^p?(shmem_|shmemx_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$)' \
         | grep -v -E '^shoal_(ctx_default|team_world|team_shared)$' \
-        | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+        | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' \
+        | grep -v -E '^__odr_asan\.' || true)
 if [ -n "$leaks" ]; then
     echo "internal symbols exported:"; echo "$leaks"; status=1
 fi
