@@ -84,16 +84,14 @@ for n in $(echo "$pes" | tr ',' ' '); do
         # the launchers read stdin, so each run gets /dev/null instead of the list.
         while IFS=: read -r name src args; do
             echo "== $impl, $n PEs: $name $args"
-            if [ "$impl" = shoal ]; then
-                shoal_run "$n" "$build/bench/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
-                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
-            elif [ "$impl" = shoal-ofi ]; then
-                shoal_ofi_run "$n" "$build/bench/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
-                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
-            else
-                ompi_run "$n" "$build/bench-oshmem/$name" $args < /dev/null > "$out/raw/$impl/np$n/$name.txt" 2>&1 || {
-                    echo "   FAILED (see $out/raw/$impl/np$n/$name.txt)"; failed=1; }
-            fi
+            case "$impl" in
+            shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
+            shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
+            *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
+            esac
+            log="$out/raw/$impl/np$n/$name.txt"
+            $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
+                echo "   FAILED (see $log)"; failed=1; }
         done <<EOT
 $programs
 EOT

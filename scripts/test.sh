@@ -29,12 +29,12 @@ status=0
 for mode in ${SHOAL_TEST_MODES:-shm ofi mixed}; do
     echo "==== transport mode: $mode ===="
     case "$mode" in
-    shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1 ;;
-    ofi)   SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
-               ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1 ;;
-    mixed) SHOAL_NODE_MAP=block:2 SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
-               ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1 ;;
+    shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1; continue ;;
+    ofi)   map=pe ;;
+    mixed) map=block:2 ;;
     *)     echo "unknown transport mode $mode (use shm, ofi, mixed)"; exit 2 ;;
     esac
+    SHOAL_NODE_MAP=$map SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
+        ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1
 done
 exit $status
