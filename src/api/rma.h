@@ -68,9 +68,6 @@ static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
     shoal_get_any(fn, ctx, dest, source, len, pe, 1);
 }
 
-/* Single elements: a plain store or load when mapped. */
-#define SHOAL_P(fn, ctx, T, d, v, pe)                                                            do {                                                                                             int wpe_;                                                                                    T *r_ = (T *)shoal_remote(fn, ctx, d, sizeof(T), pe, &wpe_);                                 T v_ = (v);                                                                                  if (SHOAL_LIKELY(r_ != NULL))                                                                    *r_ = v_;                                                                                else                                                                                             shoal_net_put(ctx, d, &v_, sizeof(T), wpe_, 0);                                      } while (0)
-
 /* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
  * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. */
 /* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts

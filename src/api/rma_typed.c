@@ -29,16 +29,12 @@
     }                                                                                        \
     static inline void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)             \
     {                                                                                        \
-        SHOAL_P(fn, ctx, T, d, v, pe);                                                       \
+        shoal_put(fn, ctx, d, &v, sizeof(T), pe);                                            \
     }                                                                                        \
     static inline T g_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)               \
     {                                                                                        \
-        int wpe;                                                                             \
-        const T *r = (const T *)shoal_remote(fn, ctx, s, sizeof(T), pe, &wpe);               \
         T v;                                                                                 \
-        if (SHOAL_LIKELY(r != NULL))                                                         \
-            return *r;                                                                       \
-        shoal_net_get(ctx, &v, s, sizeof(T), wpe, 0);                                        \
+        shoal_get(fn, ctx, &v, s, sizeof(T), pe);                                            \
         return v;                                                                            \
     }                                                                                        \
     static inline void iput_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,           \
