@@ -69,8 +69,6 @@ static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
 }
 
 /* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
- * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. */
-/* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
  * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. One
  * helper serves both directions: put copies local source blocks to the remote dest,
  * get copies remote source blocks to the local dest. */
@@ -83,11 +81,10 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, co
     const void *sym = is_put ? dest : source;
     ptrdiff_t sym_stride = is_put ? dst : sst;
     int wpe;
-    char *r = shoal_remote(fn, ctx, sym, esize, pe, &wpe);
-    size_t blen = bsize * esize;
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, (const char *)sym + (ptrdiff_t)(nblocks - 1) * sym_stride *
-                          (ptrdiff_t)esize, blen);
+    size_t blen = shoal_nbytes(fn, bsize, esize);
+    char *r = shoal_remote(fn, ctx, sym, blen, pe, &wpe);
+    /* Every block, strides of either sign: once per call, so always on. */
+    shoal_check_strided(fn, sym, sym_stride, nblocks, blen, esize);
     char *d = r && is_put ? r : dest;
     const char *s = r && !is_put ? r : source;
     for (size_t k = 0; k < nblocks; k++) {

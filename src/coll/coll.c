@@ -50,8 +50,7 @@ void coll_check_sym(const char *fn, const void *addr, size_t len)
     uint64_t off;
     if (SHOAL_UNLIKELY(shoal_seg_of(addr, &off) < 0))
         shoal_bad_addr(fn, addr, shoal.my_pe);
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, addr, len);
+    shoal_check_extent(fn, addr, len);
 }
 
 /* ---- Channels -------------------------------------------------------------------- */

@@ -170,8 +170,36 @@ static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
 }
 
 /* Checks a symmetric object of len bytes on team-relative PE pe that is not mapped
- * here: returns when the network reaches it, ends the job when it is not symmetric. */
+ * here: returns when the network reaches it, ends the job when it is not symmetric
+ * or runs past its segment. */
 void shoal_remote_miss(const char *routine, const void *addr, size_t len, int pe);
+
+/* Bytes from symmetric address addr to the end of its segment; 0 when addr is not
+ * symmetric. Next to shoal_xlate, whose comparisons the compiler shares. */
+static inline size_t shoal_seg_room(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, off = a - shoal.seg[SHOAL_SEG_HEAP].base;
+    if (SHOAL_LIKELY(off < shoal.seg[SHOAL_SEG_HEAP].size))
+        return shoal.seg[SHOAL_SEG_HEAP].size - off;
+    off = a - shoal.seg[SHOAL_SEG_DATA].base;
+    return off < shoal.seg[SHOAL_SEG_DATA].size ? shoal.seg[SHOAL_SEG_DATA].size - off : 0;
+}
+
+/* Ends the job: len bytes at symmetric addr run past the end of its segment. */
+_Noreturn void shoal_bad_range(const char *routine, const void *addr, size_t len);
+/* Checks nblocks blocks of blen bytes at symmetric addr, stride elements of esize
+ * bytes apart (either sign): all within addr's segment, or the job ends. */
+void shoal_check_strided(const char *routine, const void *addr, ptrdiff_t stride,
+                         size_t nblocks, size_t blen, size_t esize);
+
+/* Always on, even without SHMEM_DEBUG: an extent that runs past its segment (a
+ * wrapping length included) would reach whatever is mapped next, another PE's
+ * segment among others. One comparison on the hot path. */
+static inline void shoal_check_extent(const char *routine, const void *addr, size_t len)
+{
+    if (SHOAL_UNLIKELY(len > shoal_seg_room(addr)))
+        shoal_bad_range(routine, addr, len);
+}
 
 /* The remote copy of a symmetric object of len bytes on a team-relative PE; NULL
  * when that PE is on another node. *wpe receives its world PE number. */
@@ -185,8 +213,7 @@ static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const voi
         shoal_remote_miss(routine, addr, len, pe);
         return NULL;
     }
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(routine, addr, len);
+    shoal_check_extent(routine, addr, len);
     return p;
 }
 

@@ -61,6 +61,10 @@ foreach(mode before_init after_finalize pe_range pe_negative not_symmetric
     alltoalls_mismatch scan_mismatch
     # zero and huge sizes
     put_overflow zero_and_huge zero_and_huge_debug
+    # extents past the segment without SHMEM_DEBUG: wrapping lengths, strides of
+    # either sign, collectives' strided destinations
+    put_wrap get_wrap iput_past_end iput_negative iget_past_end ibput_wrap
+    alltoalls_past_end
     # each family before shmem_init and after shmem_finalize
     before_init_put before_init_p before_init_get before_init_ctx_put before_init_amo
     before_init_reduce before_init_bcast before_init_malloc before_init_free

@@ -202,6 +202,30 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "put_overflow")) {
         /* SHMEM_DEBUG=1: a length that wraps around the address space */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 64, 0));
+    } else if (!strcmp(mode, "put_wrap")) {
+        /* no SHMEM_DEBUG: a length that wraps is still caught before any byte moves */
+        LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 63, 0));
+    } else if (!strcmp(mode, "get_wrap")) {
+        LAST_PE_DOES(shmem_getmem(gvar, heap, SIZE_MAX - 63, 0));
+    } else if (!strcmp(mode, "iput_past_end")) {
+        /* no SHMEM_DEBUG: the second element lands 1 GiB in, past the 512 MiB heap
+         * (where the next mapping, perhaps another PE's heap, begins) */
+        long src[2] = { 1, 2 };
+        LAST_PE_DOES(shmem_long_iput((long *)heap, src, 1L << 27, 1, 2, 0));
+    } else if (!strcmp(mode, "iput_negative")) {
+        /* a negative stride that reaches below the heap's start */
+        long src[2] = { 1, 2 };
+        LAST_PE_DOES(shmem_long_iput((long *)heap, src, -(1L << 20), 1, 2, 0));
+    } else if (!strcmp(mode, "iget_past_end")) {
+        long dst[2];
+        LAST_PE_DOES(shmem_long_iget(dst, (long *)heap, 1, 1L << 27, 2, 0));
+    } else if (!strcmp(mode, "ibput_wrap")) {
+        long src[4] = { 0 };
+        LAST_PE_DOES(shmem_long_ibput((long *)heap, src, PTRDIFF_MAX / 4, 1, 2, 2, 0));
+    } else if (!strcmp(mode, "alltoalls_past_end")) {
+        /* every PE: a dest stride that spreads the blocks far past the heap's end */
+        long *src = shmem_calloc((size_t)n, sizeof(long));
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, (long *)heap, src, 1L << 27, 1, 1);
     } else if (!strncmp(mode, "zero_and_huge", 13)) {
         /* Not an error: zero sizes are no-ops and huge ones fail politely. */
         int stack_var = 0, bad = 0;

@@ -141,6 +141,13 @@ mode_spec() {
     put_overflow)
         ENVS=("${debug[@]}")
         REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    put_wrap) REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    get_wrap) REGEX='shmem_getmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    iput_past_end) REGEX='shmem_long_iput: 2 blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap' ;;
+    iput_negative) REGEX='shmem_long_iput: 2 blocks at stride -1048576 .* start before the symmetric heap' ;;
+    iget_past_end) REGEX='shmem_long_iget: 2 blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap' ;;
+    ibput_wrap) REGEX='shmem_long_ibput: 2 blocks of 16 bytes at stride [0-9]+ .* run past the end of the symmetric heap' ;;
+    alltoalls_past_end) PES="2 4" REGEX='shmem_long_alltoalls: [0-9]+ blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap' ;;
     zero_and_huge | zero_and_huge_debug)
         # not an error: empty transfers are no-ops, huge allocations return NULL with a
         # warning naming SHMEM_SYMMETRIC_SIZE, and the program ends normally
