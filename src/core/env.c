@@ -127,6 +127,14 @@ static const char *env_lookup(const struct shoal_env_var *v)
     return s;
 }
 
+const char *shoal_env_value(const char *name)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++)
+        if (!strcmp(shoal_env_vars[i].name, name))
+            return env_lookup(&shoal_env_vars[i]);
+    abort(); /* a variable missing from env_table.h is a build bug */
+}
+
 static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg)
 {
     void *dst = (char *)cfg + v->offset;

@@ -21,6 +21,8 @@
       "Polls of a waited-on location before a waiting PE starts yielding its core") \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
+    X(SHOAL_BIND, NULL, STR, "auto", bind, \
+      "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
       "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \
@@ -48,7 +50,9 @@
     X(SHOAL_RANK, NULL, INT, "-1", rank, \
       "Set by oshrun: this PE's number") \
     X(SHOAL_SIZE, NULL, INT, "0", size, \
-      "Set by oshrun: number of PEs in the job")
+      "Set by oshrun: number of PEs in the job") \
+    X(SHOAL_BINDING, NULL, STR, "", binding, \
+      "Set by oshrun: how it bound the PEs (core, hwthread, socket or none; :shared when PEs share CPUs)")
 
 #define SHOAL_ENV_FOREIGN(X) \
     X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", foreign_ompi_size, \
