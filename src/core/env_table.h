@@ -67,3 +67,14 @@
       "Read only to detect srun")
 
 #define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
+
+/* SHMEM_* and SHOAL_* names that other programs of the project read, so the
+ * library does not warn about them as misspellings: X(NAME, WHO). A NAME ending
+ * in '_' stands for every name it begins. */
+#define SHOAL_ENV_OTHER(X) \
+    X(SHOAL_CC, "oshcc: the C compiler it runs") \
+    X(SHOAL_CXX, "oshc++: the C++ compiler it runs") \
+    X(SHMEM_CC, "oshcc: the C compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CC wins)") \
+    X(SHMEM_CXX, "oshc++: the C++ compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CXX wins)") \
+    X(SHOAL_SANITIZE, "scripts/test.sh: the sanitizer build to test") \
+    X(SHOAL_TEST_, "the test suite's own settings (tests/, scripts/test.sh)")

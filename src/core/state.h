@@ -97,9 +97,13 @@ struct shoal_state {
     int n_nodes;
     int multi_node;
     const struct shoal_net_ops *net;
+    const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
 
 extern struct shoal_state shoal;
+
+/* Start-up messages: unknown variables, SHMEM_VERSION and SHMEM_INFO (banner.c). */
+void shoal_banner(void);
 
 /* Fatal errors: print "shoal: PE n: routine: message" and end the whole job. */
 _Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)

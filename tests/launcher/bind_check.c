@@ -3,6 +3,7 @@
  * Linux numbers them (siblings 0+4, 1+5, ...; cores 0,1 on socket 0). Checks
  * which CPUs each PE gets for every policy, map and PE count that matters. */
 #include "oshrun.h"
+#include "cpulist.h"
 
 #include <stdio.h>
 #include <stdlib.h>

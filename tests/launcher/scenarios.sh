@@ -533,6 +533,36 @@ single)
     expect_rc 1
     expect_err '^shoal: PE 0: lost contact with oshrun'
     ;;
+info)
+    # CHECK is api_check. SHMEM_VERSION and SHMEM_INFO name what is in use; SHMEM_INFO
+    # adds each PE's CPUs; a misspelt variable gets a warning naming the right one.
+    SHMEM_VERSION=1 osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_out "^Shoal [0-9.]+, OpenSHMEM 1\.[0-9]+, $NP PEs on 1 node; bootstrap: oshrun; transport: shm"
+    [ "$(grep -c '^Shoal ' "$T/out")" -eq 1 ] || fail "more than PE 0 printed the version"
+    SHMEM_INFO=1 osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do
+        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to its own (core|hwthread)|not bound by oshrun: more PEs than CPUs, or --bind-to none)\)$"
+    done
+    expect_out '^  SHOAL_BIND +auto'
+    SHMEM_INFO=1 osh -n "$NP" --bind-to none "$CHECK" ok
+    [ "$(grep -c 'not bound by oshrun' "$T/out")" -eq "$NP" ] || fail "--bind-to none not reported"
+    SHMEM_DEBG=1 SHOAL_SPINCOUNT=5 SHOAL_TEST_ANYTHING=1 SHOAL_CC=cc osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_err "^shoal: warning: SHMEM_DEBG is not a variable Shoal reads; did you mean SHMEM_DEBUG\?"
+    expect_err "^shoal: warning: SHOAL_SPINCOUNT is not a variable Shoal reads; did you mean SHOAL_SPIN_COUNT\?"
+    expect_err_lines . 2
+    if [ "$NP" -gt 1 ] && [ -n "${SHOAL_TEST_HAVE_OFI:-}" ]; then
+        SHMEM_VERSION=1 SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' osh -n "$NP" "$CHECK" ok
+        expect_rc 0
+        expect_out "on $NP nodes; bootstrap: oshrun; transport: shm within a node, ofi \(provider tcp;ofi_rxm\) between nodes"
+    fi
+    run "$CHECK" ok
+    expect_no_err
+    SHMEM_INFO=1 run "$CHECK" ok
+    expect_out "^PE 0 on [^ ]+: CPUs [0-9][-0-9,]* \(as the shell left it\)$"
+    ;;
 api)
     # CHECK is api_check here: the same paths through shmem_init and friends.
     osh -n "$NP" "$CHECK" ok

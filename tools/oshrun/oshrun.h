@@ -60,8 +60,7 @@ const char *bind_name(enum bind_to b);
 void bind_plan(const char *root, const cpu_set_t *allowed, int np, enum bind_to want,
                enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
-int cpulist_parse(const char *s, cpu_set_t *set);
-void cpulist_format(const cpu_set_t *set, char *buf, size_t len);
+
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
 struct blob {
