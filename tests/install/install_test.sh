@@ -79,6 +79,33 @@ step_wrappers() {
     out=$("$cc" -showme:link)
     has_word "$out" -lshoal || fail "oshcc -showme:link has no -lshoal: $out"
     has_word "$out" "-Wl,-rpath,$libdir" || fail "oshcc -showme:link has no rpath to $libdir: $out"
+    # Sandia OpenSHMEM's and Open MPI's spellings.
+    [ "$("$cc" -show x.c)" = "$("$cc" -showme x.c)" ] || fail "oshcc -show differs from -showme"
+    [ "$("$cc" -showlibs)" = "$("$cc" -showme:link)" ] || fail "oshcc -showlibs differs from -showme:link"
+    [ "$("$cc" --showme:compile)" = "-I$incdir" ] || fail "--showme:compile"
+    [ "$("$cc" --showme:incdirs)" = "$incdir" ] || fail "--showme:incdirs printed $("$cc" --showme:incdirs)"
+    [ "$("$cc" --showme:libdirs)" = "$libdir" ] || fail "--showme:libdirs printed $("$cc" --showme:libdirs)"
+    out=$("$cc" --showme:libs)
+    has_word "$out" shoal && ! has_word "$out" -lshoal || fail "--showme:libs printed $out"
+    out=$("$cc" --showme:version)
+    grep -qF "Shoal $SHOAL_TEST_VERSION, OpenSHMEM $SHOAL_TEST_SPEC_VERSION" <<<"$out" ||
+        fail "--showme:version printed $out"
+    for h in --help -h --showme:help; do
+        out=$("$cc" $h) || fail "oshcc $h exited with $?"
+        for o in -showme --showme:compile --showme:link --showme:incdirs --showme:libdirs \
+                 --showme:libs --showme:version -showlibs -static SHOAL_CC SHMEM_CC; do
+            grep -qF -- "$o" <<<"$out" || fail "oshcc $h does not mention $o"
+        done
+    done
+    local rc=0
+    "$cc" --showme:bogus >/dev/null 2>&1 || rc=$?
+    [ $rc -eq 2 ] || fail "oshcc --showme:bogus exited with $rc, expected 2"
+    out=$(SHMEM_CC=my-cc "$cc" -show x.c)
+    [ "${out%% *}" = my-cc ] || fail "SHMEM_CC is not used: $out"
+    out=$(SHOAL_CC=first-cc SHMEM_CC=my-cc "$cc" -show x.c)
+    [ "${out%% *}" = first-cc ] || fail "SHOAL_CC does not win over SHMEM_CC: $out"
+    out=$(SHMEM_CXX=my-cxx "$cxx" -show x.cpp)
+    [ "${out%% *}" = my-cxx ] || fail "SHMEM_CXX is not used: $out"
     out=$("$cc" -showme 'a b' "it's")
     has_word "$out" "'a b'" && has_word "$out" "'it'\\''s'" ||
         fail "oshcc -showme does not quote arguments for the shell: $out"
@@ -117,6 +144,29 @@ step_oshcc() {
     run_hello "$work/hello2"
 }
 
+# oshcc -static links a program with no shared Shoal, libfabric or PMIx, or
+# says which static libraries are missing (checked here independently).
+step_static() {
+    local rc=0 out
+    out=$("$bindir/oshcc" -static "$src/hello.c" -o "$work/hello_static" 2>&1) || rc=$?
+    if [ $rc -eq 0 ]; then
+        ! ldd "$work/hello_static" 2>/dev/null | grep -q libshoal ||
+            fail "oshcc -static left libshoal shared: $(ldd "$work/hello_static")"
+        run_hello "$work/hello_static"
+        return
+    fi
+    grep -q "^oshcc: -static: cannot link a fully static program: .* not installed: " <<<"$out" ||
+        fail "oshcc -static failed without saying why: $out"
+    local lib named=0
+    for lib in $(sed -n 's/.*not installed:\(.*\) (Debian.*/\1/p' <<<"$out"); do
+        named=1
+        case $("$SHOAL_TEST_CC" -print-file-name="$lib") in
+            /*) fail "oshcc -static says $lib is missing, but the compiler finds it" ;;
+        esac
+    done
+    [ $named -eq 1 ] || fail "oshcc -static named no missing library: $out"
+}
+
 step_oshcxx() {
     "$bindir/oshc++" "$src/hello.cpp" -o "$work/hello" || fail "oshc++ could not build hello.cpp"
     "$bindir/oshcxx" "$src/hello.cpp" -o "$work/hello_alias" || fail "oshcxx could not build hello.cpp"
@@ -136,10 +186,12 @@ step_pkgconfig() {
     static=$("$pc" --static --libs shoal)
     has_word "$static" -lm && has_word "$static" -lpthread ||
         fail "pkg-config --static --libs lacks -lm -lpthread: $static"
-    # The flags are meant to split into words.
-    "$SHOAL_TEST_CC" "$src/hello.c" -o "$work/hello" $flags \
-        "-Wl,-rpath,$("$pc" --variable=libdir shoal)" ||
+    # The flags are meant to split into words; their rpath lets the program run
+    # without LD_LIBRARY_PATH.
+    "$SHOAL_TEST_CC" "$src/hello.c" -o "$work/hello" $flags ||
         fail "could not build hello.c with: $flags"
+    env -u LD_LIBRARY_PATH "$work/hello" >/dev/null ||
+        fail "a program linked with pkg-config --libs shoal does not run without LD_LIBRARY_PATH: $flags"
     run_hello "$work/hello"
 }
 
