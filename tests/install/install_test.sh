@@ -237,19 +237,56 @@ step_shoal_info() {
     local info=$bindir/shoal-info out
     out=$("$info") || fail "shoal-info exited with $?"
     for want in "Shoal $SHOAL_TEST_VERSION" "OpenSHMEM $SHOAL_TEST_SPEC_VERSION" \
-                SHMEM_SYMMETRIC_SIZE "default 512M" "shm (same-node load/store)"; do
+                SHMEM_SYMMETRIC_SIZE "default 512M" "shm                same-node load/store" \
+                "oshrun             oshrun's launcher channel"; do
         grep -qF -- "$want" <<<"$out" || fail "shoal-info does not show '$want': $out"
     done
     local shown real
     shown=$(awk '$1 == "Prefix" { print $2 }' <<<"$out")
     real=$(cd "$prefix" && pwd -P)
     [ "$shown" = "$real" ] || fail "shoal-info shows prefix '$shown', expected $real"
+
+    # --parsable: key:value lines only, and what the build really has, with the
+    # versions pkg-config reports for the libraries behind it.
+    local p
+    p=$("$info" --parsable --all) || fail "shoal-info --parsable --all exited with $?"
+    ! grep -qv '^[a-z_]*:[^:]' <<<"$p" || fail "not key:value: $(grep -v '^[a-z_]*:[^:]' <<<"$p" | head -3)"
+    grep -qx "version:shoal:$SHOAL_TEST_VERSION" <<<"$p" || fail "no version:shoal line"
+    grep -qx "path:prefix:$real" <<<"$p" || fail "no path:prefix:$real line"
+    grep -qx "path:mandir:$real/share/man" <<<"$p" || fail "no path:mandir line"
+    grep -q '^transport:shm:' <<<"$p" || fail "no transport:shm"
+    grep -q '^bootstrap:oshrun:' <<<"$p" || fail "no bootstrap:oshrun"
+    grep -q '^device:' <<<"$p" || fail "no device line"
+    local v
+    if [ -n "${SHOAL_TEST_HAVE_OFI:-}" ]; then
+        v=$("$SHOAL_TEST_PKG_CONFIG" --modversion libfabric)
+        grep -qx "transport:ofi:version:runtime:libfabric ${v%.*}" <<<"$p" ||
+            fail "libfabric runtime version is not ${v%.*}: $(grep '^transport:ofi' <<<"$p")"
+        grep -q "^transport:ofi:providers:.*tcp" <<<"$p" || fail "--all lists no tcp provider"
+    else
+        ! grep -q '^transport:ofi' <<<"$p" || fail "reports ofi in a build without libfabric"
+    fi
+    if [ -n "${SHOAL_TEST_HAVE_PMIX:-}" ]; then
+        v=$("$SHOAL_TEST_PKG_CONFIG" --modversion pmix)
+        grep -q "^bootstrap:pmix:version:runtime:.*PMIx $v" <<<"$p" ||
+            fail "PMIx runtime version is not $v: $(grep '^bootstrap:pmix' <<<"$p")"
+    else
+        ! grep -q '^bootstrap:pmix' <<<"$p" || fail "reports pmix in a build without PMIx"
+    fi
+    grep -qx 'env:SHOAL_BOOT_FD:class:launcher' <<<"$p" || fail "--all lacks the launcher variables"
+    grep -qx 'env:SHOAL_CC:class:other' <<<"$p" || fail "--all lacks the names other programs read"
+    p=$("$info" --parsable)
+    ! grep -q 'class:launcher' <<<"$p" || fail "--parsable without --all lists launcher variables"
+
     out=$("$info" --env) || fail "shoal-info --env exited with $?"
     grep -qF SHMEM_SYMMETRIC_SIZE <<<"$out" || fail "shoal-info --env lacks SHMEM_SYMMETRIC_SIZE"
     ! grep -qF "Build type" <<<"$out" || fail "shoal-info --env prints more than variables"
     out=$("$info" --version) || fail "shoal-info --version exited with $?"
     grep -qF "Shoal $SHOAL_TEST_VERSION" <<<"$out" || fail "shoal-info --version printed: $out"
-    "$info" --help | grep -qF -- --env || fail "shoal-info --help does not list --env"
+    out=$("$info" --help)
+    for o in --env --all --parsable --version; do
+        grep -qF -- "$o" <<<"$out" || fail "shoal-info --help does not list $o"
+    done
     local rc=0
     "$info" --bogus 2>/dev/null || rc=$?
     [ $rc -eq 2 ] || fail "shoal-info --bogus exited with $rc, expected 2"
