@@ -48,7 +48,9 @@ step_files() {
     for f in "$bindir"/{oshcc,oshc++,oshcxx,oshrun,shoal-info} \
              "$incdir"/{shmem.h,shmemx.h} \
              "$libdir"/{libshoal.so,libshoal.a,pkgconfig/shoal.pc} \
-             "$libdir"/cmake/Shoal/{ShoalConfig.cmake,ShoalConfigVersion.cmake,ShoalTargets.cmake}; do
+             "$libdir"/cmake/Shoal/{ShoalConfig.cmake,ShoalConfigVersion.cmake,ShoalTargets.cmake} \
+             "$prefix/$SHOAL_TEST_MANDIR"/man1/{oshrun,oshcc,shoal-info}.1 \
+             "$prefix/$SHOAL_TEST_MANDIR"/man3/{shmem_put,shmem_long_put}.3; do
         [ -e "$f" ] || fail "missing $f"
     done
     for f in oshcc oshc++ oshcxx oshrun shoal-info; do
@@ -290,6 +292,45 @@ step_shoal_info() {
     local rc=0
     "$info" --bogus 2>/dev/null || rc=$?
     [ $rc -eq 2 ] || fail "shoal-info --bogus exited with $rc, expected 2"
+}
+
+# Manual pages: man finds every routine's page through MANPATH, each name the
+# library exports has one, and every page names something that exists.
+step_man() {
+    command -v man >/dev/null || fail "man not found; install man-db (scripts/install-deps.sh)"
+    local mandir=$prefix/$SHOAL_TEST_MANDIR out f
+    export MANPATH=$mandir MANWIDTH=100 MAN_DISABLE_SECCOMP=1
+    out=$(man shmem_long_put 2>&1) || fail "man shmem_long_put failed: $out"
+    grep -q "copy contiguous data" <<<"$out" && grep -q "shmem_TYPENAME_put" <<<"$out" ||
+        fail "man shmem_long_put does not show shmem_put(3): $out"
+    grep -q "unsigned long long *ulonglong" <<<"$out" || fail "shmem_put(3) lacks its type table"
+    case $(man -w shmem_long_put) in
+        "$mandir"/man3/shmem_long_put.3 | "$mandir"/man3/shmem_put.3) ;;
+        *) fail "man -w shmem_long_put: $(man -w shmem_long_put)" ;;
+    esac
+    [ "$(cat "$mandir/man3/shmem_long_put.3")" = ".so man3/shmem_put.3" ] ||
+        fail "shmem_long_put.3 does not include shmem_put.3"
+    for f in oshrun oshcc oshc++ oshcxx shoal-info; do
+        out=$(man 1 "$f" 2>&1) || fail "man 1 $f failed: $out"
+    done
+    man oshrun | grep -q -- "--bind-to core|hwthread|socket|none" || fail "oshrun(1) lacks oshrun --help"
+    man shoal-info | grep -q -- "--parsable" || fail "shoal-info(1) lacks --parsable"
+    man oshc++ | grep -q -- "--showme:libdirs" || fail "oshc++(1) is not oshcc(1)"
+    for f in shmem_int_atomic_fetch_add shmem_ctx_uint64_atomic_swap_nbi shmem_double_sum_reduce \
+             shmem_long_wait_until_any_vector shmem_put64_signal_nbi shmem_team_split_2d; do
+        man -w "$f" >/dev/null 2>&1 || fail "no manual page for $f"
+    done
+    nm -D --defined-only "$libdir/libshoal.so" | awk '$2 == "T" || $2 == "W" { print $3 }' |
+        grep -E '^(shmem_|start_pes$|_my_pe$|_num_pes$|sh(malloc|free|realloc|memalign)$)' |
+        sort >"$work/exported"
+    [ -s "$work/exported" ] || fail "cannot list libshoal's routines with nm"
+    ls "$mandir/man3" | sed 's/\.3$//' | sort >"$work/pages"
+    comm -23 "$work/exported" "$work/pages" >"$work/no_page"
+    [ ! -s "$work/no_page" ] || fail "routines without a manual page: $(head -20 "$work/no_page" | tr '\n' ' ')"
+    "$SHOAL_TEST_CC" -dM -E -I"$incdir" "$incdir/shmem.h" |
+        sed -n 's/^#define \(shmem_[a-z0-9_]*\).*/\1/p' | sort >"$work/macros"
+    comm -13 "$work/exported" "$work/pages" | comm -23 - "$work/macros" >"$work/no_routine"
+    [ ! -s "$work/no_routine" ] || fail "pages for names Shoal lacks: $(head -20 "$work/no_routine" | tr '\n' ' ')"
 }
 
 mkdir -p "$work"
