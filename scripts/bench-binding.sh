@@ -5,7 +5,9 @@
 #   shoal-unbound  Shoal with oshrun --bind-to none (how oshrun ran before it bound)
 #   shoal          Shoal with oshrun's defaults
 #   oshmem         Open MPI's OSHMEM (Debian openmpi-bin), bound the same way (--bind-to core)
-# and prints the median and range of each figure over the rounds.
+# and prints the median and range of each figure over the rounds. A run that
+# fails (Open MPI's OSHMEM 4.1 sometimes crashes in shmem_finalize, losing its
+# buffered output) drops out of its round; the last column says how many counted.
 #
 #   scripts/bench-binding.sh [--pes N] [--rounds R] [--build DIR]
 set -eu
@@ -44,10 +46,10 @@ done
 sort -t, -k1,1 -k2,2 -k6,6g "$work/all.csv" | awk -F, -v pes="$pes" '
     { key = $1 "," $2; v[key, ++n[key]] = $6; if (!(key in seen)) { seen[key] = 1; keys[++k] = key } }
     END {
-        printf "%d PEs, µs per call, median (min-max) of %s rounds\n", pes, n[keys[1]]
+        printf "%d PEs, µs per call: median (min-max) over the rounds that finished\n", pes
         for (i = 1; i <= k; i++) {
             c = n[keys[i]]; m = c % 2 ? v[keys[i], (c + 1) / 2] : (v[keys[i], c / 2] + v[keys[i], c / 2 + 1]) / 2
-            printf "%-10s %-14s %8.3f (%.3f-%.3f)\n", substr(keys[i], 1, index(keys[i], ",") - 1),
-                substr(keys[i], index(keys[i], ",") + 1), m, v[keys[i], 1], v[keys[i], c]
+            printf "%-10s %-14s %8.3f (%.3f-%.3f) rounds %d\n", substr(keys[i], 1, index(keys[i], ",") - 1),
+                substr(keys[i], index(keys[i], ",") + 1), m, v[keys[i], 1], v[keys[i], c], c
         }
     }'
