@@ -27,6 +27,15 @@ extern "C" {
 #define SHMEM_MAX_NAME_LEN 256
 #define SHMEM_VENDOR_STRING "Shoal"
 
+/* Shoal's own version: the one place it is written (CMake reads it from here).
+ * SHOAL_NUMVERSION is MAJOR*10000 + MINOR*100 + PATCH, for #if comparisons; tools
+ * that adapt to an implementation (e.g. shmem4py) can key on SHOAL_NUMVERSION. */
+#define SHOAL_VERSION_MAJOR 0
+#define SHOAL_VERSION_MINOR 1
+#define SHOAL_VERSION_PATCH 0
+#define SHOAL_NUMVERSION \
+    (SHOAL_VERSION_MAJOR * 10000 + SHOAL_VERSION_MINOR * 100 + SHOAL_VERSION_PATCH)
+
 /* ---- Thread levels (strictly increasing, as the specification requires) ------- */
 #define SHMEM_THREAD_SINGLE     0
 #define SHMEM_THREAD_FUNNELED   1

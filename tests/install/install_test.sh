@@ -115,6 +115,14 @@ step_oshcc() {
     "$bindir/oshcc" "$work/hello.o" -o "$work/hello2" || fail "oshcc could not link hello.o"
     run_hello "$work/hello"
     run_hello "$work/hello2"
+    # The installed shmem.h names Shoal's version, and SHOAL_NUMVERSION agrees with it.
+    printf '#include <shmem.h>\n#include <stdio.h>\nint main(void) { printf("%%d.%%d.%%d %%d\\n", SHOAL_VERSION_MAJOR, SHOAL_VERSION_MINOR, SHOAL_VERSION_PATCH, SHOAL_NUMVERSION); return 0; }\n' \
+        >"$work/version.c"
+    "$bindir/oshcc" "$work/version.c" -o "$work/version" || fail "oshcc could not build version.c"
+    local v=$SHOAL_TEST_VERSION num out
+    num=$(( ${v%%.*} * 10000 + $(echo "$v" | cut -d. -f2) * 100 + ${v##*.} ))
+    out=$("$work/version")
+    [ "$out" = "$v $num" ] || fail "shmem.h says version '$out', expected '$v $num'"
 }
 
 step_oshcxx() {
