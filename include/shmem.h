@@ -5,6 +5,7 @@
  *   every routine ................... shoal/api.h (one section per specification chapter)
  *   type tables (TYPE, TYPENAME) .... shoal/type_tables.h
  *   C11 type-generic names .......... shoal/generic.h
+ *   C++ overloads of those names .... shoal/cxx.h
  *   extensions ...................... shmemx.h */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -141,6 +142,11 @@ void *shmemalign(size_t alignment, size_t size);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
     !defined(SHOAL_BUILDING_LIBRARY)
 #include <shoal/generic.h>
+#endif
+
+/* ---- C++ overloads of the generic names --------------------------------------------- */
+#if defined(__cplusplus) && !defined(SHOAL_BUILDING_LIBRARY)
+#include <shoal/cxx.h>
 #endif
 
 #endif

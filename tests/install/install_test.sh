@@ -130,6 +130,12 @@ step_oshcxx() {
     "$bindir/oshcxx" "$src/hello.cpp" -o "$work/hello_alias" || fail "oshcxx could not build hello.cpp"
     run_hello "$work/hello"
     run_hello "$work/hello_alias"
+    # The C++ overloads of the generic names, from the installed headers.
+    local t=$SHOAL_TEST_SOURCE_DIR/../api/test_cxx_generic.cpp
+    "$bindir/oshc++" -std=c++11 -I"$SHOAL_TEST_SOURCE_DIR/../common" "$t" -o "$work/cxx_generic" ||
+        fail "oshc++ could not build test_cxx_generic.cpp"
+    "$bindir/oshrun" -n 2 --timeout 60 "$work/cxx_generic" ||
+        fail "the C++ generic-name test failed when built with oshc++"
 }
 
 step_pkgconfig() {
