@@ -4,7 +4,7 @@
  * Shoal collects no profile of its own, so it only records the level; a tool that
  * interposes shmem_pcontrol acts on it and forwards here through pshmem_pcontrol.
  * Any thread may call it at any time, even outside shmem_init/shmem_finalize. */
-#include "core/state.h"
+#include "api/api.h"
 
 static _Atomic int profiling_level = 1;
 

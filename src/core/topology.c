@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootstrap/bootstrap.h"
+#include "core/error.h"
 #include "core/state.h"
+#include "core/team.h"
 #include "core/topology.h"
 
 #define HOST_LEN 256

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "coll/coll_common.h"
-#include "core/state.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
