@@ -80,7 +80,9 @@ struct ofi_ctx {
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
-    pthread_mutex_t lock;           /* taken only when ofi.locked */
+    int locked;                     /* ofi.locked, unless the context is private or
+                                       serialized: then only its owner uses it */
+    pthread_mutex_t lock;           /* taken only when locked */
     struct ofi_ctx *next_ctx;       /* every context, for progress() */
 };
 
@@ -135,13 +137,13 @@ void ofi_ctx_enable_or_die(struct ofi_ctx *c);
 
 static inline void ofi_lock(struct ofi_ctx *c)
 {
-    if (ofi.locked)
+    if (c->locked)
         pthread_mutex_lock(&c->lock);
 }
 
 static inline void ofi_unlock(struct ofi_ctx *c)
 {
-    if (ofi.locked)
+    if (c->locked)
         pthread_mutex_unlock(&c->lock);
 }
 
@@ -232,7 +234,8 @@ void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
 void ofi_reg_release(struct ofi_ctx *c);
 
 /* ofi_ctx.c */
-struct ofi_ctx *ofi_ctx_open(void);
+/* shared: other threads may use it (not SHMEM_CTX_PRIVATE or _SERIALIZED). */
+struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);

@@ -156,7 +156,7 @@ int ofi_net_init(void)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
     if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE)
         ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
-    ofi.dflt = ofi_ctx_open();
+    ofi.dflt = ofi_ctx_open(1);
     if (!ofi.dflt || ofi_ctx_enable(ofi.dflt))
         return -1;
     shoal_ctx_default.net = ofi.dflt;

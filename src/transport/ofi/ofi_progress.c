@@ -121,11 +121,13 @@ void ofi_progress(void)
 {
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && pthread_mutex_trylock(&c->lock))
+        if (ofi.locked && !c->locked)
+            continue;   /* private: only its owner may drive it */
+        if (c->locked && pthread_mutex_trylock(&c->lock))
             continue;   /* its holder drives it */
         if (c->ready)
             ofi_drain_cq(c);
-        if (ofi.locked)
+        if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
