@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "api/api.h"
+#include "core/log.h"
 
 struct ctx_node {
     struct shoal_ctx ctx;   /* first, so a handle converts back to its node */
@@ -98,6 +99,7 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
     live = n;
     pthread_mutex_unlock(&live_lock);
     *ctx = &n->ctx;
+    SHOAL_LOG(TEAM, DEBUG, "%s: context %p, options 0x%lx", fn, (void *)*ctx, options);
     return 0;
 }
 

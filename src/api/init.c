@@ -7,6 +7,7 @@
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "coll/coll.h"
+#include "core/log.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
@@ -58,7 +59,8 @@ static int init_heap(struct shoal_seg *heap)
 static int init_first(int requested)
 {
     char err[512];
-    if (shoal_env_load(&shoal.cfg, err, sizeof err)) {
+    if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
+        shoal_log_parse(shoal.cfg.log, err, sizeof err)) {
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
@@ -80,10 +82,15 @@ static int init_first(int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
+    SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
+              shoal.my_pe, shoal.n_pes, requested);
 
     if (init_heap(&shoal.seg[SHOAL_SEG_HEAP]) || shoal_static_setup(&shoal.seg[SHOAL_SEG_DATA]))
         shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
                     "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
+    SHOAL_LOG(MEM, INFO, "heap %zu bytes at %p, static data %zu bytes at %p",
+              shoal.seg[SHOAL_SEG_HEAP].size, (void *)shoal.seg[SHOAL_SEG_HEAP].base,
+              shoal.seg[SHOAL_SEG_DATA].size, (void *)shoal.seg[SHOAL_SEG_DATA].base);
     init_teams();
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");

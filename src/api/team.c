@@ -10,6 +10,7 @@
 
 #include "api/api.h"
 #include "coll/coll.h"
+#include "core/log.h"
 
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
@@ -97,6 +98,8 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
     /* No other member touches this copy until the parent barrier that follows. */
     memset(t->res->sync, 0, sizeof t->res->sync);
     slot_team[slot] = t;
+    SHOAL_LOG(TEAM, DEBUG, "%s: team of %d (start %d, stride %d) in slot %d, this PE %d", fn,
+              t->size, t->start, t->stride, slot, t->my_pe);
     return t;
 }
 
@@ -207,6 +210,7 @@ void shmem_team_destroy(shmem_team_t team)
     }
     /* No member may still be in a collective on the team when its slot is reused. */
     shoal_team_barrier(team);
+    SHOAL_LOG(TEAM, DEBUG, "team in slot %d destroyed", team->slot);
     team_release(team);
 }
 SHOAL_PROFILED(shmem_team_destroy)

@@ -5,6 +5,7 @@
  * AMO each. */
 #include "coll/coll.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/progress.h"
 #include "core/team.h"
 #include "transport/transport.h"
@@ -13,6 +14,8 @@ void shoal_team_barrier(struct shoal_team *team)
 {
     int n = team->size, me = team->my_pe;
     uint64_t epoch = ++team->barrier_epoch;
+    SHOAL_LOG(COLL, TRACE, "barrier %llu on the team of %d in slot %d",
+              (unsigned long long)epoch, n, team->slot);
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);

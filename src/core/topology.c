@@ -8,6 +8,7 @@
 
 #include "bootstrap/bootstrap.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/state.h"
 #include "core/team.h"
 #include "core/topology.h"
@@ -125,6 +126,9 @@ int shoal_topology_init(struct shoal_team *shared)
         shoal.n_nodes += first;
     }
     shoal.multi_node = shoal.n_nodes > 1;
+    SHOAL_LOG(BOOT, INFO, "%d node(s)%s; this PE is on node %d", shoal.n_nodes,
+              shoal.cfg.node_map && *shoal.cfg.node_map ? " (SHOAL_NODE_MAP)" : "",
+              shoal.node[shoal.my_pe]);
     shared_team_shape(&shared->start, &shared->stride, &shared->size);
     shared->my_pe = (shoal.my_pe - shared->start) / shared->stride;
     return 0;

@@ -24,6 +24,7 @@
 #include "bootstrap/bootstrap.h"
 #include "core/backoff.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/state.h"
 #include "transport/transport.h"
 

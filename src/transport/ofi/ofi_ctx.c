@@ -59,6 +59,8 @@ int ofi_ctx_enable(struct ofi_ctx *c)
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     int rc;
+    SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
+              c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
     if ((rc = fi_cq_open(ofi.domain, &cq_attr, &c->cq, NULL)) ||

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
+#include "core/log.h"
 #include "transport/transport.h"
 
 char **shoal_shm_peer[SHOAL_NSEGS];
@@ -75,8 +76,11 @@ int shoal_shm_map(void)
                             "every PE must run the same program with the same "
                             "SHMEM_SYMMETRIC_SIZE", pe, s == SHOAL_SEG_HEAP ? "heap" : "static data",
                             (unsigned long long)all[pe].size[s], seg->size);
-            else if (seg->size && shoal_pe_local(pe))
+            else if (seg->size && shoal_pe_local(pe)) {
                 peer[pe] = map_peer(&all[pe], s);
+                SHOAL_LOG(SHM, DEBUG, "PE %d's %s mapped at %p", pe,
+                          s == SHOAL_SEG_HEAP ? "heap" : "static data", (void *)peer[pe]);
+            }
         }
     }
     free(all);
