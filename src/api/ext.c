@@ -2,8 +2,7 @@
  * OpenSHMEMX form, and signal_set/signal_add under their extension names. */
 #include <shmemx.h>
 
-#include "core/state.h"
-#include "transport/shm/shm.h"
+#include "api/api.h"
 
 static void local_complete(const char *fn, shmem_ctx_t ctx)
 {

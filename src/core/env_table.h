@@ -23,6 +23,8 @@
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
     X(SHOAL_BIND, NULL, STR, "auto", bind, \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
+    X(SHOAL_LOG, NULL, STR, "", log, \
+      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
       "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \

@@ -6,9 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/api.h"
+#include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "core/cpulist.h"
-#include "core/state.h"
 
 extern char **environ;
 

@@ -6,8 +6,8 @@
 
 #include <shmemx.h>
 
+#include "api/api.h"
 #include "coll/coll_common.h"
-#include "core/state.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
