@@ -8,6 +8,7 @@
 #include "build_info.h"
 #include "coll/coll.h"
 #include "core/log.h"
+#include "core/signals.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
@@ -82,6 +83,8 @@ static int init_first(int requested)
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     shoal_transport_init();
+    /* Providers may have installed crash handlers while starting (psm). */
+    shoal_signals_reclaim();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
     shoal_banner();

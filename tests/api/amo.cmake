@@ -86,3 +86,26 @@ foreach(mode before_init after_finalize pe_range pe_negative not_symmetric
     COMMAND bash ${SHOAL_API_ERRORS_SH} mode ${SHOAL_OSHRUN} $<TARGET_FILE:api.errors> ${mode})
   set_tests_properties(api.errors.${mode} PROPERTIES TIMEOUT 90 LABELS "pe;errors")
 endforeach()
+
+# Crashes keep their signal (exit status 128+S) and Shoal's message naming the PE,
+# and leave no backtrace files, whatever crash handlers providers install.
+add_executable(api.crash test_crash.c)
+target_link_libraries(api.crash PRIVATE shoal)
+foreach(n 1 2 4 8)
+  foreach(c "segv;139;shoal: PE [0-9]+: killed by signal 11 \\(Segmentation fault\\)"
+            "abort;134;shoal: PE [0-9]+: killed by signal 6 \\(Aborted\\)"
+            "term;143;was killed by signal 15" "int;130;was killed by signal 2")
+    list(GET c 0 how)
+    list(GET c 1 status)
+    list(GET c 2 msg)
+    add_test(NAME api.crash.${how}.np${n}
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
+              ${n} ${status} ${msg} ${how})
+    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n}")
+  endforeach()
+endforeach()
+# Before shmem_init too: the handlers are taken back when libshoal loads.
+add_test(NAME api.crash.segv_noinit
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
+          1 139 "shoal: killed by signal 11 \\(Segmentation fault\\)" segv noinit)
+set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40)
