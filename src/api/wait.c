@@ -8,6 +8,16 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     shoal_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
 }
 
+/* SHMEM_DEBUG: an ivar outside symmetric memory no other PE can update, so a wait on
+ * it would never end. */
+static void check_ivar(const char *fn, const void *ivar)
+{
+    uint64_t off;
+    if (shoal_seg_of(ivar, &off) < 0)
+        shoal_fatal(fn, "ivar %p is not symmetric, so no other PE can update it and the wait "
+                    "would never end; use a global or shmem_malloc'd variable", ivar);
+}
+
 #define SHOAL_CMP_FN(T, N)                                                                    \
     static inline int holds_##N(const char *fn, T x, int cmp, T v)                            \
     {                                                                                         \
@@ -23,6 +33,8 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     }                                                                                         \
     static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
     {                                                                                         \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
+            check_ivar(fn, ivar);                                                             \
         shoal_progress();                                                                     \
         return holds_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                \
     }                                                                                         \
@@ -31,6 +43,8 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     {                                                                                         \
         struct shoal_backoff b = { 0 };                                                       \
         T x;                                                                                  \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
+            check_ivar(fn, ivar);                                                             \
         while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v)) {         \
             if (b.polls == 0) /* outside init/finalize the wait would never end */             \
                 shoal_require_init(fn);                                                       \

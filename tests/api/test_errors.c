@@ -11,6 +11,7 @@
 
 static int gvar[16];
 static long gwait;
+static long glock;
 
 /* The last PE does `bad`; the others block forever. */
 #define LAST_PE_DOES(bad)                                  \
@@ -202,6 +203,23 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "put_overflow")) {
         /* SHMEM_DEBUG=1: a length that wraps around the address space */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 64, 0));
+    } else if (!strcmp(mode, "wait_nonsym")) {
+        /* SHMEM_DEBUG=1: no other PE can update a stack variable; the wait would hang */
+        int on_stack = 0;
+        LAST_PE_DOES(shmem_int_wait_until(&on_stack, SHMEM_CMP_NE, 0));
+    } else if (!strcmp(mode, "test_nonsym")) {
+        int on_stack = 0;
+        LAST_PE_DOES(while (!shmem_int_test(&on_stack, SHMEM_CMP_NE, 0)) {});
+    } else if (!strcmp(mode, "clear_unheld")) {
+        /* nobody holds glock: clearing it hung forever */
+        LAST_PE_DOES(shmem_clear_lock(&glock));
+    } else if (!strcmp(mode, "clear_other")) {
+        /* PE 0 holds the lock; the last PE clears it */
+        if (shmem_my_pe() == 0)
+            shmem_set_lock(&glock);
+        shmem_barrier_all();
+        LAST_PE_DOES(if (n > 1) shmem_clear_lock(&glock); else { shmem_clear_lock(&glock);
+                                                                 shmem_clear_lock(&glock); });
     } else if (!strcmp(mode, "put_wrap")) {
         /* no SHMEM_DEBUG: a length that wraps is still caught before any byte moves */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 63, 0));

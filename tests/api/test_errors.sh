@@ -141,6 +141,10 @@ mode_spec() {
     put_overflow)
         ENVS=("${debug[@]}")
         REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    wait_nonsym | test_nonsym)
+        ENVS=("${debug[@]}")
+        REGEX="shmem_int_(wait_until|test): ivar 0x[0-9a-f]+ is not symmetric" ;;
+    clear_unheld | clear_other) REGEX='shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE' ;;
     put_wrap) REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
     get_wrap) REGEX='shmem_getmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
     iput_past_end) REGEX='shmem_long_iput: 2 blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap' ;;
