@@ -123,10 +123,10 @@ void *shmem_align(size_t alignment, size_t size)
 {
     AGREE("shmem_align", size, COLL_ARG_SIZE("alignment", alignment),
           COLL_ARG_SIZE("size", size));
-    if (alignment == 0 || (alignment & (alignment - 1)) || alignment % sizeof(void *)) {
+    if (alignment == 0 || (alignment & (alignment - 1))) {
         shoal_require_init("shmem_align");
-        shoal_warn("shmem_align", "alignment %zu is not a power of two multiple of %zu; "
-                   "returning NULL", alignment, sizeof(void *));
+        shoal_warn("shmem_align", "alignment %zu is not a power of two; returning NULL",
+                   alignment);
         return NULL;
     }
     if (alignment > SHOAL_HEAP_BASE_ALIGN) {
@@ -135,6 +135,9 @@ void *shmem_align(size_t alignment, size_t size)
                    "returning NULL", alignment, SHOAL_HEAP_BASE_ALIGN);
         return NULL;
     }
+    /* 2 or 4: rounded up, as other implementations do, rather than refused. */
+    if (alignment < sizeof(void *))
+        alignment = sizeof(void *);
     return heap_alloc("shmem_align", size, alignment, 0);
 }
 SHOAL_PROFILED(shmem_align)

@@ -65,6 +65,11 @@ static void check_ivar(const char *fn, const void *ivar)
     }                                                                                         \
     SHOAL_PROFILED(shmem_##N##_wait_until) SHOAL_PROFILED(shmem_##N##_test)
 
+/* Where the next _any search starts: just past the index the last one returned, so
+ * that a series of calls returns every satisfied index in turn (1.5 section 9.10),
+ * not always the lowest. */
+static _Thread_local size_t any_next;
+
 /* The multi-element forms. V(i) is the comparison value for element i: the scalar
  * argument, or cmp_values[i] in the _vector forms. */
 #define SHOAL_SYNC_SET(T, N, SFX, VT, V)                                                      \
@@ -79,9 +84,14 @@ static void check_ivar(const char *fn, const void *ivar)
     static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,                \
                                            const int *status, int cmp, VT vals)               \
     {                                                                                         \
-        for (size_t i = 0; i < n; i++)                                                        \
-            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                  \
+        size_t start = any_next < n ? any_next : 0;                                           \
+        for (size_t k = 0; k < n; k++) {                                                      \
+            size_t i = start + k < n ? start + k : start + k - n;                             \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i))) {                \
+                any_next = i + 1;                                                             \
                 return i;                                                                     \
+            }                                                                                 \
+        }                                                                                     \
         return SIZE_MAX;                                                                      \
     }                                                                                         \
     static inline size_t test_some_##N##SFX(const char *fn, T *ivars, size_t n,               \
