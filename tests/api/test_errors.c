@@ -33,6 +33,13 @@ int main(int argc, char **argv)
         printf("shmem_my_pe before shmem_init returned %d\n", me);
         return 0;
     }
+    if (!strcmp(mode, "init_after_finalize")) {
+        shmem_init();
+        shmem_finalize();
+        shmem_init(); /* fatal: not the launcher's fault, re-initialisation */
+        printf("test_errors: mode %s was not caught\n", mode);
+        return 0;
+    }
     if (!strcmp(mode, "after_finalize")) {
         shmem_init();
         shmem_finalize();

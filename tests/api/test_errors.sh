@@ -141,6 +141,7 @@ mode_spec() {
     put_overflow)
         ENVS=("${debug[@]}")
         REGEX='shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap' ;;
+    init_after_finalize) REGEX='^shoal: PE [0-9]+: shmem_init: called after the last shmem_finalize; Shoal cannot be initialized again' ;;
     wait_nonsym | test_nonsym)
         ENVS=("${debug[@]}")
         REGEX="shmem_int_(wait_until|test): ivar 0x[0-9a-f]+ is not symmetric" ;;
