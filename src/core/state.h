@@ -43,6 +43,7 @@ struct shoal_state {
     int n_nodes;
     int multi_node;
     const struct shoal_transport_ops *net;
+    const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
 
 extern struct shoal_state shoal;
