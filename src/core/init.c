@@ -25,6 +25,11 @@ static void print_banner(void)
     printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION,
            SHMEM_MINOR_VERSION, shoal.n_pes);
     if (shoal.cfg.info) {
+        printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n", shoal.spin_polls,
+               shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
+               : shoal.own_core          ? "it has a core of its own"
+               : shoal.host_busy         ? "the host was busy at start-up"
+                                         : "PEs outnumber its cores");
         printf("Environment variables (SHMEM_INFO):\n");
         shoal_env_print(stdout, &shoal.cfg, 0);
     }
@@ -80,9 +85,10 @@ static int init_first(int requested)
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
-    if (shoal.cfg.spin_count < 0 || shoal.cfg.yield_sleep_us < 0) {
-        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT and SHOAL_YIELD_SLEEP_US must not "
-                "be negative (now %ld and %ld)\n", shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
+    if (shoal.cfg.spin_count < -1 || shoal.cfg.yield_sleep_us < 0) {
+        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
+                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n", shoal.cfg.spin_count,
+                shoal.cfg.yield_sleep_us);
         return -1;
     }
     shoal.boot = shoal_boot_select();
@@ -106,6 +112,7 @@ static int init_first(int requested)
     init_teams();
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    shoal_backoff_setup();
     if (shoal_segments_map(local))
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
     init_net();

@@ -96,6 +96,12 @@ struct shoal_state {
     int *node;
     int n_nodes;
     int multi_node;
+    /* No other PE of this host can run on this PE's CPUs and the host was not
+     * busy at start-up, or only the latter failed (topology.c); the polls a wait
+     * spins before it gives the core away (backoff.c). */
+    int own_core;
+    int host_busy;
+    unsigned spin_polls;
     const struct shoal_net_ops *net;
 };
 
@@ -190,10 +196,13 @@ static inline char *shoal_remote(const char *routine, shmem_ctx_t ctx, const voi
     return p;
 }
 
-/* Polls with growing politeness: spin, then yield the core, then sleep briefly,
- * so that more PEs than cores still make progress. */
+/* Polls with growing politeness: spin with a pause instruction, then yield the
+ * core, then sleep briefly, so that more PEs than cores still make progress. A
+ * PE with a core of its own only spins (and yields now and then): see backoff.c. */
 struct shoal_backoff { unsigned polls; };
-void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
+void shoal_backoff_slow(struct shoal_backoff *b);
+/* Sets spin_polls from own_core and SHOAL_SPIN_COUNT; after the topology is known. */
+void shoal_backoff_setup(void);
 
 /* Drives the network, whose peers' operations on this PE may need this PE's help to
  * land (providers with manual progress); nothing to do on one node. */
@@ -205,14 +214,8 @@ static inline void shoal_progress(void)
 
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
-    unsigned spins = (unsigned)shoal.cfg.spin_count;
-    if (SHOAL_UNLIKELY(shoal.multi_node)) {
-        shoal.net->progress();
-        /* A poll that drives the network costs system calls, and the peers it waits
-         * for need this core to progress too: give it up far sooner. */
-        spins >>= 6;
-    }
-    if (SHOAL_LIKELY(b->polls++ < spins)) {
+    shoal_progress();
+    if (SHOAL_LIKELY(b->polls++ < shoal.spin_polls)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -220,7 +223,7 @@ static inline void shoal_backoff(struct shoal_backoff *b)
 #endif
         return;
     }
-    shoal_backoff_slow(b, spins);
+    shoal_backoff_slow(b);
 }
 
 /* Library-internal pieces the API files share. */

@@ -42,8 +42,12 @@ add_test(NAME api.setup.version
 add_test(NAME api.setup.quiet
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "SHMEM_SYMMETRIC_SIZE|OpenSHMEM" 0
     -- ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+# How waiting PEs wait (spin with a core each, back off when crowded), per SHMEM_INFO.
+add_test(NAME api.setup.wait_policy
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wait_policy.sh ${SHOAL_OSHRUN}
+    $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
-  PROPERTIES TIMEOUT 30 LABELS "pe")
+  api.setup.wait_policy PROPERTIES TIMEOUT 30 LABELS "pe")
 
 # Error cases: each mode of test_errors.c at 1, 2 and 4 PEs.
 add_executable(api.errors test_errors.c)
