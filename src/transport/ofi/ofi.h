@@ -115,7 +115,10 @@ struct ofi_state {
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
     uint64_t next_key;              /* requested keys when the provider does not pick them */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
-    pthread_t progress_thread;
+    int progress_thread;            /* a progress thread runs (or will, after start-up) */
+    pthread_t progress_tid;
+    int progress_fd;                /* the default CQ's wait object, or -1: the thread polls */
+    int progress_stop_fd;           /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
 };
@@ -242,6 +245,8 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
+/* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
 

@@ -25,7 +25,10 @@ static struct fi_info *base_hints(void)
     h->domain_attr->av_type = FI_AV_TABLE;
     h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED |
                               FI_MR_LOCAL | FI_MR_ENDPOINT;
-    h->domain_attr->threading = ofi.locked ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
+     * is manual) drives endpoints beside the threads that use them. */
+    h->domain_attr->threading = ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE
+                                                                           : FI_THREAD_DOMAIN;
     /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
      * context, so a provider that needs one per operation does not fit. */
     h->mode = 0;
@@ -184,9 +187,15 @@ static void adopt_info(struct fi_info *info)
 
 int ofi_net_init(void)
 {
-    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.cfg.ofi_progress_thread;
+    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     adopt_info(select_provider());
+    /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
+     * move only inside libfabric calls; a PE that computes would hold them up. */
+    int wanted = ofi_progress_thread_wanted();
+    ofi.progress_thread = wanted > 0 ||
+                          (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
+    ofi.locked |= ofi.progress_thread;
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -209,7 +218,7 @@ int ofi_net_init(void)
     if (ofi_mr_segments() || ofi_mr_exchange())
         return -1;
     ofi_amo_table();
-    if (shoal.cfg.ofi_progress_thread && ofi_progress_thread_start())
+    if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
     return shoal.boot->barrier() ? -1 : 0;
 }
