@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "core/backoff.h"
 #include "core/state.h"
 
 #define OWN_CORE_SPINS 8192u        /* pause ~40 ns on recent x86 */
@@ -32,9 +33,9 @@ void shoal_backoff_setup(void)
         shoal.spin_polls >>= 6;
 }
 
-void shoal_backoff_slow(struct shoal_backoff *b)
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
 {
-    unsigned over = b->polls - shoal.spin_polls;
+    unsigned over = b->polls - spins;
     if (over < 64 || shoal.cfg.yield_sleep_us <= 0) {
         sched_yield();
         return;

@@ -89,7 +89,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -103,7 +103,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
         if (*done)
             break;
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -116,7 +116,7 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
         while (!c->free_slots) {
             ofi_drain_cq(c);
             ofi_progress_others(c);
-            shoal_backoff(&b);
+            ofi_backoff(&b);
         }
     }
     struct ofi_slot *s = c->free_slots;
@@ -134,14 +134,16 @@ static int progress_all(void)
     int drove = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && pthread_mutex_trylock(&c->lock)) {
+        if (ofi.locked && !c->locked)
+            continue;   /* private: only its owner may drive it */
+        if (c->locked && pthread_mutex_trylock(&c->lock)) {
             if (c == ofi.dflt)
                 drove = 0;
             continue;   /* its holder drives it */
         }
         if (c->ready)
             ofi_drain_cq(c);
-        if (ofi.locked)
+        if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);

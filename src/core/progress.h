@@ -1,0 +1,24 @@
+/* Waiting for peers: each poll drives the network, whose peers' operations on this
+ * PE may need this PE's help to land (providers with manual progress), then backs
+ * off (core/backoff.h). Nothing to drive on one node. */
+#ifndef SHOAL_PROGRESS_H
+#define SHOAL_PROGRESS_H
+
+#include "core/backoff.h"
+#include "core/state.h"
+#include "transport/transport.h"
+
+static inline void shoal_progress(void)
+{
+    if (SHOAL_UNLIKELY(shoal.multi_node))
+        shoal.net->progress();
+}
+
+/* spin_polls already counts the cost of driving the network (backoff.c). */
+static inline void shoal_backoff(struct shoal_backoff *b)
+{
+    shoal_progress();
+    shoal_backoff_spin(b, shoal.spin_polls);
+}
+
+#endif
