@@ -101,9 +101,33 @@ void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
         return;
     }
     /* The payload put before it must land first. */
-    shoal.net->fence(SHMEM_CTX_DEFAULT);
+    if (payload)
+        shoal.net->fence(SHMEM_CTX_DEFAULT);
     shoal_net_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, word, &v, NULL, NULL,
                   pe, 0);
+}
+
+void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint64_t *word,
+                       uint64_t count)
+{
+    uint64_t *w = (uint64_t *)shoal_xlate(word, pe);
+    if (w) {
+        if (len)
+            shoal_shm_copy(shoal_xlate(dest_sym, pe), src, len);
+        shoal_shm_release_after(len);
+        __atomic_store_n(w, count, __ATOMIC_RELEASE);
+        return;
+    }
+    /* Adds commute: signals of one writer need no order among themselves. The
+     * caller's same-node stores come before a signal that may announce them. */
+    uint64_t one = 1;
+    shoal_shm_release_after(0);
+    if (len)
+        shoal_net_put_signal(SHMEM_CTX_DEFAULT, dest_sym, src, len, word, one, SHOAL_AMO_ADD,
+                             pe, 0);
+    else
+        shoal_net_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, word, &one, NULL,
+                      NULL, pe, 0);
 }
 
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
