@@ -17,8 +17,8 @@
 #                 implementation, back to back, so that load changes hit all of them alike;
 #                 results.csv holds the median and the range of the repetitions.
 # --bind core     (default) every PE of every implementation is pinned the same way: PE r
-#                 to CPU r mod (CPUs available), by taskset; --bind none pins nothing (and
-#                 keeps Open MPI's oshrun from binding on its own).
+#                 to CPU r mod (CPUs available), by taskset; --bind none pins nothing. Both
+#                 launchers get --bind-to none, so neither adds a binding of its own.
 # --targets       which remote buffers rma_latency, msg_rate and amo use: heap
 #                 (shmem_malloc), global (static data) or both (default), as separate
 #                 rows (put_lat for the heap, put_lat.global for static data).
@@ -146,7 +146,7 @@ ompi_run() {
 }
 shoal_run() {
     n=$1; shift
-    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 $wrap "$@"
+    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 --bind-to none $wrap "$@"
 }
 shoal_ofi_run() {
     SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"

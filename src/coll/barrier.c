@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_common.h"
+#include "core/log.h"
 
 #define LOCAL_WORD 20       /* words 20..25: rounds among one node's members */
 #define LOCAL_ROUNDS 6      /* so up to 64 members per node */
@@ -103,10 +104,11 @@ static void dissemination(const struct shoal_team *t, const int *idx, int n, int
 void shoal_team_barrier(struct shoal_team *team)
 {
     uint64_t epoch = ++team->barrier_epoch;
+    SHOAL_LOG(COLL, TRACE, "barrier %llu on the team of %d in slot %d",
+              (unsigned long long)epoch, team->size, team->slot);
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
-    shoal_shm_fence();
-    shoal.net->quiet(SHMEM_CTX_DEFAULT);
+    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     if (!shoal.multi_node || team->size < 3) {
         dissemination(team, NULL, team->size, team->my_pe, words, epoch);
         return;
@@ -135,8 +137,7 @@ void shoal_barrier_world(void)
 void shmem_barrier_all(void)
 {
     shoal_require_init(__func__);
-    shoal_quiet_all();
-    shoal_barrier_world();
+    shoal_barrier_world(); /* completes the default context's operations */
 }
 SHOAL_PROFILED(shmem_barrier_all)
 

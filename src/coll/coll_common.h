@@ -42,9 +42,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "coll/coll.h"
+#include "core/error.h"
+#include "core/progress.h"
 #include "core/state.h"
-#include "transport/route.h"
-#include "transport/shm/shm.h"
+#include "core/team.h"
+#include "transport/transport.h"
 
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {
@@ -90,7 +93,7 @@ static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const v
 }
 
 /* Bumps member i's copy of the counter word_sym, whose only writer is this PE, after
- * putting len bytes of src to dst_sym there: one put-with-signal (route.h). */
+ * putting len bytes of src to dst_sym there: one put-with-signal (transport.h). */
 static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const void *src,
                                size_t len, uint64_t *word_sym, uint64_t count)
 {
