@@ -117,6 +117,8 @@ struct ofi_state {
     int mr_local;                   /* pass descriptors of registered local buffers */
     int fence_flag;                 /* the provider orders with FI_FENCE */
     int writes_ordered;             /* puts and AMOs to a PE land in issue order */
+    int atomics_ordered;            /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
+    size_t atomic_bytes;            /* most bytes one native atomic write of bytes may carry */
     int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
     int locked;                     /* threads share contexts or the progress thread runs */
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
