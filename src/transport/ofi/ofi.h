@@ -2,10 +2,11 @@
  * share: remote address and key of a symmetric location, the per-context lock,
  * bounce-slot bookkeeping, and retrying a post the provider refused with EAGAIN.
  *
- * Layout: one fabric, domain and address vector per process. Every context owns
- * an RDM endpoint with its own completion queue and counters (one counter for
- * writes and non-fetching AMOs, one for reads and fetching AMOs), so quiet on one
- * context never waits for another's traffic. Peers target the default context's
+ * Layout: one fabric, domain and address vector per process. The default context
+ * owns an RDM endpoint with its completion queue and counters (one counter for
+ * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
+ * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program, which own one each (ofi_ctx.c). Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
