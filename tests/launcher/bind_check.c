@@ -48,6 +48,7 @@ static void check(const char *root, const char *allowed, int np, enum bind_to wa
             snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", r ? " " : "", list);
         }
     }
+    bind_plan_free(&plan);
     if (strcmp(got, expect) || strcmp(bind_name(plan.how), how)) {
         printf("FAIL: allowed %s, %d PEs, --bind-to %s, map %d: got %s [%s], expected %s [%s]\n",
                allowed, np, bind_name(want), (int)map, bind_name(plan.how), got, how, expect);

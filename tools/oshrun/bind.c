@@ -221,3 +221,13 @@ void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set)
             (plan->how == BIND_SOCKET || cpus[i].core == first->core))
             CPU_SET(cpus[i].id, set);
 }
+
+void bind_plan_free(struct bind_plan *plan)
+{
+    free((void *)plan->cpus);
+    free((void *)plan->core_first);
+    free((void *)plan->core_order);
+    free((void *)plan->thread_order);
+    plan->cpus = NULL;
+    plan->core_first = plan->core_order = plan->thread_order = NULL;
+}

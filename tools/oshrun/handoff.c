@@ -194,5 +194,7 @@ void maybe_hand_off(const struct options *opt)
     fflush(stderr);
     execv(launcher, words);
     fprintf(stderr, "oshrun: cannot run %s: %s\n", launcher, strerror(errno));
+    free(words);
+    free(launcher);
     exit(127);
 }

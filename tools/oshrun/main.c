@@ -65,6 +65,8 @@ int main(int argc, char **argv)
                 "alone instead of as one job (build it with oshcc, or start it with the "
                 "launcher of the OpenSHMEM it was built with)\n", j.never_connected, j.size,
                 j.opt.argv[0]);
+    stdin_close_all(&j);
+    bind_plan_free(&j.bind);
     free(j.pes);
     return j.status;
 }

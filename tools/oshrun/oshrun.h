@@ -60,6 +60,7 @@ const char *bind_name(enum bind_to b);
 void bind_plan(const char *root, const cpu_set_t *allowed, int np, enum bind_to want,
                enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
+void bind_plan_free(struct bind_plan *plan);
 
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
