@@ -311,6 +311,15 @@ binding)
     [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "SHOAL_BIND=none bound the PEs"
     SHOAL_BIND=none osh -n "$NP" --bind-to core "$CHECK" where
     expect_out "binding=core"
+    # --report-bindings says what each PE got, and it is what the PE sees.
+    osh -n "$NP" --report-bindings --bind-to hwthread "$CHECK" where
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do
+        c=$(sed -n "s/^where $r cpus=\([^ ]*\) .*/\1/p" "$T/out")
+        expect_err "^oshrun: PE $r bound to CPUs $c \(hwthread(, shared with other PEs)?\)$"
+    done
+    osh -n "$NP" --report-bindings --bind-to none "$CHECK" where
+    expect_err "^oshrun: PEs 0-$LAST not bound \(--bind-to none\): each may run on CPUs [0-9]"
     SHOAL_BIND=bogus osh -n "$NP" "$CHECK" where
     expect_rc 2
     expect_err 'SHOAL_BIND="bogus" is not valid'
@@ -413,7 +422,7 @@ usage)
     expect_rc 0
     for o in -n -np --np -l --tag-output --prefix --timeout --stdin --help --version -x -wdir \
              --output-filename --bind-to --map-by -N --npernode --host --hostfile --oversubscribe \
-             --allow-run-as-root --mca SHOAL_BIND; do
+             --allow-run-as-root --mca --report-bindings SHOAL_BIND; do
         grep -q -- "$o" "$T/out" || fail "--help does not document $o"
     done
     osh -h

@@ -42,6 +42,7 @@ struct options {
     const char *mca[OSHRUN_MCA_MAX][2];
     int n_mca;
     bool oversubscribe, allow_root;   /* accepted; passed on when the job is handed off */
+    bool report_bindings;  /* print each PE's CPUs before starting it */
     char *const *argv;     /* program and its arguments */
 };
 
