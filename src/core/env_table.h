@@ -23,6 +23,8 @@
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
     X(SHOAL_BIND, NULL, STR, "auto", bind, \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
+    X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir, \
+      "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take different CPUs; empty = no locks") \
     X(SHOAL_LOG, NULL, STR, "", log, \
       "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \

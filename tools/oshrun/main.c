@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     maybe_hand_off(&j.opt);
     if (!j.opt.bind_given) {
         const char *env = shoal_env_value("SHOAL_BIND");
-        if (env && *env && bind_parse(env, &j.opt.bind)) {
+        if (*env && bind_parse(env, &j.opt.bind)) {
             fprintf(stderr, "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
                     "hwthread, socket or none\n", env);
             return 2;

@@ -52,14 +52,17 @@ struct bind_plan {
     cpu_set_t allowed;     /* what oshrun may use: its mask and the cgroup's cpuset */
     enum bind_to how;      /* what applies; BIND_NONE: the kernel places the PEs */
     bool shared;           /* some PEs share their CPUs with others */
+    bool others;           /* other oshrun jobs hold some of the CPUs */
     int ncpu, ncore, nsocket;
+    int ncore_use, ncpu_use;   /* entries of core_order / thread_order PEs are placed on */
     const struct cpu *cpus;
     const int *core_first, *core_order, *thread_order;
+    int *locks;            /* per entry of cpus: the held lock file, or -1 */
 };
 int bind_parse(const char *s, enum bind_to *out);
 const char *bind_name(enum bind_to b);
-void bind_plan(const char *root, const cpu_set_t *allowed, int np, enum bind_to want,
-               enum map_by map, struct bind_plan *plan);
+void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed, int np,
+               enum bind_to want, enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
 void bind_plan_free(struct bind_plan *plan);
 

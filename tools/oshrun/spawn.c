@@ -2,6 +2,7 @@
  * first PE reports a failed exec back through a close-on-exec pipe, so a typo
  * gives one message and status 127 instead of N crashes. */
 #include "oshrun.h"
+#include "env.h"
 #include "cpulist.h"
 
 #include <errno.h>
@@ -323,7 +324,8 @@ static void report_bindings(const struct job *j)
         cpulist_format(&j->bind.allowed, list, sizeof list);
         fprintf(stderr, "oshrun: PEs 0-%d not bound (%s): each may run on CPUs %s\n",
                 j->size - 1, j->opt.bind == BIND_NONE ? "--bind-to none"
-                                                      : "more PEs than CPUs", list);
+                             : j->bind.others ? "other oshrun jobs hold the CPUs they would get"
+                                              : "more PEs than CPUs", list);
         return;
     }
     for (int r = 0; r < j->size; r++) {
@@ -353,7 +355,8 @@ void spawn_pes(struct job *j)
     cpu_set_t mask;
     if (sched_getaffinity(0, sizeof mask, &mask))
         CPU_ZERO(&mask);
-    bind_plan("/sys", &mask, j->size, j->opt.bind, j->opt.map, &j->bind);
+    bind_plan("/sys", shoal_env_value("SHOAL_BIND_LOCKDIR"), &mask, j->size, j->opt.bind,
+              j->opt.map, &j->bind);
     if (j->opt.report_bindings)
         report_bindings(j);
     build_env(j);
