@@ -143,7 +143,11 @@ static int lock_cpu(struct bind_plan *plan, const char *dir, int i)
         return 1;
     char path[4096];
     snprintf(path, sizeof path, "%s/shoal-oshrun-cpu%d.lock", dir, plan->cpus[i].id);
-    int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    /* Open an existing file without O_CREAT: in a sticky /tmp, fs.protected_regular
+     * refuses O_CREAT on another user's file even when it exists. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT)
+        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB)) {
