@@ -4,6 +4,7 @@
  * the spec's fence, and an _nbi result is ready on return); in a job that spans
  * nodes every AMO goes through the network (transport/route.h says why). */
 #include "api/pair.h"
+#include "transport/dev_route.h"
 #include "transport/route.h"
 
 #define SEQ __ATOMIC_SEQ_CST
@@ -26,7 +27,9 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
     T *p = amo_target(fn, ctx, d, sizeof(T), pe, &wpe);                                       \
     if (SHOAL_LIKELY(p != NULL)) {                                                            \
         T old_ = CPU_EXPR;                                                                    \
-        if (FETCH)                                                                            \
+        if (FETCH && SHOAL_UNLIKELY(shoal.dev_paths))                                         \
+            shoal_dev_store_result(fn, FETCH, &old_, sizeof old_);                            \
+        else if (FETCH)                                                                       \
             *(FETCH) = old_;                                                                  \
     } else {                                                                                  \
         T op_ = (operand), cmp_ = (compare);                                                  \

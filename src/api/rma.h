@@ -4,6 +4,7 @@
 #define SHOAL_RMA_H
 
 #include "core/state.h"
+#include "transport/dev_route.h"
 #include "transport/route.h"
 #include "transport/shm/shm.h"
 
@@ -23,6 +24,10 @@ static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_rma(fn, ctx, dest, source, len, pe, nbi, 1);
+        return;
+    }
     int wpe;
     char *r = shoal_remote(fn, ctx, dest, len, pe, &wpe);
     if (SHOAL_LIKELY(r != NULL))
@@ -36,6 +41,10 @@ static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_rma(fn, ctx, dest, source, len, pe, nbi, 0);
+        return;
+    }
     int wpe;
     const char *r = shoal_remote(fn, ctx, source, len, pe, &wpe);
     if (SHOAL_LIKELY(r != NULL))
@@ -80,6 +89,10 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     if (SHOAL_UNLIKELY(nblocks == 0 || bsize == 0))
         return;
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_strided(fn, ctx, dest, source, dst, sst, bsize, nblocks, esize, pe, is_put);
+        return;
+    }
     const void *sym = is_put ? dest : source;
     ptrdiff_t sym_stride = is_put ? dst : sst;
     int wpe;
@@ -150,6 +163,11 @@ static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *d
                                         const void *source, size_t len, uint64_t *sig_addr,
                                         uint64_t signal, int sig_op, int pe, int nbi)
 {
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_put_payload(fn, ctx, dest, source, len, pe);
+        shoal_signal_update(fn, ctx, sig_addr, signal, sig_op, pe, 0);
+        return;
+    }
     int wpe;
     char *r = shoal_remote(fn, ctx, dest, len ? len : 1, pe, &wpe);
     if (SHOAL_UNLIKELY(r == NULL)) {

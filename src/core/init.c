@@ -7,6 +7,7 @@
 #include "core/state.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
+#include "mem/device_heap.h"
 #include "mem/segment.h"
 
 struct shoal_state shoal = { .my_pe = -1, .net = &shoal_net_none };
@@ -99,7 +100,7 @@ static int init_first(int requested)
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
 
-    struct shoal_local_seg local[SHOAL_NSEGS];
+    struct shoal_local_seg local[SHOAL_NHOST_SEGS];
     if (init_heap(&local[SHOAL_SEG_HEAP]) || shoal_static_setup(&local[SHOAL_SEG_DATA]))
         shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
                     "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
@@ -108,6 +109,7 @@ static int init_first(int requested)
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     if (shoal_segments_map(local))
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
+    shoal_device_init(shoal_team_shared.my_pe);
     init_net();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
@@ -174,6 +176,7 @@ void shmem_finalize(void)
     shoal_teams_release();
     shoal.net->fini();
     shoal.net = &shoal_net_none;
+    shoal_device_fini();
     shoal_segments_unmap();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);

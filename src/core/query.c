@@ -42,6 +42,12 @@ void *shmem_ptr(const void *dest, int pe)
     shoal_require_init("shmem_ptr");
     if (pe < 0 || pe >= shoal.n_pes)
         return NULL;
+    /* A device-heap object of a same-node PE: the device pointer of its IPC mapping,
+     * valid for device code and device copies, never for host loads and stores. */
+    uintptr_t off = (uintptr_t)dest - shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (off < shoal.seg[SHOAL_SEG_DEVICE].size)
+        return shoal.seg[SHOAL_SEG_DEVICE].peer[pe] ? shoal.seg[SHOAL_SEG_DEVICE].peer[pe] + off
+                                                    : NULL;
     return shoal_xlate(dest, pe);
 }
 SHOAL_PROFILED(shmem_ptr)

@@ -23,13 +23,19 @@
     _Pragma(SHOAL_STR(weak name))                                                 \
     extern __typeof__(name) p##name SHOAL_EXPORT __attribute__((alias(#name), copy(name)));
 
-/* The segments a symmetric address can live in. */
-enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NSEGS };
+/* The segments a symmetric address can live in. The host segments come first: the
+ * device heap (SHMEM_SPACE_DEVICE, mem/device_heap.c) is never load/store memory, so
+ * shoal_xlate skips it and the device paths (transport/dev_route.c) reach it. */
+enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NHOST_SEGS,
+                    SHOAL_SEG_DEVICE = SHOAL_NHOST_SEGS, SHOAL_NSEGS };
 
 struct shoal_seg {
     uintptr_t base;   /* this PE's own copy */
     size_t size;
-    char **peer;      /* peer[pe]: where PE pe's copy is mapped in this process */
+    char **peer;      /* peer[pe]: where PE pe's copy is mapped in this process (for the
+                         device heap: the device's IPC mapping of it) */
+    uintptr_t nic_base;  /* what the network registers: base, or for the device heap a
+                            host alias the NIC can reach it through (0: none) */
 };
 
 /* Each team owns one slot of the team pool: symmetric words for its
@@ -97,6 +103,12 @@ struct shoal_state {
     int n_nodes;
     int multi_node;
     const struct shoal_net_ops *net;
+    /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
+     * SHMEM_DEBUG with a device backend): RMA, AMOs and waits then take the device-
+     * aware paths of transport/dev_route.c. One predictable branch when it is not. */
+    int dev_paths;
+    struct shoal_alloc *dev_alloc;       /* the device heap's allocator */
+    uint64_t *dev_amo_lock;              /* symmetric host word: device AMOs' lock */
 };
 
 extern struct shoal_state shoal;

@@ -16,8 +16,8 @@
 
 struct seg_card {
     int32_t pid;
-    int32_t fd[SHOAL_NSEGS];
-    uint64_t size[SHOAL_NSEGS];
+    int32_t fd[SHOAL_NHOST_SEGS];
+    uint64_t size[SHOAL_NHOST_SEGS];
 };
 
 int shoal_memfd(const char *name, size_t size)
@@ -90,7 +90,7 @@ int shoal_segments_map(struct shoal_local_seg local[])
 {
     int n = shoal.n_pes;
     struct seg_card mine = { .pid = getpid() };
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         mine.fd[s] = local[s].fd;
         mine.size[s] = local[s].size;
     }
@@ -101,9 +101,10 @@ int shoal_segments_map(struct shoal_local_seg local[])
         free(all);
         return -1;
     }
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         struct shoal_seg *seg = &shoal.seg[s];
         seg->base = local[s].base;
+        seg->nic_base = local[s].base;
         seg->size = local[s].size;
         seg->peer = calloc((size_t)n, sizeof *seg->peer);
         if (!seg->peer) {
@@ -126,7 +127,7 @@ int shoal_segments_map(struct shoal_local_seg local[])
     /* Every peer has opened our memfds once all have passed this point. */
     if (shoal.boot->barrier())
         return -1;
-    for (int s = 0; s < SHOAL_NSEGS; s++)
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++)
         if (local[s].fd >= 0)
             close(local[s].fd);
     return 0;
@@ -134,7 +135,7 @@ int shoal_segments_map(struct shoal_local_seg local[])
 
 void shoal_segments_unmap(void)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         struct shoal_seg *seg = &shoal.seg[s];
         if (!seg->peer)
             continue;
@@ -147,6 +148,6 @@ void shoal_segments_unmap(void)
     /* The heap's own mapping goes; static data stays mapped (the program still uses it). */
     if (shoal.seg[SHOAL_SEG_HEAP].base)
         munmap((void *)shoal.seg[SHOAL_SEG_HEAP].base, shoal.seg[SHOAL_SEG_HEAP].size);
-    for (int s = 0; s < SHOAL_NSEGS; s++)
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++)
         shoal.seg[s] = (struct shoal_seg){ 0 };
 }

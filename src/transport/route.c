@@ -1,5 +1,6 @@
 /* The network paths of the API layer (route.h): symmetric address to (segment,
  * offset), then one call through the transport's table. */
+#include "transport/dev_route.h"
 #include "transport/route.h"
 #include "transport/shm/shm.h"
 
@@ -34,6 +35,9 @@ void shoal_net_get(shmem_ctx_t ctx, void *dst, const void *src, size_t len, int 
 void shoal_net_amo(shmem_ctx_t ctx, enum shoal_amo_op op, enum shoal_amo_type type, void *dest,
                    const void *operand, const void *compare, void *fetch, int pe, int nbi)
 {
+    if (SHOAL_UNLIKELY(shoal.dev_paths) &&
+        shoal_dev_amo(ctx, op, type, dest, operand, compare, fetch, pe))
+        return;
     struct shoal_amo a = { .op = op, .type = type, .operand = operand, .compare = compare,
                            .fetch = fetch };
     a.seg = seg_off(dest, &a.off);
