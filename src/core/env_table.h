@@ -27,6 +27,8 @@
       "Polls of a waited-on location before a waiting PE starts yielding its core") \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
+    X(SHOAL_LOG, NULL, STR, "", log, \
+      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
       "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \

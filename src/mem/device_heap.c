@@ -3,11 +3,13 @@
  * device layer and publishes an IPC handle; same-node peers open it, so seg.peer[pe]
  * is a device pointer to PE pe's heap, used by device copies, never by loads/stores.
  * PEs on other nodes reach it through the network, which registers the host alias
- * the backend offers (nic_base); without one, a job that spans nodes is refused. */
+ * the backend offers (shoal.dev_nic_base); without one, a job that spans nodes is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootstrap/bootstrap.h"
+#include "core/error.h"
 #include "core/state.h"
 #include "device/device.h"
 #include "mem/alloc.h"
@@ -30,8 +32,8 @@ static void heap_create(size_t size)
         shoal_fatal("shmem_init", "the %s backend gives no IPC handle for the device heap",
                     shoal_dev->name);
     struct dev_card *all = calloc((size_t)shoal.n_pes, sizeof *all);
-    seg->peer = calloc((size_t)shoal.n_pes, sizeof *seg->peer);
-    if (!all || !seg->peer)
+    shoal.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal.dev_peer);
+    if (!all || !shoal.dev_peer)
         shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs", shoal.n_pes);
     if (shoal.boot->allgather(&mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange device heaps with the other PEs");
@@ -41,16 +43,17 @@ static void heap_create(size_t size)
                         "every PE must run with the same SHMEM_SYMMETRIC_SIZE_DEVICE", pe,
                         (unsigned long long)all[pe].size, size);
         if (pe == shoal.my_pe)
-            seg->peer[pe] = base;
-        else if (shoal_pe_local(pe) && !(seg->peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
+            shoal.dev_peer[pe] = base;
+        else if (shoal_pe_local(pe) && !(shoal.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
             shoal_fatal("shmem_init", "cannot open PE %d's device heap through %s IPC; the "
                         "PEs of a node must share its devices", pe, shoal_dev->name);
     }
     free(all);
     seg->base = (uintptr_t)base;
     seg->size = size;
-    seg->nic_base = (uintptr_t)shoal_dev_nic_alias(base);
-    if (shoal.multi_node && !seg->nic_base)
+    seg->fd = -1;
+    shoal.dev_nic_base = (uintptr_t)shoal_dev_nic_alias(base);
+    if (shoal.multi_node && !shoal.dev_nic_base)
         shoal_fatal("shmem_init", "the network cannot reach %s device memory yet (no FI_HMEM "
                     "registration), so a device heap needs every PE on one node; set "
                     "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node", shoal_dev->name);
@@ -85,14 +88,16 @@ void shoal_device_init(int local_index)
 void shoal_device_fini(void)
 {
     struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
-    if (seg->peer) {
+    if (shoal.dev_peer) {
         for (int pe = 0; pe < shoal.n_pes; pe++)
-            if (pe != shoal.my_pe && seg->peer[pe])
-                shoal_dev_ipc_close(seg->peer[pe]);
+            if (pe != shoal.my_pe && shoal.dev_peer[pe])
+                shoal_dev_ipc_close(shoal.dev_peer[pe]);
         shoal_dev_free((void *)seg->base);
-        free(seg->peer);
+        free(shoal.dev_peer);
+        shoal.dev_peer = NULL;
     }
-    *seg = (struct shoal_seg){ 0 };
+    *seg = (struct shoal_seg){ .fd = -1 };
+    shoal.dev_nic_base = 0;
     shoal_alloc_destroy(shoal.dev_alloc);
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;

@@ -115,6 +115,14 @@ step_oshcc() {
     "$bindir/oshcc" "$work/hello.o" -o "$work/hello2" || fail "oshcc could not link hello.o"
     run_hello "$work/hello"
     run_hello "$work/hello2"
+    # The installed shmem.h names Shoal's version, and SHOAL_NUMVERSION agrees with it.
+    printf '#include <shmem.h>\n#include <stdio.h>\nint main(void) { printf("%%d.%%d.%%d %%d\\n", SHOAL_VERSION_MAJOR, SHOAL_VERSION_MINOR, SHOAL_VERSION_PATCH, SHOAL_NUMVERSION); return 0; }\n' \
+        >"$work/version.c"
+    "$bindir/oshcc" "$work/version.c" -o "$work/version" || fail "oshcc could not build version.c"
+    local v=$SHOAL_TEST_VERSION num out
+    num=$(( ${v%%.*} * 10000 + $(echo "$v" | cut -d. -f2) * 100 + ${v##*.} ))
+    out=$("$work/version")
+    [ "$out" = "$v $num" ] || fail "shmem.h says version '$out', expected '$v $num'"
 }
 
 step_oshcxx() {
@@ -122,6 +130,12 @@ step_oshcxx() {
     "$bindir/oshcxx" "$src/hello.cpp" -o "$work/hello_alias" || fail "oshcxx could not build hello.cpp"
     run_hello "$work/hello"
     run_hello "$work/hello_alias"
+    # The C++ overloads of the generic names, from the installed headers.
+    local t=$SHOAL_TEST_SOURCE_DIR/../api/test_cxx_generic.cpp
+    "$bindir/oshc++" -std=c++11 -I"$SHOAL_TEST_SOURCE_DIR/../common" "$t" -o "$work/cxx_generic" ||
+        fail "oshc++ could not build test_cxx_generic.cpp"
+    "$bindir/oshrun" -n 2 --timeout 60 "$work/cxx_generic" ||
+        fail "the C++ generic-name test failed when built with oshc++"
 }
 
 step_pkgconfig() {

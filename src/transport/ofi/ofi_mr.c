@@ -42,9 +42,9 @@ int ofi_mr_segments(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         /* A device heap the NIC cannot reach (nic_base 0) is not registered; such a
          * job spanning nodes was refused at shmem_init (mem/device_heap.c). */
-        if (!shoal.seg[s].size || !shoal.seg[s].nic_base)
+        if (!shoal.seg[s].size || !shoal_seg_nic_base(s))
             continue;
-        int rc = reg(ofi.dflt, (void *)shoal.seg[s].nic_base, shoal.seg[s].size,
+        int rc = reg(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
                      FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (uint64_t)s + 1,
                      &ofi.seg_mr[s]);
         if (rc) {
@@ -87,7 +87,7 @@ int ofi_mr_exchange(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
-        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal.seg[s].nic_base : 0;
+        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
         mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
         if (mine.key[s] == FI_KEY_NOTAVAIL)
             shoal_fatal("shmem_init", "the provider's memory keys do not fit in 64 bits "

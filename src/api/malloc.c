@@ -5,8 +5,8 @@
 #include <string.h>
 #include <shmemx.h>
 
+#include "api/api.h"
 #include "coll/coll_common.h"
-#include "core/state.h"
 #include "device/device.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
@@ -134,8 +134,8 @@ static void heap_move(const struct heap *h, void *dst, const void *src, size_t n
                     shoal_dev->name);
 }
 
-static void *heap_alloc(const char *routine, const struct heap *h, size_t size, size_t align,
-                        int zero)
+static void *heap_alloc_sync(const char *routine, const struct heap *h, size_t size,
+                             size_t align, int zero, int barrier)
 {
     shoal_require_init(routine);
     if (size == 0)
@@ -144,8 +144,15 @@ static void *heap_alloc(const char *routine, const struct heap *h, size_t size, 
     void *p = off == SHOAL_ALLOC_FAIL ? heap_exhausted(routine, h, size) : heap_ptr(h, off);
     if (p && zero)
         heap_zero(h, p, size);
-    shoal_barrier_world();
+    if (barrier)
+        shoal_barrier_world();
     return p;
+}
+
+static void *heap_alloc(const char *routine, const struct heap *h, size_t size, size_t align,
+                        int zero)
+{
+    return heap_alloc_sync(routine, h, size, align, zero, 1);
 }
 
 static void *alloc_in(const char *routine, const struct heap *h, size_t size)
@@ -163,9 +170,13 @@ SHOAL_PROFILED(shmem_malloc)
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    (void)hints; /* every hint is a performance hint; one heap serves them all */
+    /* The standard hints are performance hints and one heap serves them all; the
+     * deterministic allocator needs no barrier to agree, so SHMEMX_MALLOC_NO_BARRIER
+     * can drop it and leave ordering to the caller. */
     struct heap h = heap_of_seg(SHOAL_SEG_HEAP);
-    return alloc_in("shmem_malloc_with_hints", &h, size);
+    AGREE("shmem_malloc_with_hints", size, COLL_ARG_SIZE("size", size));
+    return heap_alloc_sync("shmem_malloc_with_hints", &h, size, 16, 0,
+                           !(hints & SHMEMX_MALLOC_NO_BARRIER));
 }
 SHOAL_PROFILED(shmem_malloc_with_hints)
 
@@ -327,6 +338,13 @@ void shmem_space_free(shmem_space_t space, void *ptr)
     free_in("shmem_space_free", ptr, &h);
 }
 SHOAL_PROFILED(shmem_space_free)
+
+void shoal_debug_local(const char *routine, const void *buf)
+{
+    if (!shoal.cfg.enable_device_awareness && !shoal_dev_sym(buf) && shoal_dev_is_device(buf))
+        shoal_fatal(routine, "local buffer %p is device memory, but device awareness is off; "
+                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer", buf);
+}
 
 int shmem_query_device_awareness(void)
 {

@@ -1,7 +1,7 @@
 /* Queries about the job and about symmetric addresses. */
 #include <string.h>
 
-#include "core/state.h"
+#include "api/api.h"
 
 int shmem_my_pe(void)
 {
@@ -42,13 +42,14 @@ void *shmem_ptr(const void *dest, int pe)
     shoal_require_init("shmem_ptr");
     if (pe < 0 || pe >= shoal.n_pes)
         return NULL;
+    struct shoal_rref r;
+    if (shoal_resolve(dest, pe, &r) < 0)
+        return NULL;
     /* A device-heap object of a same-node PE: the device pointer of its IPC mapping,
      * valid for device code and device copies, never for host loads and stores. */
-    uintptr_t off = (uintptr_t)dest - shoal.seg[SHOAL_SEG_DEVICE].base;
-    if (off < shoal.seg[SHOAL_SEG_DEVICE].size)
-        return shoal.seg[SHOAL_SEG_DEVICE].peer[pe] ? shoal.seg[SHOAL_SEG_DEVICE].peer[pe] + off
-                                                    : NULL;
-    return shoal_xlate(dest, pe);
+    if (r.seg == SHOAL_SEG_DEVICE)
+        return shoal.dev_peer[pe] ? shoal.dev_peer[pe] + r.off : NULL;
+    return r.ptr;
 }
 SHOAL_PROFILED(shmem_ptr)
 
