@@ -37,6 +37,7 @@ status=$?
 grep -E "tests passed|Failed|Timeout|\*\*\*" "$out/tests.log" | tail -20
 
 echo "== device benchmarks on $dev"
+export BENCH_IMPL=shoal-$dev
 {
     SHOAL_DEVICE=$dev SHMEM_ENABLE_DEVICE_AWARENESS=1 ./tools/oshrun/oshrun -n 1 bench/dev_cache
     SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=16M ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M
@@ -44,7 +45,8 @@ echo "== device benchmarks on $dev"
 grep -v '^RESULT' "$out/bench_$dev.log" | head -20
 # The same runs on the emulated device of this machine, for comparison.
 if [ "$dev" != emu ]; then
-    SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M \
+    BENCH_IMPL=shoal-emu SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M \
+        ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M \
         >"$out/bench_emu.log" 2>&1
 fi
 grep -h '^RESULT' "$out"/bench_*.log | sed 's/^RESULT,//' |
