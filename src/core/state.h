@@ -57,7 +57,11 @@ struct shoal_state {
                                             network may register; 0: none */
     struct shoal_alloc *dev_alloc;       /* the device heap's allocator */
     uint64_t *dev_amo_lock;              /* symmetric host word: device AMOs' lock */
+    char *dev_stage;                     /* symmetric host staging for collectives on
+                                            device memory: SHOAL_DEV_STAGE_BYTES per team
+                                            slot (coll/coll_device.c) */
 };
+#define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 
 extern struct shoal_state shoal;
 

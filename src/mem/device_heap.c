@@ -11,6 +11,7 @@
 #include "bootstrap/bootstrap.h"
 #include "core/error.h"
 #include "core/state.h"
+#include "core/team.h"
 #include "device/device.h"
 #include "mem/alloc.h"
 #include "mem/device_heap.h"
@@ -58,12 +59,17 @@ static void heap_create(size_t size)
                     "registration), so a device heap needs every PE on one node; set "
                     "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node", shoal_dev->name);
     shoal.dev_alloc = shoal_alloc_create(size);
-    /* The lock of the device AMO fallback (transport/dev_route.c): a host word at the
-     * same heap offset on every PE, taken before any user allocation. */
-    size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64, 64) : SHOAL_ALLOC_FAIL;
+    /* In the host heap, at the same offset on every PE, before any user allocation:
+     * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
+     * collectives on device memory (coll/coll_device.c), one part per team slot. */
+    size_t stage = SHOAL_TEAM_SLOTS * SHOAL_DEV_STAGE_BYTES;
+    size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
+                                 : SHOAL_ALLOC_FAIL;
     if (off == SHOAL_ALLOC_FAIL)
-        shoal_fatal("shmem_init", "out of memory for the device heap's bookkeeping");
+        shoal_fatal("shmem_init", "no room in the symmetric heap for the device heap's %zu "
+                    "bytes of staging; raise SHMEM_SYMMETRIC_SIZE", stage + 64);
     shoal.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
+    shoal.dev_stage = (char *)shoal.dev_amo_lock + 64;
 }
 
 void shoal_device_init(int local_index)
@@ -101,6 +107,7 @@ void shoal_device_fini(void)
     shoal_alloc_destroy(shoal.dev_alloc);
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;
+    shoal.dev_stage = NULL;
     shoal.dev_paths = 0;
     shoal_dev_shutdown();
 }
