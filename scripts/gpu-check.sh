@@ -41,8 +41,10 @@ export BENCH_IMPL=shoal-$dev
 {
     SHOAL_DEVICE=$dev SHMEM_ENABLE_DEVICE_AWARENESS=1 ./tools/oshrun/oshrun -n 1 bench/dev_cache
     SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=16M ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M
+    SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n 4 bench/bucket_sort \
+        -e 4M -a 1M -V all
 } >"$out/bench_$dev.log" 2>&1
-grep -v '^RESULT' "$out/bench_$dev.log" | head -20
+grep -v '^RESULT' "$out/bench_$dev.log" | grep -v '^[0-9]' | head -40
 # The same runs on the emulated device of this machine, for comparison.
 if [ "$dev" != emu ]; then
     BENCH_IMPL=shoal-emu SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M \
