@@ -13,6 +13,9 @@
 #include "core/team.h"
 #include "transport/transport.h"
 
+/* Start-up messages: unknown variables, SHMEM_VERSION and SHMEM_INFO (api/banner.c). */
+void shoal_banner(void);
+
 /* SHMEM_DEBUG's checks of a context (api/ctx.c): called before shmem_init or after
  * shmem_finalize, or the context was destroyed. */
 void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx);

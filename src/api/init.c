@@ -17,19 +17,6 @@
  * finds it at the same offset. */
 #define SHOAL_HEAP_RESERVE (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot))
 
-static void print_banner(void)
-{
-    if (shoal.my_pe != 0 || !(shoal.cfg.info || shoal.cfg.version))
-        return;
-    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION,
-           SHMEM_MINOR_VERSION, shoal.n_pes);
-    if (shoal.cfg.info) {
-        printf("Environment variables (SHMEM_INFO):\n");
-        shoal_env_print(stdout, &shoal.cfg, 0);
-    }
-    fflush(stdout);
-}
-
 static void init_teams(void)
 {
     shoal_team_world = (struct shoal_team){ .start = 0, .stride = 1, .size = shoal.n_pes,
@@ -100,7 +87,7 @@ static int init_first(int requested)
     shoal_transport_init();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
-    print_banner();
+    shoal_banner();
     shoal_barrier_world();
     return 0;
 }

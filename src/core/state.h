@@ -60,6 +60,7 @@ struct shoal_state {
     char *dev_stage;                     /* symmetric host staging for collectives on
                                             device memory: SHOAL_DEV_STAGE_BYTES per team
                                             slot (coll/coll_device.c) */
+    const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 

@@ -23,6 +23,7 @@ void shoal_transport_fini(void)
 {
     shoal.net->fini();
     shoal.net = &shoal_net_none;
+    shoal.net_provider = NULL;
     shoal_transport_shm.fini();
 }
 

@@ -119,6 +119,7 @@ static struct fi_info *select_provider(void)
 static void adopt_info(struct fi_info *info)
 {
     ofi.info = info;
+    shoal.net_provider = info->fabric_attr->prov_name;
     ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
     ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
     ofi.fence_flag = !!(info->caps & FI_FENCE);
