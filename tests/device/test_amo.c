@@ -9,7 +9,7 @@
 
 #include "test_device.h"
 
-#define ROUNDS 50
+#define ROUNDS 20
 
 static long dget(const long *p)
 {

@@ -11,7 +11,7 @@
 
 #include "test_device.h"
 
-#define MAX (640 * 1024)
+#define MAX (320 * 1024) /* past one 256 KiB staging chunk */
 
 static unsigned char *hsym, *dsym, *hloc, *dloc, *dsrc, *scratch;
 
