@@ -11,6 +11,12 @@
 #define SHOAL_ENV_USER(X) \
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size, \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and fractions allowed") \
+    X(SHMEM_SYMMETRIC_SIZE_DEVICE, NULL, SIZE, "0", symmetric_size_device, \
+      "Device heap (SHMEM_SPACE_DEVICE) size per PE, in bytes, same suffixes; 0 = no device space") \
+    X(SHMEM_ENABLE_DEVICE_AWARENESS, NULL, BOOL, "0", enable_device_awareness, \
+      "Let local buffers (put sources, get destinations, fetch results, collective buffers) be device memory the program allocated") \
+    X(SHOAL_DEVICE, NULL, STR, "", device, \
+      "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first that loads of cuda, rocm, emu") \
     X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug, \
       "Check every call's arguments (PE range, symmetric address and range, alignment) and abort with a message") \
     X(SHMEM_INFO, "SMA_INFO", BOOL, "0", info, \

@@ -193,7 +193,7 @@ static inline uint64_t ofi_rkey(int seg, int pe)
 static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
                                 void **desc)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
             if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
