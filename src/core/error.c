@@ -68,7 +68,7 @@ void shoal_bad_addr(const char *routine, const void *addr, int pe)
 
 static const char *seg_name(int s)
 {
-    return s == SHOAL_SEG_HEAP ? "heap" : "static data";
+    return s == SHOAL_SEG_HEAP ? "heap" : s == SHOAL_SEG_DEVICE ? "device heap" : "static data";
 }
 
 void shoal_check_range(const char *routine, const void *addr, size_t len)
