@@ -90,6 +90,7 @@ static int init_first(int requested)
     shoal_transport_init();
     /* Providers may have installed crash handlers while starting (psm). */
     shoal_signals_reclaim();
+    shoal_signals_report_on();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
     shoal_banner();

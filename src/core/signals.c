@@ -7,7 +7,9 @@
  * "shoal: PE n: killed by signal S (name)" and kills the process with that signal,
  * so the exit status is 128+S. A handler the program installed itself is left alone. */
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -102,6 +104,93 @@ void shoal_signals_reclaim(void)
         sa.sa_flags = SA_RESETHAND;
         sigaction(fatal_sigs[i].sig, &sa, NULL);
     }
+}
+
+/* SIGURG from oshrun (--timeout, or SIGUSR1/SIGQUIT to oshrun): names the Shoal
+ * routine this PE is in, the outermost libshoal frame of the interrupted thread,
+ * which is the public routine the program called. Not strictly async-signal-safe
+ * (dladdr), but the job is being diagnosed or ended. */
+/* The function a direct call (E8 rel32) just before return address ret reached,
+ * through the PLT slot it went by (jmp *GOT, endbr64 and bnd prefixes allowed);
+ * NULL when the bytes are not that. x86-64 only. */
+static const void *called_before(const void *ret)
+{
+#if defined(__x86_64__)
+    const unsigned char *r = ret;
+    if (r[-5] != 0xe8)
+        return NULL;
+    int32_t rel;
+    memcpy(&rel, r - 4, 4);
+    const unsigned char *t = r + rel;
+    if (t[0] == 0xf3 && t[1] == 0x0f && t[2] == 0x1e && t[3] == 0xfa)
+        t += 4;
+    if (t[0] == 0xf2)
+        t++;
+    if (t[0] != 0xff || t[1] != 0x25)
+        return t; /* a direct call of the routine itself */
+    memcpy(&rel, t + 2, 4);
+    const void *const *slot = (const void *const *)(t + 6 + rel);
+    return *slot;
+#else
+    (void)ret;
+    return NULL;
+#endif
+}
+
+static const char *shmem_name(const char *s)
+{
+    if (s && strncmp(s, "pshmem", 6) == 0)
+        return s + 1;
+    return s && strncmp(s, "shmem", 5) == 0 ? s : NULL;
+}
+
+static void on_report(int sig)
+{
+    (void)sig;
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    const char *routine = NULL;
+    int inside = 0;
+    Dl_info self, info;
+    if (dladdr((void *)on_report, &self))
+        for (int i = 1; i < n; i++) {
+            if (dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase) {
+                inside = 1;
+                if (shmem_name(info.dli_sname))
+                    routine = shmem_name(info.dli_sname);
+                continue;
+            }
+            /* The program's frame that called into Shoal: the routine it called, in
+             * case the routine's own frame is gone (a tail call). */
+            if (inside && !routine) {
+                const void *f = called_before(frames[i]);
+                if (f && dladdr(f, &info) && info.dli_fbase == self.dli_fbase)
+                    routine = shmem_name(info.dli_sname);
+            }
+            if (inside)
+                break;
+        }
+    char buf[192];
+    size_t at = put_str(buf, 0, sizeof buf, "shoal: PE ");
+    at = put_int(buf, at, sizeof buf, shoal.my_pe);
+    at = put_str(buf, at, sizeof buf, routine  ? ": blocked in "
+                                      : inside ? ": inside Shoal (routine not identified)"
+                                               : ": running (in no Shoal routine)");
+    at = put_str(buf, at, sizeof buf, routine ? routine : "");
+    at = put_str(buf, at, sizeof buf, "\n");
+    ssize_t w = write(STDERR_FILENO, buf, at);
+    (void)w;
+}
+
+void shoal_signals_report_on(void)
+{
+    struct sigaction old, sa = { .sa_handler = on_report, .sa_flags = SA_RESTART };
+    void *warm[1];
+    backtrace(warm, 1); /* loads libgcc now, not inside the handler */
+    if (sigaction(SHOAL_REPORT_SIGNAL, NULL, &old) || old.sa_handler != SIG_DFL)
+        return; /* the program's own */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SHOAL_REPORT_SIGNAL, &sa, NULL);
 }
 
 /* Runs after the constructors of libshoal's dependencies (libfabric and what it

@@ -2,8 +2,16 @@
 #ifndef SHOAL_SIGNALS_H
 #define SHOAL_SIGNALS_H
 
+#include <signal.h>
+
 /* Takes back fatal-signal handlers that are still the default or that a provider
  * library installed; leaves the program's own handlers alone. */
 void shoal_signals_reclaim(void);
+
+/* oshrun asks every PE which routine it is blocked in with this signal, whose default
+ * action (ignore) is harmless to programs that are not Shoal's (tools/oshrun). */
+#define SHOAL_REPORT_SIGNAL SIGURG
+/* Installs the report handler, unless the program handles SIGURG itself. */
+void shoal_signals_report_on(void);
 
 #endif

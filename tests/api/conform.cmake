@@ -32,3 +32,11 @@ add_test(NAME api.crash.segv_noinit
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
           1 139 "shoal: killed by signal 11 \\(Segmentation fault\\)" segv noinit)
 set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40)
+
+# oshrun --timeout asks every PE where it is blocked: PE 0's extra barrier leaves
+# it in shmem_finalize (or the barrier) while the others finished.
+add_test(NAME api.blocked_report
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
+    "^shoal: PE 0: blocked in shmem_(finalize|barrier_all)$" 1
+    -- ${SHOAL_OSHRUN} -n 2 --timeout 3 $<TARGET_FILE:api.crash> extra_barrier)
+set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe")

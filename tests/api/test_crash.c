@@ -2,7 +2,9 @@
  * status (128+S) and Shoal's message naming the PE and the signal, whatever crash
  * handlers libfabric's providers install (libpsm_infinipath). usage: test_crash
  * segv|abort|term|int [noinit]: the last PE raises it; the others wait. With
- * hang, every PE waits forever (for tests that kill the launcher). */
+ * hang, every PE waits forever (for tests that kill the launcher); with
+ * extra_barrier, PE 0 calls one barrier more than the others and blocks (for the
+ * report of where each PE is blocked). */
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +21,13 @@ int main(int argc, char **argv)
     if (init) {
         shmem_init();
         last = shmem_my_pe() == shmem_n_pes() - 1;
+    }
+    if (!strcmp(how, "extra_barrier")) {
+        shmem_barrier_all();
+        if (shmem_my_pe() == 0)
+            shmem_barrier_all();
+        shmem_finalize();
+        return 0;
     }
     if (last && strcmp(how, "hang")) {
         if (!strcmp(how, "segv"))

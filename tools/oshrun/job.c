@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* How long PEs get to exit after SIGTERM before SIGKILL. */
@@ -113,9 +114,26 @@ static const char *pe_state(const struct pe *pe)
     return pe->hello ? "running" : "before shmem_init";
 }
 
+/* Asks every PE past shmem_init which Shoal routine it is in: libshoal answers
+ * SIGURG with "shoal: PE n: blocked in shmem_barrier_all" on its stderr (SIGURG's
+ * default action, ignore, spares programs that are not Shoal's). Waits briefly so
+ * that the answers are written before anything ends the PEs. */
+void ask_reports(struct job *j)
+{
+    int asked = 0;
+    for (int r = 0; r < j->size; r++) {
+        const struct pe *pe = &j->pes[r];
+        if (pe->pid && !pe->exited && pe->hello && kill(pe->pid, SIGURG) == 0)
+            asked++;
+    }
+    if (asked)
+        nanosleep(&(struct timespec){ .tv_nsec = 300 * 1000 * 1000 }, NULL);
+}
+
 /* Lists the PEs still running, grouped by what they are doing: "PEs 0-2,5 (running)". */
 void report_timeout(struct job *j)
 {
+    ask_reports(j);
     static const char *const states[] = { "running", "in a setup barrier", "in a setup allgather",
                                            "before shmem_init", "after shmem_finalize" };
     char *list = NULL;

@@ -40,7 +40,7 @@ void setup_signals(struct job *j)
 {
     sigset_t set;
     sigemptyset(&set);
-    int sigs[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT };
+    int sigs[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGUSR1 };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaddset(&set, sigs[i]);
     /* An inherited SIG_IGN for SIGCHLD would reap the PEs behind our back. */
@@ -97,9 +97,13 @@ static void on_signals(struct job *j)
             raise(SIGSTOP);
         } else if (sig == SIGCONT) {
             kill_pes(j, SIGCONT);
+        } else if (sig == SIGUSR1) {
+            ask_reports(j);     /* where is everyone? the job goes on */
         } else if (j->ending) {
             kill_pes(j, SIGKILL);   /* asked twice: no more grace */
         } else {
+            if (sig == SIGQUIT)
+                ask_reports(j);
             job_end(j, 128 + sig, sig, "got signal %d (%s)", sig, strsignal(sig));
         }
     }

@@ -170,6 +170,8 @@ void run_job(struct job *j);
 void job_end(struct job *j, int status, int sig, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void kill_pes(struct job *j, int sig);
+/* Each PE names the Shoal routine it is in (SIGUSR1 or SIGQUIT to oshrun, --timeout). */
+void ask_reports(struct job *j);
 void pe_reaped(struct job *j, struct pe *pe, int wstatus);
 void report_timeout(struct job *j);
 void check_stuck(struct job *j);

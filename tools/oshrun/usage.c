@@ -54,6 +54,8 @@ void print_help(void)
            "crashes, exits with a nonzero status, exits without calling shmem_finalize, or calls\n"
            "shmem_global_exit, the other PEs are ended (SIGTERM, then SIGKILL 2 s later).\n"
            "SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to oshrun are passed on to every PE.\n"
+           "SIGUSR1 (and SIGQUIT, and --timeout, before ending the job) makes every PE say\n"
+           "which Shoal routine it is blocked in.\n"
            "PEs that exit without ever calling shmem_init get a warning: the program may not\n"
            "be linked with Shoal, and then each of its processes ran alone.\n"
            "\n"
