@@ -42,6 +42,10 @@ add_test(NAME api.setup.version
 add_test(NAME api.setup.quiet
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "SHMEM_SYMMETRIC_SIZE|OpenSHMEM" 0
     -- ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+# How waiting PEs wait (spin with a core each, back off when crowded), per SHMEM_INFO.
+add_test(NAME api.setup.wait_policy
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wait_policy.sh ${SHOAL_OSHRUN}
+    $<TARGET_FILE:api.setup>)
 # SHOAL_LOG: each PE logs its bootstrap line once at info; a bad value stops shmem_init.
 add_test(NAME api.setup.log
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "^shoal: PE [0-3]: \\[boot\\] bootstrap oshrun: PE [0-3] of 4" 4
@@ -53,7 +57,7 @@ add_test(NAME api.setup.log_bad
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*subsystem:level" +
     -- env SHOAL_LOG=ofi:loud ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
-  api.setup.log api.setup.log_off api.setup.log_bad
+  api.setup.log api.setup.log_off api.setup.log_bad api.setup.wait_policy
   PROPERTIES TIMEOUT 30 LABELS "pe")
 
 # Error cases: one test per row of error_cases.h, which also says how to run and judge
