@@ -11,6 +11,7 @@
  * Active sets: the offset is passed member to member through pSync[3] (collect), then
  * the same direct puts and the pSync barrier. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len)
 {
@@ -29,20 +30,44 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
         memcpy(dest + (size_t)me * len, source, len);
     for (int k = 0, have = 1; have < n; k++, have <<= 1) {
         /* This member holds blocks me - have + 1 .. me (mod n); the receiver lacks
-         * the cnt of them nearest to me. */
+         * the cnt of them nearest to me. Blocks that wrap around go as two
+         * messages, each signalled, as a signal orders only its own payload. */
         int cnt = have < n - have ? have : n - have, to = (me + have) % n, first = me - cnt + 1;
-        if (first >= 0) {
-            coll_put(c, to, dest + (size_t)first * len, dest + (size_t)first * len,
-                     (size_t)cnt * len);
-        } else {
-            coll_put(c, to, dest, dest, (size_t)(me + 1) * len);
-            coll_put(c, to, dest + (size_t)(n + first) * len, dest + (size_t)(n + first) * len,
-                     (size_t)-first * len);
-        }
         struct coll_sig sg = coll_tree_sig(c, k);
-        coll_sig_send(c, &sg, to, (size_t)cnt * len);
+        if (first >= 0) {
+            coll_sig_send(c, &sg, to, dest + (size_t)first * len, dest + (size_t)first * len,
+                          (size_t)cnt * len);
+        } else {
+            coll_sig_send(c, &sg, to, dest, dest, (size_t)(me + 1) * len);
+            coll_sig_send(c, &sg, to, dest + (size_t)(n + first) * len,
+                          dest + (size_t)(n + first) * len, (size_t)-first * len);
+        }
+        int from = (me - have + n) % n;
         coll_sig_wait(&sg);
+        if (from - cnt + 1 < 0)
+            coll_sig_wait(&sg);
     }
+}
+
+static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
+                         size_t nelems, size_t esize);
+
+/* Device memory (coll_device.h): the host fcollect of one piece of every member's
+ * source at a time, each member's piece then copied to its place in dest. */
+static int dev_fcollect(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
+                        const char *source, size_t len)
+{
+    char *st = coll_dev_stage(fn, c);
+    size_t piece = SHOAL_DEV_STAGE_BYTES / ((size_t)c->n + 1);
+    for (size_t off = 0; off < len; off += piece) {
+        size_t m = len - off < piece ? len - off : piece;
+        coll_dev_copy(st, source + off, m);
+        team_fcollect(fn, team, st + piece, st, m, 1);
+        for (int i = 0; i < c->n; i++)
+            coll_dev_copy(dest + (size_t)i * len + off, st + piece + (size_t)i * m, m);
+        shoal_team_barrier(c->team);
+    }
+    return 0;
 }
 
 static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
@@ -55,6 +80,8 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     size_t len = nelems * esize;
     if (!len)
         return 0;
+    if (coll_dev_needed(dest, source))
+        return dev_fcollect(fn, team, &c, dest, source, len);
     coll_check_sym(fn, dest, len * (size_t)c.n);
     fcollect_bruck(&c, dest, source, len);
     return 0;

@@ -118,6 +118,8 @@ struct ofi_state {
     int mr_local;                   /* pass descriptors of registered local buffers */
     int fence_flag;                 /* the provider orders with FI_FENCE */
     int writes_ordered;             /* puts and AMOs to a PE land in issue order */
+    int atomics_ordered;            /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
+    size_t atomic_bytes;            /* most bytes one native atomic write of bytes may carry */
     int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
     int locked;                     /* threads share contexts or the progress thread runs */
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
@@ -191,7 +193,7 @@ static inline uint64_t ofi_rkey(int seg, int pe)
 static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
                                 void **desc)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
             if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)

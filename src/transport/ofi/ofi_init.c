@@ -178,6 +178,7 @@ static void adopt_info(struct fi_info *info)
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
+    ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
