@@ -26,7 +26,7 @@ static void print_binding(void)
         snprintf(why, sizeof why, "as %s left it", shoal.boot == &shoal_boot_single
                  ? "the shell" : "the launcher");
     else if (!how || !*how || !strncmp(how, "none", 4))
-        snprintf(why, sizeof why, "not bound by oshrun: more PEs than CPUs, or --bind-to none");
+        snprintf(why, sizeof why, "not bound by oshrun: more PEs than free CPUs, or --bind-to none");
     else
         snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s", strchr(how, ':') ? "a" : "its own",
                  (int)strcspn(how, ":"), how, strchr(how, ':') ? " shared with other PEs" : "");
@@ -48,6 +48,11 @@ void shoal_banner(void)
         else
             printf("shm (every PE on one node)\n");
         if (shoal.cfg.info) {
+            printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n", shoal.spin_polls,
+                   shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
+                   : shoal.own_core          ? "it has a core of its own"
+                   : shoal.host_busy         ? "the host was busy at start-up"
+                                             : "PEs outnumber its cores");
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);
         }

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
+#include "mem/device_heap.h"
 #include "mem/segment.h"
 
 /* The team pool is carved from the heap before any user allocation, so every PE
@@ -51,9 +52,10 @@ static int init_first(int requested)
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
-    if (shoal.cfg.spin_count < 0 || shoal.cfg.yield_sleep_us < 0) {
-        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT and SHOAL_YIELD_SLEEP_US must not "
-                "be negative (now %ld and %ld)\n", shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
+    if (shoal.cfg.spin_count < -1 || shoal.cfg.yield_sleep_us < 0) {
+        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
+                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n", shoal.cfg.spin_count,
+                shoal.cfg.yield_sleep_us);
         return -1;
     }
     shoal.boot = shoal_boot_select();
@@ -81,6 +83,9 @@ static int init_first(int requested)
     init_teams();
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    shoal_backoff_setup();
+    /* Before the transports: the network registers the device heap. */
+    shoal_device_init(shoal_team_shared.my_pe);
     shoal_transport_init();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
@@ -146,6 +151,7 @@ void shmem_finalize(void)
     fflush(stdout);
     shoal_teams_release();
     shoal_transport_fini();
+    shoal_device_fini();
     shoal_heap_destroy();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);

@@ -2,10 +2,11 @@
  * share: remote address and key of a symmetric location, the per-context lock,
  * bounce-slot bookkeeping, and retrying a post the provider refused with EAGAIN.
  *
- * Layout: one fabric, domain and address vector per process. Every context owns
- * an RDM endpoint with its own completion queue and counters (one counter for
- * writes and non-fetching AMOs, one for reads and fetching AMOs), so quiet on one
- * context never waits for another's traffic. Peers target the default context's
+ * Layout: one fabric, domain and address vector per process. The default context
+ * owns an RDM endpoint with its completion queue and counters (one counter for
+ * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
+ * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program, which own one each (ofi_ctx.c). Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -124,7 +125,10 @@ struct ofi_state {
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
     uint64_t next_key;              /* requested keys when the provider does not pick them */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
-    pthread_t progress_thread;
+    int progress_thread;            /* a progress thread runs (or will, after start-up) */
+    pthread_t progress_tid;
+    int progress_fd;                /* the default CQ's wait object, or -1: the thread polls */
+    int progress_stop_fd;           /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
 };
@@ -189,7 +193,7 @@ static inline uint64_t ofi_rkey(int seg, int pe)
 static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
                                 void **desc)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
             if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
@@ -252,15 +256,17 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
+/* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
 
-/* One poll of a wait inside the transport: drives every context, then backs off,
- * giving the core up far sooner than a load/store poll (core/progress.h). */
+/* One poll of a wait inside the transport: drives every context, then backs off
+ * as every wait of a multi-node job does (spin_polls, core/backoff.c). */
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, (unsigned)shoal.cfg.spin_count >> 6);
+    shoal_backoff_spin(b, shoal.spin_polls);
 }
 
 /* ofi_order.c */

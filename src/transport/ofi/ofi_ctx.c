@@ -54,16 +54,35 @@ struct ofi_ctx *ofi_ctx_open(int shared)
     return c;
 }
 
+/* The default context's CQ, which the progress thread sleeps on: with a file
+ * descriptor to wait for where the provider offers one (the thread then costs
+ * nothing while idle), without where it does not (the thread polls). */
+static int open_cq(struct ofi_ctx *c)
+{
+    struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
+    if (c == ofi.dflt && ofi.progress_thread) {
+        ofi.progress_fd = -1;
+        attr.wait_obj = FI_WAIT_FD;
+        if (!fi_cq_open(ofi.domain, &attr, &c->cq, NULL)) {
+            if (!fi_control(&c->cq->fid, FI_GETWAIT, &ofi.progress_fd))
+                return 0;
+            ofi.progress_fd = -1;
+            fi_close(&c->cq->fid);
+        }
+        attr.wait_obj = FI_WAIT_NONE;
+    }
+    return fi_cq_open(ofi.domain, &attr, &c->cq, NULL);
+}
+
 int ofi_ctx_enable(struct ofi_ctx *c)
 {
-    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     int rc;
     SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
               c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
-    if ((rc = fi_cq_open(ofi.domain, &cq_attr, &c->cq, NULL)) ||
+    if ((rc = open_cq(c)) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
         return ctx_fail("completion queue or counter creation", rc);
@@ -118,11 +137,27 @@ void ofi_ctx_close(struct ofi_ctx *c)
     free(c);
 }
 
+/* Contexts share the default context's endpoint, CQ, counters and slots unless
+ * threads need them apart: an endpoint of their own costs tens of megabytes of
+ * provider buffers (about 84 MB on tcp;ofi_rxm) and a connection set up on the
+ * first operation (0.1-1 s). Sharing is correct (quiet and fence on one context
+ * may then also wait for the others' operations, which they are allowed to) and
+ * what a program whose threads never call Shoal at once gets. Private and
+ * serialized contexts of a SHMEM_THREAD_MULTIPLE program get their own endpoint
+ * and no lock: each is one thread's, and no other thread drives it. */
+static int own_endpoint(const struct shoal_ctx *ctx)
+{
+    return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
+           (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+}
+
 int ofi_ctx_create(struct shoal_ctx *ctx)
 {
-    /* A private or serialized context is never used by two threads at once, and no
-     * other thread drives it (ofi_progress skips it), so it takes no lock. */
-    struct ofi_ctx *c = ofi_ctx_open(!(ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)));
+    if (!own_endpoint(ctx)) {
+        ctx->net = ofi.dflt;
+        return 0;
+    }
+    struct ofi_ctx *c = ofi_ctx_open(0);
     ctx->net = c;
     return c ? 0 : -1;
 }
@@ -133,6 +168,7 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
     if (!c)
         return;
     ofi_quiet(ctx);
-    ofi_ctx_close(c);
+    if (c != ofi.dflt)
+        ofi_ctx_close(c);
     ctx->net = NULL;
 }
