@@ -23,7 +23,7 @@ static double per_call(const void *p, long n, int cached)
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {1, 1, 1000000, 0};
+    struct bench_opts o = { 1, 1, 1000000, 0 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     if (!shoal_dev) {
@@ -41,7 +41,8 @@ int main(int argc, char **argv)
     double hm = per_call(host, n / 100 + 1, 0), dm = per_call(dev, n / 100 + 1, 0);
     if (shmem_my_pe() == 0) {
         printf("# memory-type lookup on %s (ns per call)\n", shoal_dev->name);
-        printf("host hit %.1f  device hit %.1f  host backend query %.1f  device backend query %.1f\n",
+        printf("host hit %.1f  device hit %.1f  host backend query %.1f  device backend "
+               "query %.1f\n",
                hh, dh, hm, dm);
         bench_result("dev_cache_hit_host", 0, "ns", hh);
         bench_result("dev_cache_hit_device", 0, "ns", dh);

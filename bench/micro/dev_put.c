@@ -16,7 +16,7 @@
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {1, 4u << 20, 1000, 20};
+    struct bench_opts o = { 1, 4u << 20, 1000, 20 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     int me = shmem_my_pe();
@@ -31,7 +31,8 @@ int main(int argc, char **argv)
                    shmem_space_malloc(SHMEM_SPACE_DEVICE, o.max_size) };
     if (!h[0] || !h[1] || !d[0] || !d[1]) {
         if (me == 0)
-            fprintf(stderr, "dev_put: set SHMEM_SYMMETRIC_SIZE_DEVICE to at least twice -m\n");
+            fprintf(stderr,
+                    "dev_put: set SHMEM_SYMMETRIC_SIZE_DEVICE to at least twice -m\n");
         shmem_global_exit(1);
     }
     memset(h[0], 3, o.max_size);
@@ -47,8 +48,9 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "dev_put_%s", pair[p]);
         if (me == 0) {
             char title[96];
-            snprintf(title, sizeof title, "put %c->%c: latency (put + quiet) and put_nbi bandwidth",
-                     pair[p][0], pair[p][1]);
+            snprintf(title, sizeof title,
+                     "put %c->%c: latency (put + quiet) and put_nbi bandwidth", pair[p][0],
+                     pair[p][1]);
             bench_header(title, "# Size          Latency (us)    Bandwidth (MB/s)");
         }
         for (size_t size = o.min_size; size <= o.max_size; size *= 2) {

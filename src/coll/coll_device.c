@@ -8,8 +8,9 @@ int coll_dev_involved(const void *a, const void *b)
 {
     const void *p[2] = { a, b };
     for (int i = 0; i < 2; i++)
-        if (p[i] && (shoal_dev_sym(p[i]) ||
-                     (shoal.cfg.enable_device_awareness && shoal_dev_is_device(p[i]))))
+        if (p[i] &&
+            (shoal_dev_sym(p[i]) ||
+             (shoal.cfg.enable_device_awareness && shoal_dev_is_device(p[i]))))
             return 1;
     return 0;
 }
@@ -33,14 +34,15 @@ void coll_dev_copy(void *dst, const void *src, size_t n)
     else
         memcpy(dst, src, n);
     if (rc)
-        shoal_fatal("shoal", "the %s device failed a %zu-byte copy of a collective", shoal_dev->name,
-                    n);
+        shoal_fatal("shoal", "the %s device failed a %zu-byte copy of a collective",
+                    shoal_dev->name, n);
 }
 
 char *coll_dev_stage(const char *fn, const struct coll *c)
 {
     if (!c->team || !shoal.dev_stage)
-        shoal_fatal(fn, "collectives on device memory need a device heap "
+        shoal_fatal(fn,
+                    "collectives on device memory need a device heap "
                     "(SHMEM_SYMMETRIC_SIZE_DEVICE) and a team (not an active set)");
     return shoal.dev_stage + (size_t)c->team->slot * SHOAL_DEV_STAGE_BYTES;
 }

@@ -24,7 +24,8 @@ static int already_loaded(const char *lib)
     return h != NULL;
 }
 
-int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err, size_t len)
+int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err,
+                     size_t len)
 {
     shoal_dev = NULL;
     if (strcmp(name, "none") == 0)
@@ -43,8 +44,10 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
             return -1;
     }
     if (*name) {
-        snprintf(err, len, "SHOAL_DEVICE=%s names no device backend; use emu, cuda, rocm "
-                 "or none", name);
+        snprintf(err, len,
+                 "SHOAL_DEVICE=%s names no device backend; use emu, cuda, rocm "
+                 "or none",
+                 name);
         return -1;
     }
     return 0;

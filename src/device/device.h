@@ -24,8 +24,8 @@ struct shoal_dev_ops {
      * present) for this process. 0, or -1 with the reason in err. */
     int (*init)(int local_index, char *err, size_t len);
     void (*fini)(void);
-    void *(*alloc)(size_t size);          /* NULL when the device has no room */
-    int (*free)(void *p);                 /* 0, or -1 if p is not an allocation */
+    void *(*alloc)(size_t size); /* NULL when the device has no room */
+    int (*free)(void *p);        /* 0, or -1 if p is not an allocation */
     /* 1 when p is device memory of this backend (then [*base, *base + *len) is the
      * allocation holding it), 0 when host memory. */
     int (*query)(const void *p, uintptr_t *base, size_t *len);
@@ -33,7 +33,7 @@ struct shoal_dev_ops {
     int (*d2h)(void *dst, const void *src, size_t len);
     int (*d2d)(void *dst, const void *src, size_t len);
     int (*ipc_get)(void *p, struct shoal_dev_ipc *h);
-    void *(*ipc_open)(const struct shoal_dev_ipc *h);   /* a device pointer, or NULL */
+    void *(*ipc_open)(const struct shoal_dev_ipc *h); /* a device pointer, or NULL */
     int (*ipc_close)(void *p);
     int (*sync)(void);
     /* A host address the network may register to reach device memory p directly
@@ -52,20 +52,45 @@ extern const struct shoal_dev_ops *shoal_dev;
  * cuda, rocm, emu; when only_loaded, cuda and rocm count only if the program has
  * loaded their library already). 0 on success or when none is wanted (shoal_dev
  * stays NULL); -1 with the reason in err when the one named cannot start. */
-int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err, size_t len);
+int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err,
+                     size_t len);
 void shoal_dev_shutdown(void);
 
 /* One-line dispatchers; alloc and free also drop the cache's ranges they cover. */
 void *shoal_dev_alloc(size_t n);
 int shoal_dev_free(void *p);
-static inline int shoal_dev_h2d(void *d, const void *s, size_t n) { return shoal_dev->h2d(d, s, n); }
-static inline int shoal_dev_d2h(void *d, const void *s, size_t n) { return shoal_dev->d2h(d, s, n); }
-static inline int shoal_dev_d2d(void *d, const void *s, size_t n) { return shoal_dev->d2d(d, s, n); }
-static inline int shoal_dev_ipc_get(void *p, struct shoal_dev_ipc *h) { return shoal_dev->ipc_get(p, h); }
-static inline void *shoal_dev_ipc_open(const struct shoal_dev_ipc *h) { return shoal_dev->ipc_open(h); }
-static inline int shoal_dev_ipc_close(void *p) { return shoal_dev->ipc_close(p); }
-static inline int shoal_dev_sync(void) { return shoal_dev->sync(); }
-static inline void *shoal_dev_nic_alias(void *p) { return shoal_dev->nic_alias(p); }
+static inline int shoal_dev_h2d(void *d, const void *s, size_t n)
+{
+    return shoal_dev->h2d(d, s, n);
+}
+static inline int shoal_dev_d2h(void *d, const void *s, size_t n)
+{
+    return shoal_dev->d2h(d, s, n);
+}
+static inline int shoal_dev_d2d(void *d, const void *s, size_t n)
+{
+    return shoal_dev->d2d(d, s, n);
+}
+static inline int shoal_dev_ipc_get(void *p, struct shoal_dev_ipc *h)
+{
+    return shoal_dev->ipc_get(p, h);
+}
+static inline void *shoal_dev_ipc_open(const struct shoal_dev_ipc *h)
+{
+    return shoal_dev->ipc_open(h);
+}
+static inline int shoal_dev_ipc_close(void *p)
+{
+    return shoal_dev->ipc_close(p);
+}
+static inline int shoal_dev_sync(void)
+{
+    return shoal_dev->sync();
+}
+static inline void *shoal_dev_nic_alias(void *p)
+{
+    return shoal_dev->nic_alias(p);
+}
 
 /* ---- memory-type cache -------------------------------------------------------------
  * Whether [p, p + len) is device memory: the first lookup asks the backend, later

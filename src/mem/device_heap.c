@@ -26,8 +26,10 @@ static void heap_create(size_t size)
     struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
     void *base = shoal_dev_alloc(size);
     if (!base)
-        shoal_fatal("shmem_init", "the %s device has no room for a %zu-byte device heap; "
-                    "lower SHMEM_SYMMETRIC_SIZE_DEVICE", shoal_dev->name, size);
+        shoal_fatal("shmem_init",
+                    "the %s device has no room for a %zu-byte device heap; "
+                    "lower SHMEM_SYMMETRIC_SIZE_DEVICE",
+                    shoal_dev->name, size);
     struct dev_card mine = { .size = size };
     if (shoal_dev_ipc_get(base, &mine.ipc))
         shoal_fatal("shmem_init", "the %s backend gives no IPC handle for the device heap",
@@ -35,19 +37,24 @@ static void heap_create(size_t size)
     struct dev_card *all = calloc((size_t)shoal.n_pes, sizeof *all);
     shoal.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal.dev_peer);
     if (!all || !shoal.dev_peer)
-        shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs", shoal.n_pes);
+        shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs",
+                    shoal.n_pes);
     if (shoal.boot->allgather(&mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange device heaps with the other PEs");
     for (int pe = 0; pe < shoal.n_pes; pe++) {
         if (all[pe].size != size)
-            shoal_fatal("shmem_init", "PE %d's device heap is %llu bytes, this PE's is %zu; "
-                        "every PE must run with the same SHMEM_SYMMETRIC_SIZE_DEVICE", pe,
-                        (unsigned long long)all[pe].size, size);
+            shoal_fatal("shmem_init",
+                        "PE %d's device heap is %llu bytes, this PE's is %zu; "
+                        "every PE must run with the same SHMEM_SYMMETRIC_SIZE_DEVICE",
+                        pe, (unsigned long long)all[pe].size, size);
         if (pe == shoal.my_pe)
             shoal.dev_peer[pe] = base;
-        else if (shoal_pe_local(pe) && !(shoal.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
-            shoal_fatal("shmem_init", "cannot open PE %d's device heap through %s IPC; the "
-                        "PEs of a node must share its devices", pe, shoal_dev->name);
+        else if (shoal_pe_local(pe) &&
+                 !(shoal.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
+            shoal_fatal("shmem_init",
+                        "cannot open PE %d's device heap through %s IPC; the "
+                        "PEs of a node must share its devices",
+                        pe, shoal_dev->name);
     }
     free(all);
     seg->base = (uintptr_t)base;
@@ -55,9 +62,11 @@ static void heap_create(size_t size)
     seg->fd = -1;
     shoal.dev_nic_base = (uintptr_t)shoal_dev_nic_alias(base);
     if (shoal.multi_node && !shoal.dev_nic_base)
-        shoal_fatal("shmem_init", "the network cannot reach %s device memory yet (no FI_HMEM "
+        shoal_fatal("shmem_init",
+                    "the network cannot reach %s device memory yet (no FI_HMEM "
                     "registration), so a device heap needs every PE on one node; set "
-                    "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node", shoal_dev->name);
+                    "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node",
+                    shoal_dev->name);
     shoal.dev_alloc = shoal_alloc_create(size);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
@@ -66,8 +75,10 @@ static void heap_create(size_t size)
     size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
                                  : SHOAL_ALLOC_FAIL;
     if (off == SHOAL_ALLOC_FAIL)
-        shoal_fatal("shmem_init", "no room in the symmetric heap for the device heap's %zu "
-                    "bytes of staging; raise SHMEM_SYMMETRIC_SIZE", stage + 64);
+        shoal_fatal("shmem_init",
+                    "no room in the symmetric heap for the device heap's %zu "
+                    "bytes of staging; raise SHMEM_SYMMETRIC_SIZE",
+                    stage + 64);
     shoal.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
     shoal.dev_stage = (char *)shoal.dev_amo_lock + 64;
 }

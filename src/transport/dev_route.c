@@ -24,7 +24,8 @@
 
 static _Noreturn void copy_failed(const void *dst, const void *src, size_t len)
 {
-    shoal_fatal("shoal", "the %s device failed to copy %zu bytes from %p to %p; is the "
+    shoal_fatal("shoal",
+                "the %s device failed to copy %zu bytes from %p to %p; is the "
                 "buffer device memory of this process, and large enough?",
                 shoal_dev ? shoal_dev->name : "(no)", len, src, dst);
 }
@@ -37,8 +38,10 @@ static int local_is_dev(const void *p)
     if (shoal.cfg.enable_device_awareness)
         return shoal_dev_is_device(p);
     if (shoal.cfg.debug && shoal_dev_is_device(p))
-        shoal_fatal("shoal", "local buffer %p is device memory, but device awareness is off; "
-                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer", p);
+        shoal_fatal("shoal",
+                    "local buffer %p is device memory, but device awareness is off; "
+                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer",
+                    p);
     return 0;
 }
 
@@ -88,7 +91,10 @@ static char *here(const struct shoal_rref *r, int *dev)
 
 static pthread_key_t stage_key;
 static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
-static void stage_key_make(void) { pthread_key_create(&stage_key, free); }
+static void stage_key_make(void)
+{
+    pthread_key_create(&stage_key, free);
+}
 
 /* This thread's two bounce buffers of STAGE_CHUNK bytes. */
 static char *stage_buf(void)
@@ -103,7 +109,8 @@ static char *stage_buf(void)
     return b;
 }
 
-static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *src, size_t len)
+static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *src,
+                       size_t len)
 {
     char *buf = stage_buf();
     struct shoal_rref rk = *r;
@@ -150,7 +157,8 @@ void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
         r->tp->put(ctx, r->seg, r->off, src, len, r->pe);
 }
 
-void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len, int nbi)
+void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                   int nbi)
 {
     int rdev, ldev = local_is_dev(dst);
     char *p = here(r, &rdev);
@@ -222,8 +230,8 @@ static void lock_take(const struct shoal_rref *l)
     struct shoal_backoff b = { 0 };
     for (;;) {
         uint64_t old;
-        shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_CSWAP, SHOAL_AMO_UINT64, 1, 0, &old, 0,
-                          __ATOMIC_ACQUIRE);
+        shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_CSWAP, SHOAL_AMO_UINT64, 1, 0, &old,
+                          0, __ATOMIC_ACQUIRE);
         if (old == 0)
             return;
         /* Over the network each try is a blocking AMO, which drives progress itself. */

@@ -17,10 +17,25 @@ static inline void *tdev_malloc(size_t n)
     return p;
 }
 
-static inline void tdev_free(void *p) { CHECK(shoal_dev_free(p) == 0); }
-static inline void tdev_h2d(void *d, const void *s, size_t n) { CHECK(shoal_dev_h2d(d, s, n) == 0); }
-static inline void tdev_d2h(void *d, const void *s, size_t n) { CHECK(shoal_dev_d2h(d, s, n) == 0); }
-static inline void tdev_d2d(void *d, const void *s, size_t n) { CHECK(shoal_dev_d2d(d, s, n) == 0); }
-static inline const char *tdev_name(void) { return shoal_dev ? shoal_dev->name : "none"; }
+static inline void tdev_free(void *p)
+{
+    CHECK(shoal_dev_free(p) == 0);
+}
+static inline void tdev_h2d(void *d, const void *s, size_t n)
+{
+    CHECK(shoal_dev_h2d(d, s, n) == 0);
+}
+static inline void tdev_d2h(void *d, const void *s, size_t n)
+{
+    CHECK(shoal_dev_d2h(d, s, n) == 0);
+}
+static inline void tdev_d2d(void *d, const void *s, size_t n)
+{
+    CHECK(shoal_dev_d2d(d, s, n) == 0);
+}
+static inline const char *tdev_name(void)
+{
+    return shoal_dev ? shoal_dev->name : "none";
+}
 
 #endif

@@ -8,7 +8,10 @@
 
 #include "test_device.h"
 
-static long val(int pe, size_t i) { return (long)pe * 1000003L + (long)i * 7 + 1; }
+static long val(int pe, size_t i)
+{
+    return (long)pe * 1000003L + (long)i * 7 + 1;
+}
 
 static void run(shmem_team_t team, size_t n)
 {
@@ -76,8 +79,10 @@ int main(void)
         if (evens != SHMEM_TEAM_INVALID)
             run(evens, sizes[s]);
         else {
-            void *a = shmem_space_malloc(SHMEM_SPACE_DEVICE, sizes[s] * (size_t)((np + 1) / 2) * sizeof(long));
-            void *b = shmem_space_malloc(SHMEM_SPACE_DEVICE, sizes[s] * (size_t)((np + 1) / 2) * sizeof(long));
+            void *a = shmem_space_malloc(SHMEM_SPACE_DEVICE,
+                                         sizes[s] * (size_t)((np + 1) / 2) * sizeof(long));
+            void *b = shmem_space_malloc(SHMEM_SPACE_DEVICE,
+                                         sizes[s] * (size_t)((np + 1) / 2) * sizeof(long));
             shmem_free(b);
             shmem_free(a);
         }

@@ -63,7 +63,8 @@ int main(void)
             if (k == 0)
                 shmem_int_put(ddst, ddst, SIZE, 1); /* device-to-device transfer */
             if (k == 1)
-                shmem_int_put(ddst, dsrc, SIZE, 1); /* local device to remote device transfer */
+                shmem_int_put(ddst, dsrc, SIZE,
+                              1); /* local device to remote device transfer */
             if (k == 2)
                 shmem_int_put(ddst, hdst, SIZE, 1); /* host-to-device transfer */
             if (k == 3)

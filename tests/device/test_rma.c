@@ -15,9 +15,15 @@
 
 static unsigned char *hsym, *dsym, *hloc, *dloc, *dsrc, *scratch;
 
-static unsigned char pat(int pe, size_t i, int salt) { return (unsigned char)(pe * 31 + i * 7 + salt); }
+static unsigned char pat(int pe, size_t i, int salt)
+{
+    return (unsigned char)(pe * 31 + i * 7 + salt);
+}
 
-static int is_dev(const void *p) { return p == dsym || p == dloc || p == dsrc; }
+static int is_dev(const void *p)
+{
+    return p == dsym || p == dloc || p == dsrc;
+}
 
 static void fill(unsigned char *buf, int pe, size_t n, int salt)
 {
@@ -84,7 +90,8 @@ int main(void)
                         shmem_putmem_nbi(T, L, n, right);
                     else if (v == 2)
                         shmem_ctx_putmem(SHMEM_CTX_DEFAULT, T, L, n, right);
-                    else if (n % 4 == 0 && n <= 1000) /* strided: every int, as blocks of one */
+                    else if (n % 4 == 0 &&
+                             n <= 1000) /* strided: every int, as blocks of one */
                         shmem_int_iput((int *)T, (int *)L, 1, 1, n / 4, right);
                     else
                         shmem_putmem(T, L, n, right);

@@ -13,7 +13,10 @@
 #define N 4096
 
 /* Reads n ints of a device object (own or a peer's IPC pointer) into host memory. */
-static void read_dev(int *dst, const void *src, size_t n) { tdev_d2h(dst, src, n * sizeof(int)); }
+static void read_dev(int *dst, const void *src, size_t n)
+{
+    tdev_d2h(dst, src, n * sizeof(int));
+}
 
 int main(void)
 {

@@ -14,11 +14,13 @@
 
 #include "device/device.h"
 
-typedef int CUresult;             /* CUDA_SUCCESS = 0 */
+typedef int CUresult; /* CUDA_SUCCESS = 0 */
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
 typedef unsigned long long CUdeviceptr;
-typedef struct { char reserved[64]; } CUipcMemHandle;
+typedef struct {
+    char reserved[64];
+} CUipcMemHandle;
 
 #define CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
 #define CU_MEMORYTYPE_DEVICE 2
@@ -76,17 +78,26 @@ static int load(char *err, size_t len)
                  dlerror());
         return -1;
     }
-    static const struct { const char *name; size_t at; } syms[] = {
+    static const struct {
+        const char *name;
+        size_t at;
+    } syms[] = {
 #define SYM(field, name) { name, offsetof(__typeof__(cu), field) }
-        SYM(Init, "cuInit"), SYM(DeviceGetCount, "cuDeviceGetCount"),
-        SYM(DeviceGet, "cuDeviceGet"), SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+        SYM(Init, "cuInit"),
+        SYM(DeviceGetCount, "cuDeviceGetCount"),
+        SYM(DeviceGet, "cuDeviceGet"),
+        SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
         SYM(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
-        SYM(CtxSetCurrent, "cuCtxSetCurrent"), SYM(CtxSynchronize, "cuCtxSynchronize"),
-        SYM(MemAlloc, "cuMemAlloc_v2"), SYM(MemFree, "cuMemFree_v2"),
+        SYM(CtxSetCurrent, "cuCtxSetCurrent"),
+        SYM(CtxSynchronize, "cuCtxSynchronize"),
+        SYM(MemAlloc, "cuMemAlloc_v2"),
+        SYM(MemFree, "cuMemFree_v2"),
         SYM(PointerGetAttribute, "cuPointerGetAttribute"),
         SYM(MemGetAddressRange, "cuMemGetAddressRange_v2"),
-        SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"), SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
-        SYM(MemcpyDtoD, "cuMemcpyDtoD_v2"), SYM(IpcGetMemHandle, "cuIpcGetMemHandle"),
+        SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"),
+        SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+        SYM(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+        SYM(IpcGetMemHandle, "cuIpcGetMemHandle"),
         SYM(IpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
         SYM(IpcCloseMemHandle, "cuIpcCloseMemHandle"),
         SYM(GetErrorString, "cuGetErrorString"),
@@ -95,7 +106,8 @@ static int load(char *err, size_t len)
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
         void *f = dlsym(cu.lib, syms[i].name);
         if (!f) {
-            snprintf(err, len, "libcuda.so.1 lacks %s; update the NVIDIA driver", syms[i].name);
+            snprintf(err, len, "libcuda.so.1 lacks %s; update the NVIDIA driver",
+                     syms[i].name);
             return -1;
         }
         memcpy((char *)&cu + syms[i].at, &f, sizeof f);
@@ -161,8 +173,9 @@ static int cuda_query(const void *p, uintptr_t *base, size_t *len)
 {
     unsigned type = 0;
     CUdeviceptr b;
-    if (ready() || cu.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                          (CUdeviceptr)(uintptr_t)p) ||
+    if (ready() ||
+        cu.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                               (CUdeviceptr)(uintptr_t)p) ||
         type != CU_MEMORYTYPE_DEVICE)
         return 0; /* unregistered host memory is an error to the driver */
     if (cu.MemGetAddressRange(&b, len, (CUdeviceptr)(uintptr_t)p))
@@ -188,8 +201,9 @@ static int cuda_d2h(void *dst, const void *src, size_t len)
 
 static int cuda_d2d(void *dst, const void *src, size_t len)
 {
-    return ready() || done(cu.MemcpyDtoD((CUdeviceptr)(uintptr_t)dst,
-                                         (CUdeviceptr)(uintptr_t)src, len));
+    return ready() ||
+            done(cu.MemcpyDtoD((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                               len));
 }
 
 /* The handle names the allocation; the offset of p inside it travels beside it. */
@@ -231,7 +245,10 @@ static int cuda_ipc_close(void *p)
     return cu.IpcCloseMemHandle(base) ? -1 : 0;
 }
 
-static int cuda_sync(void) { return ready() || cu.CtxSynchronize() ? -1 : 0; }
+static int cuda_sync(void)
+{
+    return ready() || cu.CtxSynchronize() ? -1 : 0;
+}
 
 /* Reaching GPU memory from the NIC needs FI_HMEM registration, which this layer does
  * not offer yet: the network stages through host memory instead. */
@@ -242,8 +259,18 @@ static void *cuda_nic_alias(void *p)
 }
 
 const struct shoal_dev_ops shoal_dev_cuda = {
-    .name = "cuda", .init = cuda_init, .fini = cuda_fini, .alloc = cuda_alloc,
-    .free = cuda_free, .query = cuda_query, .h2d = cuda_h2d, .d2h = cuda_d2h, .d2d = cuda_d2d,
-    .ipc_get = cuda_ipc_get, .ipc_open = cuda_ipc_open, .ipc_close = cuda_ipc_close,
-    .sync = cuda_sync, .nic_alias = cuda_nic_alias,
+    .name = "cuda",
+    .init = cuda_init,
+    .fini = cuda_fini,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .query = cuda_query,
+    .h2d = cuda_h2d,
+    .d2h = cuda_d2h,
+    .d2d = cuda_d2d,
+    .ipc_get = cuda_ipc_get,
+    .ipc_open = cuda_ipc_open,
+    .ipc_close = cuda_ipc_close,
+    .sync = cuda_sync,
+    .nic_alias = cuda_nic_alias,
 };

@@ -18,10 +18,10 @@
 #include "device/device.h"
 
 struct region {
-    uintptr_t dev;    /* what the program sees: PROT_NONE */
-    char *rw;         /* the same pages, read-write, for the copy routines */
+    uintptr_t dev; /* what the program sees: PROT_NONE */
+    char *rw;      /* the same pages, read-write, for the copy routines */
     size_t size;
-    int fd;           /* the memfd (own allocations; -1 for opened peer memory) */
+    int fd; /* the memfd (own allocations; -1 for opened peer memory) */
 };
 
 struct ipc {
@@ -58,7 +58,8 @@ static void emu_fini(void)
 static struct region *find(uintptr_t p, size_t len)
 {
     for (size_t i = 0; i < nregions; i++)
-        if (p - regions[i].dev < regions[i].size && len <= regions[i].size - (p - regions[i].dev))
+        if (p - regions[i].dev < regions[i].size &&
+            len <= regions[i].size - (p - regions[i].dev))
             return &regions[i];
     return NULL;
 }
@@ -137,7 +138,10 @@ static int drop(void *p, int own)
     return -1;
 }
 
-static int emu_free(void *p) { return drop(p, 1); }
+static int emu_free(void *p)
+{
+    return drop(p, 1);
+}
 
 static int emu_query(const void *p, uintptr_t *base, size_t *len)
 {
@@ -231,13 +235,29 @@ static int emu_ipc_close(void *p)
     return drop((void *)base, 0);
 }
 
-static int emu_sync(void) { return 0; }
+static int emu_sync(void)
+{
+    return 0;
+}
 
-static void *emu_nic_alias(void *p) { return rw_of(p, 1); }
+static void *emu_nic_alias(void *p)
+{
+    return rw_of(p, 1);
+}
 
 const struct shoal_dev_ops shoal_dev_emu = {
-    .name = "emu", .init = emu_init, .fini = emu_fini, .alloc = emu_alloc, .free = emu_free,
-    .query = emu_query, .h2d = emu_h2d, .d2h = emu_d2h, .d2d = emu_d2d,
-    .ipc_get = emu_ipc_get, .ipc_open = emu_ipc_open, .ipc_close = emu_ipc_close,
-    .sync = emu_sync, .nic_alias = emu_nic_alias,
+    .name = "emu",
+    .init = emu_init,
+    .fini = emu_fini,
+    .alloc = emu_alloc,
+    .free = emu_free,
+    .query = emu_query,
+    .h2d = emu_h2d,
+    .d2h = emu_d2h,
+    .d2d = emu_d2d,
+    .ipc_get = emu_ipc_get,
+    .ipc_open = emu_ipc_open,
+    .ipc_close = emu_ipc_close,
+    .sync = emu_sync,
+    .nic_alias = emu_nic_alias,
 };

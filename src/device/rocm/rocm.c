@@ -13,8 +13,10 @@
 
 #include "device/device.h"
 
-typedef int hipError_t;            /* hipSuccess = 0 */
-typedef struct { char reserved[64]; } hipIpcMemHandle_t;
+typedef int hipError_t; /* hipSuccess = 0 */
+typedef struct {
+    char reserved[64];
+} hipIpcMemHandle_t;
 /* hipPointerAttribute_t: its first field is the memory type in ROCm 5 and 6 alike,
  * but the enumeration was renumbered in ROCm 6 (device: 1 before, 2 since). */
 typedef struct {
@@ -26,12 +28,12 @@ typedef struct {
     unsigned allocation_flags;
 } hip_ptr_attr;
 
-enum { H2D = 1, D2H = 2, D2D = 3 };   /* hipMemcpyKind */
+enum { H2D = 1, D2H = 2, D2D = 3 }; /* hipMemcpyKind */
 #define HIP_IPC_LAZY_PEER_ACCESS 1
 
 static struct {
     void *lib;
-    int device_type;  /* hipMemoryTypeDevice of the loaded runtime */
+    int device_type; /* hipMemoryTypeDevice of the loaded runtime */
     int dev;
     hipError_t (*Init)(unsigned);
     hipError_t (*GetDeviceCount)(int *);
@@ -70,14 +72,22 @@ static int rocm_init(int local_index, char *err, size_t len)
         snprintf(err, len, "cannot load libamdhip64.so; install ROCm's HIP runtime");
         return -1;
     }
-    static const struct { const char *name; size_t at; } syms[] = {
+    static const struct {
+        const char *name;
+        size_t at;
+    } syms[] = {
 #define SYM(field, name) { name, offsetof(__typeof__(hip), field) }
-        SYM(Init, "hipInit"), SYM(GetDeviceCount, "hipGetDeviceCount"),
-        SYM(SetDevice, "hipSetDevice"), SYM(RuntimeGetVersion, "hipRuntimeGetVersion"),
-        SYM(Malloc, "hipMalloc"), SYM(Free, "hipFree"),
+        SYM(Init, "hipInit"),
+        SYM(GetDeviceCount, "hipGetDeviceCount"),
+        SYM(SetDevice, "hipSetDevice"),
+        SYM(RuntimeGetVersion, "hipRuntimeGetVersion"),
+        SYM(Malloc, "hipMalloc"),
+        SYM(Free, "hipFree"),
         SYM(PointerGetAttributes, "hipPointerGetAttributes"),
-        SYM(MemGetAddressRange, "hipMemGetAddressRange"), SYM(Memcpy, "hipMemcpy"),
-        SYM(IpcGetMemHandle, "hipIpcGetMemHandle"), SYM(IpcOpenMemHandle, "hipIpcOpenMemHandle"),
+        SYM(MemGetAddressRange, "hipMemGetAddressRange"),
+        SYM(Memcpy, "hipMemcpy"),
+        SYM(IpcGetMemHandle, "hipIpcGetMemHandle"),
+        SYM(IpcOpenMemHandle, "hipIpcOpenMemHandle"),
         SYM(IpcCloseMemHandle, "hipIpcCloseMemHandle"),
         SYM(DeviceSynchronize, "hipDeviceSynchronize"),
 #undef SYM
@@ -122,7 +132,10 @@ static void *rocm_alloc(size_t size)
     return ready() || hip.Malloc(&p, size) ? NULL : p;
 }
 
-static int rocm_free(void *p) { return ready() || hip.Free(p) ? -1 : 0; }
+static int rocm_free(void *p)
+{
+    return ready() || hip.Free(p) ? -1 : 0;
+}
 
 static int rocm_query(const void *p, uintptr_t *base, size_t *len)
 {
@@ -140,9 +153,18 @@ static int copy(void *dst, const void *src, size_t len, int kind)
     return ready() || hip.Memcpy(dst, src, len, kind) || hip.DeviceSynchronize() ? -1 : 0;
 }
 
-static int rocm_h2d(void *d, const void *s, size_t n) { return copy(d, s, n, H2D); }
-static int rocm_d2h(void *d, const void *s, size_t n) { return copy(d, s, n, D2H); }
-static int rocm_d2d(void *d, const void *s, size_t n) { return copy(d, s, n, D2D); }
+static int rocm_h2d(void *d, const void *s, size_t n)
+{
+    return copy(d, s, n, H2D);
+}
+static int rocm_d2h(void *d, const void *s, size_t n)
+{
+    return copy(d, s, n, D2H);
+}
+static int rocm_d2d(void *d, const void *s, size_t n)
+{
+    return copy(d, s, n, D2D);
+}
 
 struct ipc {
     hipIpcMemHandle_t h;
@@ -181,7 +203,10 @@ static int rocm_ipc_close(void *p)
     return hip.IpcCloseMemHandle(base) ? -1 : 0;
 }
 
-static int rocm_sync(void) { return ready() || hip.DeviceSynchronize() ? -1 : 0; }
+static int rocm_sync(void)
+{
+    return ready() || hip.DeviceSynchronize() ? -1 : 0;
+}
 
 static void *rocm_nic_alias(void *p)
 {
@@ -190,8 +215,18 @@ static void *rocm_nic_alias(void *p)
 }
 
 const struct shoal_dev_ops shoal_dev_rocm = {
-    .name = "rocm", .init = rocm_init, .fini = rocm_fini, .alloc = rocm_alloc,
-    .free = rocm_free, .query = rocm_query, .h2d = rocm_h2d, .d2h = rocm_d2h, .d2d = rocm_d2d,
-    .ipc_get = rocm_ipc_get, .ipc_open = rocm_ipc_open, .ipc_close = rocm_ipc_close,
-    .sync = rocm_sync, .nic_alias = rocm_nic_alias,
+    .name = "rocm",
+    .init = rocm_init,
+    .fini = rocm_fini,
+    .alloc = rocm_alloc,
+    .free = rocm_free,
+    .query = rocm_query,
+    .h2d = rocm_h2d,
+    .d2h = rocm_d2h,
+    .d2d = rocm_d2d,
+    .ipc_get = rocm_ipc_get,
+    .ipc_open = rocm_ipc_open,
+    .ipc_close = rocm_ipc_close,
+    .sync = rocm_sync,
+    .nic_alias = rocm_nic_alias,
 };
