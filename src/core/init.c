@@ -8,6 +8,7 @@
 #include "core/topology.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
+#include "transport/module.h"
 
 struct shoal_state shoal = { .my_pe = -1, .net = &shoal_net_none };
 struct shoal_team shoal_team_world = { .my_pe = -1 };
@@ -58,11 +59,27 @@ static int init_heap(struct shoal_local_seg *heap)
     return 0;
 }
 
+/* SHOAL_TRANSPORT: checked before anything is set up, since mpi needs an MPI job. */
+static void check_transport(void)
+{
+    const char *t = shoal.cfg.transport;
+    if (strcmp(t, "ofi") && strcmp(t, "mpi") && strcmp(t, "mpi-all"))
+        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
+                    "or mpi-all", t);
+    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0)
+        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
+                    "started by %s; launch the program with mpirun -n N (Open MPI), or "
+                    "unset SHOAL_TRANSPORT to use shared memory and libfabric", t,
+                    shoal.boot->name);
+}
+
 /* PEs on other nodes need the network transport; a one-node job uses none. */
 static void init_net(void)
 {
     shoal.net = &shoal_net_none;
-    if (shoal.multi_node) {
+    if (shoal.multi_node && strncmp(shoal.cfg.transport, "mpi", 3) == 0) {
+        shoal.net = shoal_module_load("mpi");
+    } else if (shoal.multi_node) {
         if (!shoal_net_ofi)
             shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
                         "without libfabric; install libfabric-dev and rebuild, or run every "
@@ -98,6 +115,7 @@ static int init_first(int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
+    check_transport();
 
     struct shoal_local_seg local[SHOAL_NSEGS];
     if (init_heap(&local[SHOAL_SEG_HEAP]) || shoal_static_setup(&local[SHOAL_SEG_DATA]))

@@ -1,0 +1,211 @@
+/* Puts, gets, AMOs, put-with-signal and completion over MPI-3 RMA (mpi_tr.h).
+ *   put             MPI_Put, then MPI_Win_flush_local (the source may be reused);
+ *   get             MPI_Get, then MPI_Win_flush_local (the data has arrived);
+ *   put_nbi         the call alone; quiet completes it (get_nbi: see there);
+ *   AMO             MPI_Fetch_and_op / MPI_Compare_and_swap / MPI_Accumulate, always
+ *                   on set 0's windows; fetching ones flush_local for the result;
+ *   put-with-signal the put, MPI_Win_flush to that PE (the payload is in place),
+ *                   then the signal as an accumulate;
+ *   fence, quiet    MPI_Win_flush_all of the windows with operations outstanding
+ *                   (MPI orders neither puts nor accumulates to different places,
+ *                   so fence must complete them too, as in the paper). */
+#include <string.h>
+
+#include "transport/mpi/mpi_tr.h"
+
+/* MPI counts are int: larger transfers go in pieces of this many bytes. */
+#define CHUNK ((size_t)1 << 30)
+
+static MPI_Datatype amo_dtype(enum shoal_amo_type t)
+{
+    switch (t) {
+    case SHOAL_AMO_INT32: return MPI_INT32_T;
+    case SHOAL_AMO_UINT32: return MPI_UINT32_T;
+    case SHOAL_AMO_INT64: return MPI_INT64_T;
+    case SHOAL_AMO_UINT64: return MPI_UINT64_T;
+    case SHOAL_AMO_FLOAT: return MPI_FLOAT;
+    case SHOAL_AMO_DOUBLE: return MPI_DOUBLE;
+    }
+    MT_FATAL("shoal", "internal: AMO type %d", (int)t);
+}
+
+static MPI_Op amo_op(enum shoal_amo_op op)
+{
+    switch (op) {
+    case SHOAL_AMO_READ: return MPI_NO_OP;
+    case SHOAL_AMO_WRITE: return MPI_REPLACE;
+    case SHOAL_AMO_ADD: return MPI_SUM;
+    case SHOAL_AMO_AND: return MPI_BAND;
+    case SHOAL_AMO_OR: return MPI_BOR;
+    case SHOAL_AMO_XOR: return MPI_BXOR;
+    case SHOAL_AMO_CSWAP: break;
+    }
+    MT_FATAL("shoal", "internal: AMO operation %d", (int)op);
+}
+
+static size_t amo_size(enum shoal_amo_type t)
+{
+    return t == SHOAL_AMO_INT32 || t == SHOAL_AMO_UINT32 || t == SHOAL_AMO_FLOAT ? 4 : 8;
+}
+
+static void rma_put(struct mpi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe)
+{
+    MPI_Win w = c->rma->win[seg];
+    const char *p = src;
+    while (len) {
+        size_t n = len < CHUNK ? len : CHUNK;
+        MPI_Put(p, (int)n, MPI_BYTE, pe, (MPI_Aint)off, (int)n, MPI_BYTE, w);
+        p += n, off += n, len -= n;
+    }
+    mpi_mark(&c->rma->dirty, seg);
+}
+
+static void rma_get(struct mpi_ctx *c, void *dst, int seg, uint64_t off, size_t len, int pe)
+{
+    MPI_Win w = c->rma->win[seg];
+    char *p = dst;
+    while (len) {
+        size_t n = len < CHUNK ? len : CHUNK;
+        MPI_Get(p, (int)n, MPI_BYTE, pe, (MPI_Aint)off, (int)n, MPI_BYTE, w);
+        p += n, off += n, len -= n;
+    }
+}
+
+void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    rma_put(c, seg, off, src, len, pe);
+    MPI_Win_flush_local(pe, c->rma->win[seg]);
+}
+
+void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                 int pe)
+{
+    rma_put(mpi_ctx_of(ctx), seg, off, src, len, pe);
+}
+
+void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    rma_get(c, dst, seg, off, len, pe);
+    MPI_Win_flush_local(pe, c->rma->win[seg]);
+}
+
+/* Completes in the call, as OpenSHMEM allows: with Open MPI 4.1's osc/ucx, a large
+ * MPI_Get was seen still incomplete after MPI_Win_flush_all (tests/api/rma_large
+ * in mode mpi), while a flush to its target completes it. */
+void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+{
+    mpi_get(ctx, dst, seg, off, len, pe);
+}
+
+/* An AMO that returns before MPI has read its operands: they are copied into one of
+ * the context's slots, which are reused after a flush_local of the AMO windows. */
+static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
+{
+    struct mpi_set *amo = &mt.sets[0];
+    MPI_Win w = amo->win[a->seg];
+    MPI_Datatype t = amo_dtype(a->type);
+    size_t sz = amo_size(a->type);
+    if (mt.locked)
+        pthread_mutex_lock(&c->lock);
+    if (c->nslots == MPI_OPND_SLOTS) {
+        for (int s = 0; s < SHOAL_NSEGS; s++)
+            MPI_Win_flush_local_all(amo->win[s]);
+        c->nslots = 0;
+    }
+    struct mpi_opnd *o = &c->slot[c->nslots++];
+    if (a->operand)
+        memcpy(&o->v[0], a->operand, sz);
+    if (a->op == SHOAL_AMO_CSWAP) {
+        memcpy(&o->v[1], a->compare, sz);
+        MPI_Compare_and_swap(&o->v[0], &o->v[1], a->fetch, t, pe, (MPI_Aint)a->off, w);
+    } else if (a->fetch) {
+        MPI_Fetch_and_op(&o->v[0], a->fetch, t, pe, (MPI_Aint)a->off, amo_op(a->op), w);
+    } else {
+        MPI_Accumulate(&o->v[0], 1, t, pe, (MPI_Aint)a->off, 1, t, amo_op(a->op), w);
+    }
+    if (mt.locked)
+        pthread_mutex_unlock(&c->lock);
+    mpi_mark(&amo->dirty, a->seg);
+    mpi_mark(&c->amo_dirty, a->seg);
+}
+
+void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+{
+    if (!a->fetch) {
+        amo_deferred(mpi_ctx_of(ctx), a, pe);
+        return;
+    }
+    MPI_Win w = mt.sets[0].win[a->seg];
+    MPI_Datatype t = amo_dtype(a->type);
+    uint64_t none = 0;
+    if (a->op == SHOAL_AMO_CSWAP)
+        MPI_Compare_and_swap(a->operand, a->compare, a->fetch, t, pe, (MPI_Aint)a->off, w);
+    else
+        MPI_Fetch_and_op(a->operand ? a->operand : &none, a->fetch, t, pe, (MPI_Aint)a->off,
+                         amo_op(a->op), w);
+    MPI_Win_flush_local(pe, w);
+}
+
+void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+{
+    amo_deferred(mpi_ctx_of(ctx), a, pe);
+}
+
+void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
+                    int nbi, int pe)
+{
+    (void)nbi;   /* the payload must be in place before the signal: both complete here */
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    rma_put(c, seg, off, src, len, pe);
+    MPI_Win_flush(pe, c->rma->win[seg]);
+    struct shoal_amo a = { .op = sig_op, .type = SHOAL_AMO_UINT64, .seg = sig_seg,
+                           .off = sig_off, .operand = &signal };
+    amo_deferred(c, &a, pe);
+}
+
+void mpi_flush_set(struct mpi_set *set, unsigned *dirty, int local)
+{
+    unsigned d = local ? __atomic_load_n(dirty, __ATOMIC_RELAXED)
+                       : __atomic_exchange_n(dirty, 0, __ATOMIC_RELAXED);
+    for (int s = 0; d; s++, d >>= 1)
+        if (d & 1) {
+            if (local)
+                MPI_Win_flush_local_all(set->win[s]);
+            else
+                MPI_Win_flush_all(set->win[s]);
+        }
+}
+
+void mpi_quiet(struct shoal_ctx *ctx)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_flush_set(c->rma, &c->rma->dirty, 0);
+    if (__atomic_load_n(&c->amo_dirty, __ATOMIC_RELAXED))
+        mpi_flush_set(&mt.sets[0], &c->amo_dirty, 0);
+}
+
+void mpi_local_complete(struct shoal_ctx *ctx)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_flush_set(c->rma, &c->rma->dirty, 1);
+}
+
+/* Sessions are hints (docs/extensions.md): MPI batches by itself. */
+void mpi_session_start(struct shoal_ctx *ctx, long options)
+{
+    (void)ctx, (void)options;
+}
+
+void mpi_session_stop(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+}
+
+void mpi_progress(void)
+{
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mt.comm, &flag, MPI_STATUS_IGNORE);
+}

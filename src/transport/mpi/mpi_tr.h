@@ -1,0 +1,87 @@
+/* The MPI-3 RMA transport (the OSHMPI design), built as libshoal-mpi.so and loaded
+ * by libshoal only when SHOAL_TRANSPORT selects it. It reads the library's state
+ * through the module host table (transport/module.h) and knows no other transport.
+ *
+ * Each symmetric segment (heap, static data) is an MPI window made with
+ * MPI_Win_create over the existing memory, opened with MPI_Win_lock_all for the
+ * whole job. Windows come in sets, one window per segment:
+ *   set 0         the default context's puts and gets, and every AMO of every
+ *                 context, so that all AMOs share one window (one atomicity domain);
+ *   sets 1..K     puts and gets of created contexts (SHOAL_MPI_CONTEXT_WINDOWS = K),
+ *                 shared round robin, so that one context's quiet flushes windows
+ *                 the others' puts do not use.
+ * A set remembers which of its windows carry operations not yet flushed (dirty),
+ * so fence and quiet cost nothing when there is nothing to complete. */
+#ifndef SHOAL_MPI_TR_H
+#define SHOAL_MPI_TR_H
+
+#include <mpi.h>
+#include <pthread.h>
+
+#include "transport/module.h"
+
+struct mpi_set {
+    MPI_Win win[SHOAL_NSEGS];
+    unsigned dirty;            /* bit s: window s has operations to flush (atomic) */
+};
+
+/* Operand copies of AMOs that return before MPI has read them (non-fetching and
+ * non-blocking ones): reused after a flush_local of the AMO windows. */
+#define MPI_OPND_SLOTS 256
+struct mpi_opnd { uint64_t v[2]; };
+
+struct mpi_ctx {
+    struct mpi_set *rma;       /* windows of this context's puts and gets */
+    unsigned amo_dirty;        /* bit s: this context left AMOs on set 0's window s */
+    pthread_mutex_t lock;      /* operand slots, with SHMEM_THREAD_MULTIPLE */
+    int nslots;
+    struct mpi_opnd slot[MPI_OPND_SLOTS];
+};
+
+struct mpi_tr {
+    const struct shoal_module_host *host;
+    const struct shoal_state *st;
+    MPI_Comm comm;             /* every PE, rank = PE number */
+    int own_mpi;               /* this module called MPI_Init_thread */
+    int locked;                /* operand slots need the lock */
+    int nsets;
+    struct mpi_set *sets;      /* sets[0]: default context and all AMOs */
+    unsigned next_set;
+    struct mpi_ctx dflt;
+};
+
+extern struct mpi_tr mt;
+
+#define MT_FATAL(...) mt.host->fatal(__VA_ARGS__)
+
+static inline struct mpi_ctx *mpi_ctx_of(struct shoal_ctx *ctx)
+{
+    return (struct mpi_ctx *)ctx->net;
+}
+
+static inline void mpi_mark(unsigned *dirty, int seg)
+{
+    if (!(__atomic_load_n(dirty, __ATOMIC_RELAXED) & (1u << seg)))
+        __atomic_fetch_or(dirty, 1u << seg, __ATOMIC_RELAXED);
+}
+
+/* Operations (mpi_rma.c). */
+void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                 int pe);
+void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
+                    int nbi, int pe);
+void mpi_quiet(struct shoal_ctx *ctx);
+void mpi_local_complete(struct shoal_ctx *ctx);
+void mpi_session_start(struct shoal_ctx *ctx, long options);
+void mpi_session_stop(struct shoal_ctx *ctx);
+void mpi_progress(void);
+
+extern const struct shoal_net_ops mpi_ops;
+
+#endif
