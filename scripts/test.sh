@@ -3,12 +3,17 @@
 # SHOAL_SANITIZE=address (ASan+UBSan) or thread (TSan) builds and tests that variant
 # in build-<sanitizer>.
 #
-# The multi-PE tests run in three transport modes (SHOAL_TEST_MODES, default all):
-#   shm    every PE on one node: shared memory only (the whole suite);
-#   ofi    every PE its own "node": libfabric over tcp;ofi_rxm on loopback;
-#   mixed  nodes of 2 PEs: shared memory inside a node, libfabric between nodes.
+# The multi-PE tests run in five transport modes (SHOAL_TEST_MODES, default all):
+#   shm       every PE on one node: shared memory only (the whole suite);
+#   ofi       every PE its own "node": libfabric over tcp;ofi_rxm on loopback;
+#   mixed     nodes of 2 PEs: shared memory inside a node, libfabric between nodes;
+#   mpi       started by mpirun, every operation through MPI-3 RMA (SHOAL_TRANSPORT=
+#             mpi-all); skipped when the build has no MPI module;
+#   mpi-mixed started by mpirun, nodes of 2 PEs: shared memory inside, MPI between.
 # The network modes run at 2, 4 and 8 PEs; SHOAL_TEST_NET_ALL=1 adds 16 (slow on 2
 # cores: every oversubscribed PE must be scheduled to progress its peers' traffic).
+# The mpi modes leave out the error-message tests (label errors): they check what
+# oshrun prints and returns, and argument checks do not depend on the transport.
 # Arguments go to every ctest run (e.g. -R api.rma).
 set -e
 cd "$(dirname "$0")/.."
@@ -26,13 +31,23 @@ jobs="${SHOAL_TEST_JOBS:-2}"
 skip_net='^np(1|16)$'
 [ -n "${SHOAL_TEST_NET_ALL:-}" ] && skip_net='^np1$'
 status=0
-for mode in ${SHOAL_TEST_MODES:-shm ofi mixed}; do
+for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
     echo "==== transport mode: $mode ===="
     case "$mode" in
     shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1; continue ;;
     ofi)   map=pe ;;
     mixed) map=block:2 ;;
-    *)     echo "unknown transport mode $mode (use shm, ofi, mixed)"; exit 2 ;;
+    mpi|mpi-mixed)
+        if [ ! -e src/libshoal-mpi.so ]; then
+            echo "skipped: built without the MPI transport (install libopenmpi-dev)"
+            continue
+        fi
+        if [ "$mode" = mpi ]; then transport=mpi-all map=; else transport=mpi map=block:2; fi
+        SHOAL_TEST_LAUNCHER=mpirun SHOAL_TRANSPORT=$transport SHOAL_NODE_MAP=$map \
+            ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net|^errors$" "$@" ||
+            status=1
+        continue ;;
+    *)     echo "unknown transport mode $mode (use shm, ofi, mixed, mpi, mpi-mixed)"; exit 2 ;;
     esac
     SHOAL_NODE_MAP=$map SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
         ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1

@@ -15,6 +15,8 @@ void shoal_team_barrier(struct shoal_team *team)
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_shm_fence();
     shoal.net->quiet(SHMEM_CTX_DEFAULT);
+    if (shoal.net->coll && shoal.net->coll->barrier(team->start, team->stride, n) == 0)
+        return;
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int peer = team->start + ((me + dist) % n) * team->stride;
         shoal_word_add(&words[r], 1, peer);

@@ -100,7 +100,8 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
 }
 
 static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, size_t esize, coll_op_fn *op)
+                       size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                       enum shoal_red_op rop)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
@@ -115,6 +116,8 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
         return 0;
     }
     coll_check_sym(fn, dest, bytes);
+    if (COLL_NET(&c, reduce, dest, source, nreduce, esize, kind, rop))
+        return 0;
     size_t piece = COLL_HALF_BYTES / (size_t)c.n / esize;
     if (bytes > 2 * coll_fold_chan(&c).slot_bytes && piece * esize >= RSAG_MIN_PIECE)
         reduce_rsag(&c, dest, source, nreduce, esize, op, piece);
@@ -127,7 +130,8 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     COLL_DEFINE_OP(T, N, OP)                                                                   \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) \
     {                                                                                          \
-        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP); \
+        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP,  \
+                           COLL_RED_KIND(T), COLL_RED_##OP);                                   \
     }                                                                                          \
     SHOAL_PROFILED(shmem_##N##_##OP##_reduce)
 #define COLL_REDUCE_BITWISE(T, N) \

@@ -74,7 +74,7 @@ static void open_set(struct mpi_set *set, MPI_Info info)
 
 static void ctx_setup(struct mpi_ctx *c, struct mpi_set *rma)
 {
-    memset(c, 0, offsetof(struct mpi_ctx, slot));
+    memset(c, 0, offsetof(struct mpi_ctx, arena));
     c->rma = rma;
     pthread_mutex_init(&c->lock, NULL);
 }
@@ -117,6 +117,7 @@ static int mpi_init(void)
 
 static void mpi_fini(void)
 {
+    mpi_coll_fini();
     for (int i = 0; i < mt.nsets; i++)
         for (int s = 0; s < SHOAL_NSEGS; s++) {
             MPI_Win_unlock_all(mt.sets[i].win[s]);
@@ -194,4 +195,5 @@ const struct shoal_net_ops mpi_ops = {
     .session_start = mpi_session_start,
     .session_stop = mpi_session_stop,
     .progress = mpi_progress,
+    .coll = &mpi_coll,
 };

@@ -1,7 +1,8 @@
 /* Puts, gets, AMOs, put-with-signal and completion over MPI-3 RMA (mpi_tr.h).
  *   put             MPI_Put, then MPI_Win_flush_local (the source may be reused);
  *   get             MPI_Get, then MPI_Win_flush_local (the data has arrived);
- *   put_nbi         the call alone; quiet completes it (get_nbi: see there);
+ *   put_nbi         the call alone (small ones from a copy); quiet completes it
+ *                   (get_nbi: see there);
  *   AMO             MPI_Fetch_and_op / MPI_Compare_and_swap / MPI_Accumulate, always
  *                   on set 0's windows; fetching ones flush_local for the result;
  *   put-with-signal the put, MPI_Win_flush to that PE (the payload is in place),
@@ -78,10 +79,39 @@ void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size
     MPI_Win_flush_local(pe, c->rma->win[seg]);
 }
 
+/* len bytes of c's arena, after completing what the arena fed if it is full;
+ * called with c->lock held where it is needed. */
+static void *arena_take(struct mpi_ctx *c, size_t len)
+{
+    len = (len + 15) & ~(size_t)15;
+    if (c->used + len > MPI_ARENA_BYTES) {
+        for (int s = 0; s < SHOAL_NSEGS; s++) {
+            MPI_Win_flush_local_all(c->rma->win[s]);
+            if (c->rma != &mt.sets[0])
+                MPI_Win_flush_local_all(mt.sets[0].win[s]);
+        }
+        c->used = 0;
+    }
+    void *p = c->arena + c->used;
+    c->used += len;
+    return p;
+}
+
 void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                  int pe)
 {
-    rma_put(mpi_ctx_of(ctx), seg, off, src, len, pe);
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    if (len > MPI_BOUNCE_MAX) {
+        rma_put(c, seg, off, src, len, pe);
+        return;
+    }
+    if (mt.locked)
+        pthread_mutex_lock(&c->lock);
+    void *copy = arena_take(c, len);
+    memcpy(copy, src, len);
+    rma_put(c, seg, off, copy, len, pe);
+    if (mt.locked)
+        pthread_mutex_unlock(&c->lock);
 }
 
 void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
@@ -99,8 +129,8 @@ void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t
     mpi_get(ctx, dst, seg, off, len, pe);
 }
 
-/* An AMO that returns before MPI has read its operands: they are copied into one of
- * the context's slots, which are reused after a flush_local of the AMO windows. */
+/* An AMO that returns before MPI has read its operands: they are copied into the
+ * context's arena first. */
 static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
 {
     struct mpi_set *amo = &mt.sets[0];
@@ -109,21 +139,16 @@ static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
     size_t sz = amo_size(a->type);
     if (mt.locked)
         pthread_mutex_lock(&c->lock);
-    if (c->nslots == MPI_OPND_SLOTS) {
-        for (int s = 0; s < SHOAL_NSEGS; s++)
-            MPI_Win_flush_local_all(amo->win[s]);
-        c->nslots = 0;
-    }
-    struct mpi_opnd *o = &c->slot[c->nslots++];
+    uint64_t *o = arena_take(c, 16);
     if (a->operand)
-        memcpy(&o->v[0], a->operand, sz);
+        memcpy(&o[0], a->operand, sz);
     if (a->op == SHOAL_AMO_CSWAP) {
-        memcpy(&o->v[1], a->compare, sz);
-        MPI_Compare_and_swap(&o->v[0], &o->v[1], a->fetch, t, pe, (MPI_Aint)a->off, w);
+        memcpy(&o[1], a->compare, sz);
+        MPI_Compare_and_swap(&o[0], &o[1], a->fetch, t, pe, (MPI_Aint)a->off, w);
     } else if (a->fetch) {
-        MPI_Fetch_and_op(&o->v[0], a->fetch, t, pe, (MPI_Aint)a->off, amo_op(a->op), w);
+        MPI_Fetch_and_op(&o[0], a->fetch, t, pe, (MPI_Aint)a->off, amo_op(a->op), w);
     } else {
-        MPI_Accumulate(&o->v[0], 1, t, pe, (MPI_Aint)a->off, 1, t, amo_op(a->op), w);
+        MPI_Accumulate(&o[0], 1, t, pe, (MPI_Aint)a->off, 1, t, amo_op(a->op), w);
     }
     if (mt.locked)
         pthread_mutex_unlock(&c->lock);

@@ -25,17 +25,19 @@ struct mpi_set {
     unsigned dirty;            /* bit s: window s has operations to flush (atomic) */
 };
 
-/* Operand copies of AMOs that return before MPI has read them (non-fetching and
- * non-blocking ones): reused after a flush_local of the AMO windows. */
-#define MPI_OPND_SLOTS 256
-struct mpi_opnd { uint64_t v[2]; };
+/* Copies of data that MPI may read after the call returns: operands of
+ * non-fetching and non-blocking AMOs, and sources of small put_nbi (which OpenSHMEM
+ * programs often reuse at once, as other transports inject such puts). The arena is
+ * reused from the start after a flush_local of every window it may feed. */
+#define MPI_ARENA_BYTES (16 * 1024)
+#define MPI_BOUNCE_MAX 256
 
 struct mpi_ctx {
     struct mpi_set *rma;       /* windows of this context's puts and gets */
     unsigned amo_dirty;        /* bit s: this context left AMOs on set 0's window s */
-    pthread_mutex_t lock;      /* operand slots, with SHMEM_THREAD_MULTIPLE */
-    int nslots;
-    struct mpi_opnd slot[MPI_OPND_SLOTS];
+    pthread_mutex_t lock;      /* the arena, with SHMEM_THREAD_MULTIPLE */
+    size_t used;               /* arena bytes handed out since it was last reset */
+    _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
 };
 
 struct mpi_tr {
@@ -83,5 +85,9 @@ void mpi_session_stop(struct shoal_ctx *ctx);
 void mpi_progress(void);
 
 extern const struct shoal_net_ops mpi_ops;
+
+/* Collectives (mpi_coll.c); fini frees the cached communicators. */
+extern const struct shoal_net_coll mpi_coll;
+void mpi_coll_fini(void);
 
 #endif
