@@ -2,17 +2,23 @@
 # Builds Shoal (Release) and the benchmark suite, runs it, and writes results.csv,
 # results.json, summary.md and PNG plots into a results folder.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--out results/DIR] [--build DIR]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--only a,b]
+#                    [--out results/DIR] [--build DIR]
 #
 # --compare-ompi builds the same sources with Open MPI's /usr/bin/oshcc and runs them
 # with /usr/bin/oshrun (Debian's openmpi-bin OSHMEM) so the plots show both side by side.
 # --ofi also runs Shoal with every PE on its own "node" (libfabric over tcp;ofi_rxm on
 # loopback), labelled shoal-ofi.
+# --mpi also runs Shoal under mpirun with every operation through the MPI transport
+# (SHOAL_TRANSPORT=mpi-all), labelled shoal-mpi.
+# --only runs just the named programs (e.g. rma_latency,amo,coll).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
+mpi=0
+only=""
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
@@ -20,9 +26,11 @@ while [ $# -gt 0 ]; do
         --pes) pes="$2"; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
+        --mpi) mpi=1; shift ;;
+        --only) only="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -44,6 +52,9 @@ coll:micro/coll.c:-m 256K -i 200
 hra:hra/hra.c:-n 1M -u 200000
 heat:proxy/heat.c:-n 512 -t 200
 bucket_sort:proxy/bucket_sort.c:-e 1M"
+if [ -n "$only" ]; then
+    programs=$(echo "$programs" | grep -E "^($(echo "$only" | tr ',' '|')):")
+fi
 
 # Open MPI's OSHMEM on one node without a network: the default osc/rdma component
 # crashes in shmem_finalize (a memory hook of an unloaded component), so leave it out.
@@ -60,6 +71,13 @@ shoal_run() {
 shoal_ofi_run() {
     SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
 }
+shoal_mpi_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    SHOAL_TRANSPORT=mpi-all BENCH_IMPL=shoal-mpi timeout 600 mpirun $asroot --oversubscribe \
+        -n "$n" "$@"
+}
 
 impls="shoal"
 if [ "$compare" -eq 1 ]; then
@@ -73,29 +91,36 @@ if [ "$compare" -eq 1 ]; then
 fi
 
 [ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
+if [ "$mpi" -eq 1 ]; then
+    [ -e "$build/src/libshoal-mpi.so" ] ||
+        { echo "bench.sh: --mpi: Shoal was built without the MPI transport (install libopenmpi-dev)" >&2; exit 1; }
+    impls="$impls shoal-mpi"
+fi
 failed=0
 cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
 echo "== machine limits"
 "$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
 for n in $(echo "$pes" | tr ',' ' '); do
-    for impl in $impls; do
-        mkdir -p "$out/raw/$impl/np$n"
-        # A here-document, not a pipe, so a failure reaches `failed` in this shell;
-        # the launchers read stdin, so each run gets /dev/null instead of the list.
-        while IFS=: read -r name src args; do
+    # Implementations interleaved per program, so a machine that gets busier during the
+    # run slows every column alike. A here-document, not a pipe, so a failure reaches
+    # `failed` in this shell; the launchers read stdin, so each run gets /dev/null.
+    while IFS=: read -r name src args; do
+        for impl in $impls; do
+            mkdir -p "$out/raw/$impl/np$n"
             echo "== $impl, $n PEs: $name $args"
             case "$impl" in
             shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
             shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
+            shoal-mpi) run=shoal_mpi_run; prog="$build/bench/$name" ;;
             *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
             esac
             log="$out/raw/$impl/np$n/$name.txt"
             $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
                 echo "   FAILED (see $log)"; failed=1; }
-        done <<EOT
+        done
+    done <<EOT
 $programs
 EOT
-    done
 done
 
 echo "bench,impl,npes,size,metric,value" > "$out/results.csv"

@@ -32,7 +32,7 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     if (!nelems)
         return 0;
     coll_check_sym(fn, dest, esize);
-    if (dst == 1 && sst == 1 && COLL_NET(&c, alltoall, dest, source, nelems * esize))
+    if (COLL_NET(&c, alltoall, dest, source, dst, sst, nelems, esize))
         return 0;
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
     return 0;
@@ -74,7 +74,7 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     coll_check_sym(fn, dest, esize);
-    if (dst == 1 && sst == 1 && COLL_NET(&c, alltoall, dest, source, nelems * esize))
+    if (COLL_NET(&c, alltoall, dest, source, dst, sst, nelems, esize))
         return;
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
 }

@@ -70,7 +70,10 @@ struct shoal_net_coll {
     int (*broadcast)(int start, int stride, int size, void *buf, size_t len, int root);
     int (*fcollect)(int start, int stride, int size, void *dest, const void *src, size_t len);
     int (*collect)(int start, int stride, int size, void *dest, const void *src, size_t len);
-    int (*alltoall)(int start, int stride, int size, void *dest, const void *src, size_t len);
+    /* block j of src (nelems elements of esize bytes, sst elements apart) to member j,
+     * into block i of its dest (dst apart) */
+    int (*alltoall)(int start, int stride, int size, void *dest, const void *src,
+                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
     int (*reduce)(int start, int stride, int size, void *dest, const void *src, size_t n,
                   size_t esize, enum shoal_red_kind kind, enum shoal_red_op op);
 };

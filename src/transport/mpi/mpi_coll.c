@@ -1,7 +1,8 @@
 /* Team and active-set collectives as MPI collectives (the paper's Table 2):
  *   barrier -> MPI_Barrier      broadcast -> MPI_Bcast      fcollect -> MPI_Allgather
  *   collect -> MPI_Allgather of the sizes, then MPI_Allgatherv
- *   alltoall -> MPI_Alltoall    reduce/to_all -> MPI_Allreduce
+ *   alltoall(s) -> MPI_Alltoall (strided: of vector types)
+ *   reduce/to_all -> MPI_Allreduce
  * over a communicator of the members made with MPI_Comm_create_group (collective
  * over the members only, as SHMEM collectives are) and cached by (start, stride,
  * size), so a team or an active set pays for it once. Whether MPI takes a call
@@ -120,13 +121,36 @@ static int coll_collect(int start, int stride, int size, void *dest, const void 
     return rc;
 }
 
-static int coll_alltoall(int start, int stride, int size, void *dest, const void *src,
-                         size_t len)
+/* nelems elements of esize bytes, stride elements apart, as one MPI element whose
+ * extent is the whole block, so that block j starts j blocks in. */
+static MPI_Datatype block_type(size_t nelems, size_t esize, ptrdiff_t stride)
 {
-    if (len > INT_MAX)
+    MPI_Datatype v, t;
+    MPI_Type_create_hvector((int)nelems, (int)esize, (MPI_Aint)stride * (MPI_Aint)esize,
+                            MPI_BYTE, &v);
+    MPI_Type_create_resized(v, 0, (MPI_Aint)nelems * stride * (MPI_Aint)esize, &t);
+    MPI_Type_free(&v);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+static int coll_alltoall(int start, int stride, int size, void *dest, const void *src,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
+{
+    MPI_Comm comm = members(start, stride, size);
+    if (dst == 1 && sst == 1) {
+        if (nelems * esize > INT_MAX)
+            return -1;
+        int len = (int)(nelems * esize);
+        MPI_Alltoall(src, len, MPI_BYTE, dest, len, MPI_BYTE, comm);
+        return 0;
+    }
+    if (dst < 1 || sst < 1 || nelems > INT_MAX || esize > INT_MAX)
         return -1;
-    MPI_Alltoall(src, (int)len, MPI_BYTE, dest, (int)len, MPI_BYTE,
-                 members(start, stride, size));
+    MPI_Datatype st = block_type(nelems, esize, sst), dt = block_type(nelems, esize, dst);
+    MPI_Alltoall(src, 1, st, dest, 1, dt, comm);
+    MPI_Type_free(&st);
+    MPI_Type_free(&dt);
     return 0;
 }
 
