@@ -76,6 +76,9 @@ struct shoal_net_coll {
                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
     int (*reduce)(int start, int stride, int size, void *dest, const void *src, size_t n,
                   size_t esize, enum shoal_red_kind kind, enum shoal_red_op op);
+    /* prefix sums; exclusive: member 0's dest is zero */
+    int (*scan)(int start, int stride, int size, void *dest, const void *src, size_t n,
+                size_t esize, enum shoal_red_kind kind, int exclusive);
 };
 
 struct shoal_net_ops {

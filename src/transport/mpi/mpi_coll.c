@@ -2,7 +2,7 @@
  *   barrier -> MPI_Barrier      broadcast -> MPI_Bcast      fcollect -> MPI_Allgather
  *   collect -> MPI_Allgather of the sizes, then MPI_Allgatherv
  *   alltoall(s) -> MPI_Alltoall (strided: of vector types)
- *   reduce/to_all -> MPI_Allreduce
+ *   reduce/to_all -> MPI_Allreduce   sum_inscan/exscan -> MPI_Scan/MPI_Exscan
  * over a communicator of the members made with MPI_Comm_create_group (collective
  * over the members only, as SHMEM collectives are) and cached by (start, stride,
  * size), so a team or an active set pays for it once. Whether MPI takes a call
@@ -10,6 +10,7 @@
  * members always agree on which path runs. */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "transport/mpi/mpi_tr.h"
 
@@ -198,6 +199,26 @@ static int coll_reduce(int start, int stride, int size, void *dest, const void *
     return 0;
 }
 
+static int coll_scan(int start, int stride, int size, void *dest, const void *src, size_t n,
+                     size_t esize, enum shoal_red_kind kind, int exclusive)
+{
+    MPI_Datatype t = red_type(kind, esize);
+    if (n > INT_MAX || t == MPI_DATATYPE_NULL)
+        return -1;
+    MPI_Comm comm = members(start, stride, size);
+    const void *in = dest == src ? MPI_IN_PLACE : src;
+    if (!exclusive) {
+        MPI_Scan(in, dest, (int)n, t, MPI_SUM, comm);
+        return 0;
+    }
+    MPI_Exscan(in, dest, (int)n, t, MPI_SUM, comm);
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)   /* MPI leaves it undefined; SHMEM's exclusive sum starts at zero */
+        memset(dest, 0, n * esize);
+    return 0;
+}
+
 const struct shoal_net_coll mpi_coll = {
     .barrier = coll_barrier,
     .broadcast = coll_broadcast,
@@ -205,4 +226,5 @@ const struct shoal_net_coll mpi_coll = {
     .collect = coll_collect,
     .alltoall = coll_alltoall,
     .reduce = coll_reduce,
+    .scan = coll_scan,
 };
