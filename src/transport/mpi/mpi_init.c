@@ -65,6 +65,9 @@ static int start_mpi(void)
 static void open_set(struct mpi_set *set, MPI_Info info)
 {
     for (int s = 0; s < SHOAL_NSEGS; s++) {
+        set->targets[s] = calloc((size_t)mt.nwords, sizeof(uint64_t));
+        if (!set->targets[s])
+            MT_FATAL("shmem_init", "out of memory for the mpi transport's target sets");
         const struct shoal_seg *seg = &mt.st->seg[s];
         MPI_Win_create((void *)seg->base, (MPI_Aint)seg->size, 1, info, mt.comm, &set->win[s]);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
@@ -97,6 +100,7 @@ static int mpi_init(void)
         return -1;
     }
     mt.nsets = 1 + (int)k;
+    mt.nwords = (mt.st->n_pes + 63) / 64;
     mt.sets = calloc((size_t)mt.nsets, sizeof *mt.sets);
     if (!mt.sets)
         return -1;
@@ -122,6 +126,7 @@ static void mpi_fini(void)
         for (int s = 0; s < SHOAL_NSEGS; s++) {
             MPI_Win_unlock_all(mt.sets[i].win[s]);
             MPI_Win_free(&mt.sets[i].win[s]);
+            free(mt.sets[i].targets[s]);
         }
     free(mt.sets);
     mt.sets = NULL;

@@ -10,8 +10,8 @@
  *   sets 1..K     puts and gets of created contexts (SHOAL_MPI_CONTEXT_WINDOWS = K),
  *                 shared round robin, so that one context's quiet flushes windows
  *                 the others' puts do not use.
- * A set remembers which of its windows carry operations not yet flushed (dirty),
- * so fence and quiet cost nothing when there is nothing to complete. */
+ * A set remembers, per window, the PEs with operations not yet completed, so that
+ * fence and quiet flush just those (and cost nothing when there are none). */
 #ifndef SHOAL_MPI_TR_H
 #define SHOAL_MPI_TR_H
 
@@ -22,7 +22,8 @@
 
 struct mpi_set {
     MPI_Win win[SHOAL_NSEGS];
-    unsigned dirty;            /* bit s: window s has operations to flush (atomic) */
+    unsigned dirty;                  /* bit s: targets[s] may have bits set (atomic) */
+    uint64_t *targets[SHOAL_NSEGS];  /* bit pe: operations to pe on win[s] to complete */
 };
 
 /* Copies of data that MPI may read after the call returns: operands of
@@ -46,6 +47,7 @@ struct mpi_tr {
     MPI_Comm comm;             /* every PE, rank = PE number */
     int own_mpi;               /* this module called MPI_Init_thread */
     int locked;                /* operand slots need the lock */
+    int nwords;                /* 64-bit words of a targets bitmap */
     int nsets;
     struct mpi_set *sets;      /* sets[0]: default context and all AMOs */
     unsigned next_set;
@@ -61,11 +63,25 @@ static inline struct mpi_ctx *mpi_ctx_of(struct shoal_ctx *ctx)
     return (struct mpi_ctx *)ctx->net;
 }
 
-static inline void mpi_mark(unsigned *dirty, int seg)
+static inline void mpi_mark_bits(unsigned *bits, unsigned bit)
 {
-    if (!(__atomic_load_n(dirty, __ATOMIC_RELAXED) & (1u << seg)))
-        __atomic_fetch_or(dirty, 1u << seg, __ATOMIC_RELAXED);
+    if (!(__atomic_load_n(bits, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(bits, bit, __ATOMIC_RELAXED);
 }
+
+/* Notes an operation to pe on set's window seg that a quiet must complete; called
+ * after issuing it, so a concurrent quiet that clears the note has flushed it. */
+static inline void mpi_mark(struct mpi_set *set, int seg, int pe)
+{
+    uint64_t *w = &set->targets[seg][pe >> 6], bit = 1ull << (pe & 63);
+    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+    mpi_mark_bits(&set->dirty, 1u << seg);
+}
+
+/* Completes the noted operations on set's windows in mask: at their targets, or
+ * (local) only at this PE, keeping the notes for a later quiet. */
+void mpi_flush_set(struct mpi_set *set, unsigned mask, int local);
 
 /* Operations (mpi_rma.c). */
 void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
