@@ -42,9 +42,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "coll/coll.h"
+#include "core/error.h"
+#include "core/progress.h"
 #include "core/state.h"
-#include "transport/route.h"
-#include "transport/shm/shm.h"
+#include "core/team.h"
+#include "transport/transport.h"
 
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {
@@ -56,10 +59,10 @@ struct coll {
 
 /* ---- The transport's own collectives ------------------------------------------------ */
 
-/* The transport's collectives (shoal_net_coll in transport/net.h), or NULL: the mpi
+/* The transport's collectives (shoal_transport_coll in transport/transport.h), or NULL: the mpi
  * transport runs whole calls as MPI collectives. COLL_NET(c, op, args...) is true
  * when it did. */
-static inline const struct shoal_net_coll *coll_net(void)
+static inline const struct shoal_transport_coll *coll_net(void)
 {
     return shoal.net->coll;
 }

@@ -13,7 +13,6 @@ static const struct shoal_module_host host = {
     .version = SHOAL_MODULE_VERSION,
     .state_size = sizeof(struct shoal_state),
     .ctx_size = sizeof(struct shoal_ctx),
-    .team_size = sizeof(struct shoal_team),
     .state = &shoal,
     .ctx_default = &shoal_ctx_default,
     .fatal = shoal_fatal,
@@ -38,7 +37,7 @@ static void *try_dir(const char *dir, size_t dir_len, const char *name, char *wh
     return h;
 }
 
-const struct shoal_net_ops *shoal_module_load(const char *name)
+const struct shoal_transport_ops *shoal_module_load(const char *name)
 {
     char why[2048] = "";
     void *h = NULL;
@@ -63,7 +62,7 @@ const struct shoal_net_ops *shoal_module_load(const char *name)
     if (!entry)
         shoal_fatal("shmem_init", "libshoal-%s.so has no %s: it is not a Shoal module; "
                     "reinstall Shoal", name, SHOAL_MODULE_ENTRY);
-    const struct shoal_net_ops *ops = entry(&host);
+    const struct shoal_transport_ops *ops = entry(&host);
     if (!ops)
         shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)", name);
     /* The module stays loaded: MPI libraries must not be unloaded once initialised. */

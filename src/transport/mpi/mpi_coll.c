@@ -72,13 +72,13 @@ void mpi_coll_fini(void)
     }
 }
 
-static int coll_barrier(int start, int stride, int size)
+static int mc_barrier(int start, int stride, int size)
 {
     MPI_Barrier(members(start, stride, size));
     return 0;
 }
 
-static int coll_broadcast(int start, int stride, int size, void *buf, size_t len, int root)
+static int mc_broadcast(int start, int stride, int size, void *buf, size_t len, int root)
 {
     if (len > INT_MAX)
         return -1;
@@ -86,7 +86,7 @@ static int coll_broadcast(int start, int stride, int size, void *buf, size_t len
     return 0;
 }
 
-static int coll_fcollect(int start, int stride, int size, void *dest, const void *src,
+static int mc_fcollect(int start, int stride, int size, void *dest, const void *src,
                          size_t len)
 {
     if (len > INT_MAX)
@@ -96,7 +96,7 @@ static int coll_fcollect(int start, int stride, int size, void *dest, const void
     return 0;
 }
 
-static int coll_collect(int start, int stride, int size, void *dest, const void *src,
+static int mc_collect(int start, int stride, int size, void *dest, const void *src,
                         size_t len)
 {
     MPI_Comm comm = members(start, stride, size);
@@ -135,7 +135,7 @@ static MPI_Datatype block_type(size_t nelems, size_t esize, ptrdiff_t stride)
     return t;
 }
 
-static int coll_alltoall(int start, int stride, int size, void *dest, const void *src,
+static int mc_alltoall(int start, int stride, int size, void *dest, const void *src,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
     MPI_Comm comm = members(start, stride, size);
@@ -188,7 +188,7 @@ static MPI_Op red_op(enum shoal_red_op op)
     return MPI_OP_NULL;
 }
 
-static int coll_reduce(int start, int stride, int size, void *dest, const void *src, size_t n,
+static int mc_reduce(int start, int stride, int size, void *dest, const void *src, size_t n,
                        size_t esize, enum shoal_red_kind kind, enum shoal_red_op op)
 {
     MPI_Datatype t = red_type(kind, esize);
@@ -199,7 +199,7 @@ static int coll_reduce(int start, int stride, int size, void *dest, const void *
     return 0;
 }
 
-static int coll_scan(int start, int stride, int size, void *dest, const void *src, size_t n,
+static int mc_scan(int start, int stride, int size, void *dest, const void *src, size_t n,
                      size_t esize, enum shoal_red_kind kind, int exclusive)
 {
     MPI_Datatype t = red_type(kind, esize);
@@ -219,12 +219,12 @@ static int coll_scan(int start, int stride, int size, void *dest, const void *sr
     return 0;
 }
 
-const struct shoal_net_coll mpi_coll = {
-    .barrier = coll_barrier,
-    .broadcast = coll_broadcast,
-    .fcollect = coll_fcollect,
-    .collect = coll_collect,
-    .alltoall = coll_alltoall,
-    .reduce = coll_reduce,
-    .scan = coll_scan,
+const struct shoal_transport_coll mpi_coll = {
+    .barrier = mc_barrier,
+    .broadcast = mc_broadcast,
+    .fcollect = mc_fcollect,
+    .collect = mc_collect,
+    .alltoall = mc_alltoall,
+    .reduce = mc_reduce,
+    .scan = mc_scan,
 };

@@ -164,14 +164,13 @@ static void mpi_ctx_destroy(struct shoal_ctx *ctx)
     ctx->net = NULL;
 }
 
-__attribute__((visibility("default"))) const struct shoal_net_ops *
+__attribute__((visibility("default"))) const struct shoal_transport_ops *
 shoal_module_transport(const struct shoal_module_host *host);
 
-const struct shoal_net_ops *shoal_module_transport(const struct shoal_module_host *host)
+const struct shoal_transport_ops *shoal_module_transport(const struct shoal_module_host *host)
 {
     if (host->version != SHOAL_MODULE_VERSION || host->state_size != sizeof(struct shoal_state) ||
-        host->ctx_size != sizeof(struct shoal_ctx) ||
-        host->team_size != sizeof(struct shoal_team)) {
+        host->ctx_size != sizeof(struct shoal_ctx)) {
         host->warn("shmem_init", "libshoal-mpi.so is from another Shoal build than libshoal; "
                    "install both from the same build");
         return NULL;
@@ -181,7 +180,7 @@ const struct shoal_net_ops *shoal_module_transport(const struct shoal_module_hos
     return &mpi_ops;
 }
 
-const struct shoal_net_ops mpi_ops = {
+const struct shoal_transport_ops mpi_ops = {
     .name = "mpi",
     .init = mpi_init,
     .fini = mpi_fini,

@@ -23,8 +23,6 @@ static MPI_Datatype amo_dtype(enum shoal_amo_type t)
     case SHOAL_AMO_UINT32: return MPI_UINT32_T;
     case SHOAL_AMO_INT64: return MPI_INT64_T;
     case SHOAL_AMO_UINT64: return MPI_UINT64_T;
-    case SHOAL_AMO_FLOAT: return MPI_FLOAT;
-    case SHOAL_AMO_DOUBLE: return MPI_DOUBLE;
     }
     MT_FATAL("shoal", "internal: AMO type %d", (int)t);
 }
@@ -43,10 +41,6 @@ static MPI_Op amo_op(enum shoal_amo_op op)
     MT_FATAL("shoal", "internal: AMO operation %d", (int)op);
 }
 
-static size_t amo_size(enum shoal_amo_type t)
-{
-    return t == SHOAL_AMO_INT32 || t == SHOAL_AMO_UINT32 || t == SHOAL_AMO_FLOAT ? 4 : 8;
-}
 
 static void rma_put(struct mpi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe)
 {
@@ -132,7 +126,7 @@ static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
     struct mpi_set *amo = &mt.sets[0];
     MPI_Win w = amo->win[a->seg];
     MPI_Datatype t = amo_dtype(a->type);
-    size_t sz = amo_size(a->type);
+    size_t sz = shoal_amo_width(a->type);
     if (mt.locked)
         pthread_mutex_lock(&c->lock);
     uint64_t *o = arena_take(c, 16);

@@ -100,10 +100,10 @@ void mpi_session_start(struct shoal_ctx *ctx, long options);
 void mpi_session_stop(struct shoal_ctx *ctx);
 void mpi_progress(void);
 
-extern const struct shoal_net_ops mpi_ops;
+extern const struct shoal_transport_ops mpi_ops;
 
 /* Collectives (mpi_coll.c); fini frees the cached communicators. */
-extern const struct shoal_net_coll mpi_coll;
+extern const struct shoal_transport_coll mpi_coll;
 void mpi_coll_fini(void);
 
 #endif

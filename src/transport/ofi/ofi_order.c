@@ -37,7 +37,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
     while (c->slots_busy) {
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
     c->fence_pending = 0;
     if (shoal.cfg.ofi_mr_cache <= 0)

@@ -79,7 +79,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -93,7 +93,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
         if (*done)
             break;
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -106,7 +106,7 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
         while (!c->free_slots) {
             ofi_drain_cq(c);
             ofi_progress_others(c);
-            shoal_backoff(&b);
+            ofi_backoff(&b);
         }
     }
     struct ofi_slot *s = c->free_slots;
@@ -121,11 +121,13 @@ void ofi_progress(void)
 {
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && pthread_mutex_trylock(&c->lock))
+        if (ofi.locked && !c->locked)
+            continue;   /* private: only its owner may drive it */
+        if (c->locked && pthread_mutex_trylock(&c->lock))
             continue;   /* its holder drives it */
         if (c->ready)
             ofi_drain_cq(c);
-        if (ofi.locked)
+        if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
