@@ -41,6 +41,10 @@ static int start_mpi(void)
          * shared-memory BTL) crashes on atomics a process aims at itself, which
          * every SHMEM job does; osc/ucx has no such fault. A user's choice wins. */
         setenv("OMPI_MCA_osc", "ucx", 0);
+        /* UCX's memory hooks outlive MPI_Finalize and were seen to crash processes
+         * that unmap memory afterwards (Shoal's segments; also Open MPI's OSHMEM, see
+         * docs/performance.md); its registration cache works without them. */
+        setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
 #endif
         if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
             mt.host->warn("shmem_init", "MPI_Init_thread failed");
