@@ -118,6 +118,40 @@ def coll_plots(data, out, npes_list):
     plt.close(fig)
 
 
+def dev_plots(data, out):
+    """GPU-aware put (bench/micro/dev_put.c): latency and bandwidth per source/destination
+    pairing, one line style per implementation (e.g. shoal-cuda, shoal-emu)."""
+    pairs = ["HH", "HD", "DH", "DD"]
+    impls = sorted({i for (b, i, _, _) in data if b.startswith("dev_put_")})
+    for kind, metric, ylabel, name in [("lat", "latency_us", "put + quiet latency (us)",
+                                        "gpu_put_latency.png"),
+                                       ("bw", "bandwidth_MBps", "put_nbi bandwidth (MB/s)",
+                                        "gpu_put_bandwidth.png")]:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        drawn = False
+        for impl, style in zip(impls, ["-", "--", ":", "-."]):
+            for k, pair in enumerate(pairs):
+                for (b, i, n, m), vals in data.items():
+                    if b == f"dev_put_{kind}_{pair}" and i == impl and m == metric:
+                        sizes = sorted(vals)
+                        ax.plot(sizes, [vals[x] for x in sizes], style, marker=".",
+                                color=f"C{k}", label=f"{pair[0]}-{pair[1]} ({impl}, {n} PEs)")
+                        drawn = True
+        if not drawn:
+            plt.close(fig)
+            continue
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel(ylabel)
+        ax.set_title("GPU-aware put by source-destination memory")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name), dpi=110)
+        plt.close(fig)
+
+
 def value(data, bench, impl, npes, metric, size):
     return data.get((bench, impl, npes, metric), {}).get(size)
 
@@ -184,6 +218,7 @@ def main():
                  p("hra"), n)
         text.append(summary(data, n, impls))
     coll_plots(data, out, npes_list)
+    dev_plots(data, out)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(text))
     print("\n".join(text))

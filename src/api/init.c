@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
+#include "mem/device_heap.h"
 #include "mem/segment.h"
 
 /* The team pool is carved from the heap before any user allocation, so every PE
@@ -98,6 +99,8 @@ static int init_first(int requested)
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     shoal_backoff_setup();
+    /* Before the transports: the network registers the device heap. */
+    shoal_device_init(shoal_team_shared.my_pe);
     shoal_transport_init();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
@@ -163,6 +166,7 @@ void shmem_finalize(void)
     fflush(stdout);
     shoal_teams_release();
     shoal_transport_fini();
+    shoal_device_fini();
     shoal_heap_destroy();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);

@@ -23,6 +23,7 @@ static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
+    shoal_check_local(fn, source);
     shoal_tp_put(ctx, &r, source, len, nbi);
 }
 
@@ -33,6 +34,7 @@ static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
+    shoal_check_local(fn, dest);
     shoal_tp_get(ctx, dest, &r, len, nbi);
 }
 
@@ -86,6 +88,7 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, co
     /* Block k of the symmetric side: the first block's reference, moved along. */
     struct shoal_rref rk = r;
     const char *local = is_put ? source : dest;
+    shoal_check_local(fn, local);
     ptrdiff_t local_stride = is_put ? sst : dst;
     for (size_t k = 0; k < nblocks; k++) {
         ptrdiff_t step = (ptrdiff_t)k * sym_stride * (ptrdiff_t)esize;
@@ -143,6 +146,8 @@ static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *d
     struct shoal_rref d, s;
     shoal_remote(fn, ctx, dest, len ? len : 1, pe, &d);
     shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
+    if (len)
+        shoal_check_local(fn, source);
     shoal_tp_put_signal(ctx, &d, source, len, &s, signal, op, nbi);
 }
 

@@ -8,7 +8,17 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     shoal_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
 }
 
+/* An ivar in the device heap is read by a device copy, any other by an acquire load. */
 #define SHOAL_CMP_FN(T, N)                                                                    \
+    static inline T load_##N(T *ivar)                                                         \
+    {                                                                                         \
+        T x;                                                                                  \
+        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                              \
+            shoal_dev_read_sym(&x, ivar, sizeof x);                                           \
+        else                                                                                  \
+            x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                      \
+        return x;                                                                             \
+    }                                                                                         \
     static inline int holds_##N(const char *fn, T x, int cmp, T v)                            \
     {                                                                                         \
         switch (cmp) {                                                                        \
@@ -24,14 +34,14 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
     {                                                                                         \
         shoal_progress();                                                                     \
-        return holds_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                \
+        return holds_##N(fn, load_##N(ivar), cmp, v);                                         \
     }                                                                                         \
     /* Returns the value that satisfied the condition, not a later reload. */                 \
     static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                           \
     {                                                                                         \
         struct shoal_backoff b = { 0 };                                                       \
         T x;                                                                                  \
-        while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v)) {         \
+        while (!holds_##N(fn, x = load_##N(ivar), cmp, v)) {                                  \
             if (b.polls == 0) /* outside init/finalize the wait would never end */             \
                 shoal_require_init(fn);                                                       \
             shoal_backoff(&b);                                                                \

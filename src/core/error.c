@@ -74,7 +74,8 @@ void shoal_check_range(const char *routine, const void *addr, size_t len)
         if (a - seg->base < seg->size) {
             if (len > seg->size - (a - seg->base))
                 shoal_fatal(routine, "%zu bytes at %p run past the end of the symmetric %s",
-                            len, addr, s == SHOAL_SEG_HEAP ? "heap" : "static data");
+                            len, addr, s == SHOAL_SEG_HEAP ? "heap" :
+                            s == SHOAL_SEG_DEVICE ? "device heap" : "static data");
             return;
         }
     }

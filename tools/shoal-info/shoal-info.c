@@ -48,7 +48,9 @@ static void heading(const char *title)
 }
 
 /* The version a component was built against and the one this machine runs. */
-static void versions(const char *key, const char *built, const char *found)
+/* Unused when Shoal is built without both libfabric and PMIx. */
+__attribute__((unused)) static void versions(const char *key, const char *built,
+                                             const char *found)
 {
     char k[128], label[64];
     snprintf(k, sizeof k, "%s:version:built", key);

@@ -2,10 +2,11 @@
  * share: remote address and key of a symmetric location, the per-context lock,
  * bounce-slot bookkeeping, and retrying a post the provider refused with EAGAIN.
  *
- * Layout: one fabric, domain and address vector per process. Every context owns
- * an RDM endpoint with its own completion queue and counters (one counter for
- * writes and non-fetching AMOs, one for reads and fetching AMOs), so quiet on one
- * context never waits for another's traffic. Peers target the default context's
+ * Layout: one fabric, domain and address vector per process. The default context
+ * owns an RDM endpoint with its completion queue and counters (one counter for
+ * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
+ * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program, which own one each (ofi_ctx.c). Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -192,7 +193,7 @@ static inline uint64_t ofi_rkey(int seg, int pe)
 static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
                                 void **desc)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
             if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)

@@ -40,16 +40,21 @@ int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
 int ofi_mr_segments(void)
 {
     for (int s = 0; s < SHOAL_NSEGS; s++) {
-        if (!shoal.seg[s].size)
+        /* A device heap the NIC cannot reach (nic_base 0) is not registered; such a
+         * job spanning nodes was refused at shmem_init (mem/device_heap.c). */
+        if (!shoal.seg[s].size || !shoal_seg_nic_base(s))
             continue;
-        int rc = reg(ofi.dflt, (void *)shoal.seg[s].base, shoal.seg[s].size,
+        int rc = reg(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
                      FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (uint64_t)s + 1,
                      &ofi.seg_mr[s]);
         if (rc) {
             shoal_warn("shmem_init", "libfabric cannot register the symmetric %s (%zu bytes): "
                        "%s; lower SHMEM_SYMMETRIC_SIZE, raise the locked-memory limit "
                        "(ulimit -l), or choose another SHMEM_OFI_PROVIDER",
-                       s == SHOAL_SEG_HEAP ? "heap" : "data segment", shoal.seg[s].size,
+                       s == SHOAL_SEG_HEAP     ? "heap"
+                       : s == SHOAL_SEG_DEVICE ? "device heap"
+                                               : "data segment",
+                       shoal.seg[s].size,
                        fi_strerror(-rc));
             return -1;
         }
@@ -82,7 +87,7 @@ int ofi_mr_exchange(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
-        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal.seg[s].base : 0;
+        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
         mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
         if (mine.key[s] == FI_KEY_NOTAVAIL)
             shoal_fatal("shmem_init", "the provider's memory keys do not fit in 64 bits "
