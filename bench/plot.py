@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend first)
 
-STYLE = {"shoal": "C0", "oshmem": "C1", "machine": "C2", "shoal-ofi": "C3"}
+STYLE = {"shoal": "C0", "oshmem": "C1", "machine": "C2", "shoal-ofi": "C3", "shoal-mpi": "C4"}
 
 
 def load(path):

@@ -3,7 +3,7 @@
 # repetition), results.csv (medians with min/max), ranges.md, results.json, summary.md
 # and PNG plots into a results folder outside the source tree.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--reps R] [--bind core|none]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
 #                    [--build DIR] [--install-deps]
 #
@@ -13,6 +13,8 @@
 #                 tcp;ofi_rxm on loopback), labelled shoal-ofi, and in the same
 #                 repetition the provider's own 8-byte round trip (fi_pingpong, same
 #                 provider), labelled fi_pingpong-tcp;ofi_rxm.
+# --mpi           also runs Shoal under mpirun with every operation through the MPI
+#                 transport (SHOAL_TRANSPORT=mpi-all), labelled shoal-mpi.
 # --reps R        repetitions (default 3). Each repetition runs every program once per
 #                 implementation, back to back, so that load changes hit all of them alike;
 #                 results.csv holds the median and the range of the repetitions.
@@ -31,6 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
+mpi=0
 reps=3
 bind=core
 targets=heap,global
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
         --pes) pes="$2"; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
+        --mpi) mpi=1; shift ;;
         --reps) reps="$2"; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
         --targets) targets="$2"; shift 2 ;;
@@ -52,7 +56,7 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -121,6 +125,11 @@ if [ "$compare" -eq 1 ]; then
     done
 fi
 [ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
+if [ "$mpi" -eq 1 ]; then
+    [ -e "$build/src/libshoal-mpi.so" ] ||
+        { echo "bench.sh: --mpi: this build has no MPI transport (install libopenmpi-dev)" >&2; exit 1; }
+    impls="$impls shoal-mpi"
+fi
 
 # Pinning: a wrapper every PE of every implementation starts through, so both are
 # bound alike whatever their launchers would do.
@@ -150,6 +159,13 @@ shoal_run() {
 }
 shoal_ofi_run() {
     SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
+}
+shoal_mpi_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    SHOAL_TRANSPORT=mpi-all BENCH_IMPL=shoal-mpi timeout 600 \
+        mpirun $asroot --oversubscribe --bind-to none -n "$n" $wrap "$@"
 }
 # The provider's own 8-byte ping-pong on loopback: one RESULT line (half round trip).
 provider_run() {
@@ -211,6 +227,7 @@ while IFS=: read -r rep n impl name args t; do
         case "$impl" in
         shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
         shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
+        shoal-mpi) run=shoal_mpi_run; prog="$build/bench/$name" ;;
         *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
         esac
         # Heap rows keep the plain names plot.py knows; global ones are bench.global.

@@ -3,12 +3,21 @@
 # SHOAL_SANITIZE=address (ASan+UBSan) or thread (TSan) builds and tests that variant
 # in build-<sanitizer>.
 #
-# The multi-PE tests run in three transport modes (SHOAL_TEST_MODES, default all):
-#   shm    every PE on one node: shared memory only (the whole suite);
-#   ofi    every PE its own "node": libfabric over tcp;ofi_rxm on loopback;
-#   mixed  nodes of 2 PEs: shared memory inside a node, libfabric between nodes.
+# The multi-PE tests run in five transport modes (SHOAL_TEST_MODES, default all):
+#   shm       every PE on one node: shared memory only (the whole suite);
+#   ofi       every PE its own "node": libfabric over tcp;ofi_rxm on loopback;
+#   mixed     nodes of 2 PEs: shared memory inside a node, libfabric between nodes;
+#   mpi       started by mpirun, every operation through MPI-3 RMA (SHOAL_TRANSPORT=
+#             mpi-all); skipped when the build has no MPI module;
+#   mpi-mixed started by mpirun, nodes of 2 PEs: shared memory inside, MPI between.
 # The network modes run at 2, 4 and 8 PEs; SHOAL_TEST_NET_ALL=1 adds 16 (slow on 2
 # cores: every oversubscribed PE must be scheduled to progress its peers' traffic).
+# The mpi modes leave out the tests that check what oshrun prints and returns (labels
+# errors, oshrun: argument checks do not depend on the transport) and the ofi.* tests
+# of libfabric's own options. Every MPI operation is a library call plus a flush, so
+# on CI's 2 cores mode mpi runs the suite at 2 and 4 PEs (stress tests at 2) and the
+# mpi_np8 subset below at 8, and mpi-mixed the suite at 4 PEs;
+# SHOAL_TEST_NET_ALL=1 runs all of it at 2 to 16.
 # Arguments go to every ctest run (e.g. -R api.rma).
 set -e
 cd "$(dirname "$0")/.."
@@ -26,13 +35,37 @@ jobs="${SHOAL_TEST_JOBS:-2}"
 skip_net='^np(1|16)$'
 [ -n "${SHOAL_TEST_NET_ALL:-}" ] && skip_net='^np1$'
 status=0
-for mode in ${SHOAL_TEST_MODES:-shm ofi mixed}; do
+# The 8-PE tests of mode mpi: RMA, signals, contexts, threads and the collectives MPI
+# runs (api.amo and api.wait, a remote poll per step, run at 2 and 4 PEs).
+mpi_np8='rma_typed|rma_large|signal|static|ctx|threads|coll_reduce|coll_bcast|coll_collect|coll_alltoall|coll_active'
+for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
     echo "==== transport mode: $mode ===="
     case "$mode" in
     shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1; continue ;;
     ofi)   map=pe ;;
     mixed) map=block:2 ;;
-    *)     echo "unknown transport mode $mode (use shm, ofi, mixed)"; exit 2 ;;
+    mpi|mpi-mixed)
+        if [ ! -e src/libshoal-mpi.so ]; then
+            echo "skipped: built without the MPI transport (install libopenmpi-dev)"
+            continue
+        fi
+        drop='^ofi\.|^stress_.*\.np4$'
+        if [ "$mode" = mpi ]; then
+            transport=mpi-all map= skip='^(np1|np8|np16|errors|oshrun)$'
+            np8="^api\.($mpi_np8)\.np8\$"
+        else   # at 2 PEs block:2 is one node, where MPI has nothing to do: 4 PEs only
+            transport=mpi map=block:2 skip='^(np1|np2|np8|np16|errors|oshrun)$' np8=
+        fi
+        if [ -n "${SHOAL_TEST_NET_ALL:-}" ]; then
+            skip='^(np1|errors|oshrun)$' drop='^ofi\.' np8=
+        fi
+        for sel in "-LE $skip -E $drop" ${np8:+"-R $np8"}; do
+            # shellcheck disable=SC2086 # $sel is two ctest options
+            SHOAL_TEST_LAUNCHER=mpirun SHOAL_TRANSPORT=$transport SHOAL_NODE_MAP=$map \
+                ctest --output-on-failure -j "$jobs" -L '^pe$' $sel "$@" || status=1
+        done
+        continue ;;
+    *)     echo "unknown transport mode $mode (use shm, ofi, mixed, mpi, mpi-mixed)"; exit 2 ;;
     esac
     SHOAL_NODE_MAP=$map SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
         ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1

@@ -45,6 +45,20 @@ static int init_heap(struct shoal_seg *heap)
     return 0;
 }
 
+/* SHOAL_TRANSPORT: checked before anything is set up, since mpi needs an MPI job. */
+static void check_transport(void)
+{
+    const char *t = shoal.cfg.transport;
+    if (strcmp(t, "ofi") && strcmp(t, "mpi") && strcmp(t, "mpi-all"))
+        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
+                    "or mpi-all", t);
+    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0)
+        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
+                    "started by %s; launch the program with mpirun -n N (Open MPI), or "
+                    "unset SHOAL_TRANSPORT to use shared memory and libfabric", t,
+                    shoal.boot->name);
+}
+
 static int init_first(int requested)
 {
     char err[512];
@@ -72,6 +86,7 @@ static int init_first(int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
+    check_transport();
     SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
               shoal.my_pe, shoal.n_pes, requested);
 

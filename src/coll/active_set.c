@@ -30,7 +30,8 @@ SHOAL_PROFILED(shmem_sync)
 
 static void set_reduce(const char *fn, char *dest, const char *source, int nreduce,
                        size_t esize, int PE_start, int logPE_stride, int PE_size, char *pWrk,
-                       long *pSync, coll_op_fn *op)
+                       long *pSync, coll_op_fn *op, enum shoal_red_kind kind,
+                       enum shoal_red_op rop)
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
@@ -44,6 +45,8 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     }
     coll_check_sym(fn, dest, total * esize);
     coll_check_sym(fn, source, total * esize);
+    if (COLL_NET(&c, reduce, dest, source, total, esize, kind, rop))
+        return;
     size_t piece = (total + n - 1) / n, lo = (size_t)c.me * piece;
     size_t m = lo >= total ? 0 : (total - lo < piece ? total - lo : piece);
     coll_barrier(&c);
@@ -71,7 +74,8 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
                                    int logPE_stride, int PE_size, T *pWrk, long *pSync)       \
     {                                                                                         \
         set_reduce(__func__, (char *)dest, (const char *)source, nreduce, sizeof(T),          \
-                   PE_start, logPE_stride, PE_size, (char *)pWrk, pSync, coll_##N##_##OP);    \
+                   PE_start, logPE_stride, PE_size, (char *)pWrk, pSync, coll_##N##_##OP,     \
+                   COLL_RED_KIND(T), COLL_RED_##OP);                                          \
     }                                                                                         \
     SHOAL_PROFILED(shmem_##N##_##OP##_to_all)
 #define COLL_TO_ALL_BITWISE(T, N) \

@@ -63,6 +63,8 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     coll_check_sym(fn, dest, esize);
     /* PE j's block of nelems elements lands j * nelems elements in, dst apart. */
     shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
+    if (COLL_NET(&c, alltoall, dest, source, dst, sst, nelems, esize))
+        return 0;
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
     return 0;
 }
@@ -104,6 +106,8 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
         return;
     coll_check_sym(fn, dest, esize);
     shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
+    if (COLL_NET(&c, alltoall, dest, source, dst, sst, nelems, esize))
+        return;
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
 }
 

@@ -135,6 +135,13 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     if (coll_dev_needed(dest, source))
         return dev_broadcast(fn, team, &c, dest, source, len, root);
     coll_check_sym(fn, dest, len);
+    if (coll_net()) {
+        /* The team form writes the root's dest too. */
+        if (c.me == root && dest != source)
+            memcpy(dest, source, len);
+        if (COLL_NET(&c, broadcast, dest, len, root))
+            return 0;
+    }
     if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
         bcast_scatter_ring(&c, dest, source, len, root);
     else
@@ -168,6 +175,8 @@ static void set_broadcast(const char *fn, void *dest, const void *source, size_t
     if (!len)
         return;
     coll_check_sym(fn, dest, len);
+    if (COLL_NET(&c, broadcast, c.me == root ? (void *)source : dest, len, root))
+        return;
     bcast_tree(&c, dest, source, len, root, 0);
     coll_barrier(&c);
 }

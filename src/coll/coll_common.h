@@ -59,6 +59,34 @@ struct coll {
     long *psync;              /* active-set: the user's pSync */
 };
 
+/* ---- The transport's own collectives ------------------------------------------------ */
+
+/* The transport's collectives (shoal_transport_coll in transport/transport.h), or NULL: the mpi
+ * transport runs whole calls as MPI collectives. COLL_NET(c, op, args...) is true
+ * when it did. */
+static inline const struct shoal_transport_coll *coll_net(void)
+{
+    return shoal.net->coll;
+}
+#define COLL_NET(c, op, ...) \
+    (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
+
+/* The reduction kind of a C type, for COLL_NET's reduce. */
+#define COLL_RED_KIND(T)                                                                  \
+    _Generic((T)0, float: SHOAL_RED_REAL, double: SHOAL_RED_REAL,                         \
+             long double: SHOAL_RED_REAL, float _Complex: SHOAL_RED_COMPLEX,              \
+             double _Complex: SHOAL_RED_COMPLEX, char: ((char)-1 < 0 ? SHOAL_RED_SIGNED    \
+                                                                  : SHOAL_RED_UNSIGNED), \
+             signed char: SHOAL_RED_SIGNED, short: SHOAL_RED_SIGNED, int: SHOAL_RED_SIGNED, \
+             long: SHOAL_RED_SIGNED, long long: SHOAL_RED_SIGNED, default: SHOAL_RED_UNSIGNED)
+#define COLL_RED_and SHOAL_RED_AND
+#define COLL_RED_or SHOAL_RED_OR
+#define COLL_RED_xor SHOAL_RED_XOR
+#define COLL_RED_max SHOAL_RED_MAX
+#define COLL_RED_min SHOAL_RED_MIN
+#define COLL_RED_sum SHOAL_RED_SUM
+#define COLL_RED_prod SHOAL_RED_PROD
+
 /* ---- Moving data ---------------------------------------------------------------- */
 
 static inline int coll_world_pe(const struct coll *c, int i)

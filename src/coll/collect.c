@@ -83,6 +83,8 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     if (coll_dev_needed(dest, source))
         return dev_fcollect(fn, team, &c, dest, source, len);
     coll_check_sym(fn, dest, len * (size_t)c.n);
+    if (COLL_NET(&c, fcollect, dest, source, len))
+        return 0;
     fcollect_bruck(&c, dest, source, len);
     return 0;
 }
@@ -103,6 +105,8 @@ static int team_collect(const char *fn, shmem_team_t team, void *dest, const voi
         return -1;
     if (len)
         coll_check_sym(fn, dest, len);
+    if (COLL_NET(&c, collect, dest, source, len))
+        return 0;
     size_t off = 0;
     if (c.n > 1)
         coll_scan(&c, &off, &len, 1, sizeof off, size_sum, 1);
@@ -143,6 +147,8 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
     if (!len)
         return;
     coll_check_sym(fn, dest, len * (size_t)c.n);
+    if (COLL_NET(&c, fcollect, dest, source, len))
+        return;
     coll_allput(&c, dest, source, (size_t)c.me * len, len);
 }
 
@@ -153,6 +159,8 @@ static void set_collect(const char *fn, void *dest, const void *source, size_t l
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (len)
         coll_check_sym(fn, dest, len);
+    if (COLL_NET(&c, collect, dest, source, len))
+        return;
     /* pSync[3] carries offset + 1, as zero means "not yet". */
     size_t off = c.me ? (size_t)coll_psync_take(&pSync[COLL_PS_OFFSET]) - 1 : 0;
     if (c.me + 1 < c.n)

@@ -99,18 +99,20 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
 }
 
 static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, size_t esize, coll_op_fn *op);
+                       size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                       enum shoal_red_op rop);
 
 /* Device memory (coll_device.h): the host reduction on staging, chunk by chunk. */
 static int dev_reduce(const char *fn, shmem_team_t team, const struct coll *c, void *dest,
-                      const void *source, size_t nreduce, size_t esize, coll_op_fn *op)
+                      const void *source, size_t nreduce, size_t esize, coll_op_fn *op,
+                      enum shoal_red_kind kind, enum shoal_red_op rop)
 {
     char *st = coll_dev_stage(fn, c);
     size_t half = SHOAL_DEV_STAGE_BYTES / 2, per = half / esize;
     for (size_t k = 0; k < nreduce; k += per) {
         size_t m = nreduce - k < per ? nreduce - k : per;
         coll_dev_copy(st, (const char *)source + k * esize, m * esize);
-        team_reduce(fn, team, st + half, st, m, esize, op);
+        team_reduce(fn, team, st + half, st, m, esize, op, kind, rop);
         coll_dev_copy((char *)dest + k * esize, st + half, m * esize);
         shoal_team_barrier(c->team);
     }
@@ -118,7 +120,8 @@ static int dev_reduce(const char *fn, shmem_team_t team, const struct coll *c, v
 }
 
 static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, size_t esize, coll_op_fn *op)
+                       size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                       enum shoal_red_op rop)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
@@ -128,13 +131,15 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     if (!bytes)
         return 0;
     if (coll_dev_needed(dest, source))
-        return dev_reduce(fn, team, &c, dest, source, nreduce, esize, op);
+        return dev_reduce(fn, team, &c, dest, source, nreduce, esize, op, kind, rop);
     if (c.n == 1) {
         if (dest != source)
             memcpy(dest, source, bytes);
         return 0;
     }
     coll_check_sym(fn, dest, bytes);
+    if (COLL_NET(&c, reduce, dest, source, nreduce, esize, kind, rop))
+        return 0;
     size_t piece = COLL_INBOX_BYTES / (size_t)c.n / esize;
     size_t rsag_min = shoal.cfg.coll_reduce_rsag_min ? shoal.cfg.coll_reduce_rsag_min
                                                      : 2 * coll_fold_chan(&c).slot_bytes;
@@ -149,7 +154,8 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     COLL_DEFINE_OP(T, N, OP)                                                                   \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) \
     {                                                                                          \
-        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP); \
+        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP,  \
+                           COLL_RED_KIND(T), COLL_RED_##OP);                                   \
     }                                                                                          \
     SHOAL_PROFILED(shmem_##N##_##OP##_reduce)
 #define COLL_REDUCE_BITWISE(T, N) \

@@ -52,7 +52,8 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
         if (coll_team_begin(__func__, team, &c))                                               \
             return -1;                                                                         \
         COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
-        coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);                     \
+        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 0))          \
+            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);                 \
         return 0;                                                                              \
     }                                                                                          \
     SHOAL_PROFILED(shmem_##N##_sum_inscan)                                                     \
@@ -62,7 +63,8 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
         if (coll_team_begin(__func__, team, &c))                                               \
             return -1;                                                                         \
         COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
-        coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);                     \
+        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 1))          \
+            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);                 \
         return 0;                                                                              \
     }                                                                                          \
     SHOAL_PROFILED(shmem_##N##_sum_exscan)

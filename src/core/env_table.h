@@ -42,6 +42,10 @@
       "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
       "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
+    X(SHOAL_TRANSPORT, NULL, STR, "ofi", transport, \
+      "How PEs on other nodes are reached: ofi (libfabric), mpi (MPI-3 RMA, under mpirun), mpi-all (MPI-3 RMA for every PE, even on this node)") \
+    X(SHOAL_MPI_CONTEXT_WINDOWS, NULL, INT, "4", mpi_context_windows, \
+      "mpi transport: window sets for created contexts, shared round robin, so one context's quiet does not wait for another's puts; 0 = all use the default context's") \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \
       "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm (default: the first that fits)") \
     X(SHMEM_OFI_FABRIC, NULL, STR, "", ofi_fabric, \

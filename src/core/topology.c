@@ -192,7 +192,10 @@ int shoal_topology_init(struct shoal_team *shared)
         return -1;
     /* Cores are shared by the PEs of a real host, whatever SHOAL_NODE_MAP says. */
     shoal.own_core = owns_core(all);
-    if (shoal.cfg.node_map && *shoal.cfg.node_map) {
+    /* mpi-all reaches every other PE through MPI: each PE is its own node. */
+    if (strcmp(shoal.cfg.transport, "mpi-all") == 0) {
+        shoal_node_map_parse("pe", n, shoal.node, NULL, 0);
+    } else if (shoal.cfg.node_map && *shoal.cfg.node_map) {
         char err[256];
         if (shoal_node_map_parse(shoal.cfg.node_map, n, shoal.node, err, sizeof err))
             shoal_fatal("shmem_init", "%s", err);

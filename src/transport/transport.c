@@ -2,13 +2,20 @@
  * halves of transport.h's dispatchers, and the library's own words and copies. */
 #include "transport/transport.h"
 
+#include <string.h>
+
+#include "transport/module.h"
+
 /* PEs on other nodes need the network transport; a one-node job uses none. */
 void shoal_transport_init(void)
 {
     if (shoal_transport_shm.init())
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
     shoal.net = &shoal_net_none;
-    if (shoal.multi_node) {
+    /* SHOAL_TRANSPORT=mpi or mpi-all (api/init.c checked the value and the launcher). */
+    if (shoal.multi_node && strncmp(shoal.cfg.transport, "mpi", 3) == 0) {
+        shoal.net = shoal_module_load("mpi");
+    } else if (shoal.multi_node) {
         if (!shoal_net_ofi)
             shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
                         "without libfabric; install libfabric-dev and rebuild, or run every "

@@ -49,6 +49,36 @@ struct shoal_ctx {
 };
 #define SHOAL_CTX_DESTROYED 0xdeadc7c7u
 
+/* Reductions a transport's own collectives may be asked for. */
+enum shoal_red_op {
+    SHOAL_RED_AND, SHOAL_RED_OR, SHOAL_RED_XOR, SHOAL_RED_MAX, SHOAL_RED_MIN, SHOAL_RED_SUM,
+    SHOAL_RED_PROD,
+};
+enum shoal_red_kind { SHOAL_RED_SIGNED, SHOAL_RED_UNSIGNED, SHOAL_RED_REAL, SHOAL_RED_COMPLEX };
+
+/* Collectives a transport runs itself (the mpi transport: MPI's collectives), for the
+ * members start + i * stride, i < size (a team or an active set; this PE is one).
+ * Each returns 0 when it did the whole operation, nonzero when it leaves the call
+ * to the library's own algorithms (counts MPI cannot express, for example); that
+ * choice depends only on arguments every member passes alike. They order nothing
+ * by themselves: a barrier's caller completes its puts first. */
+struct shoal_transport_coll {
+    int (*barrier)(int start, int stride, int size);
+    /* buf: root's source at the root, dest elsewhere */
+    int (*broadcast)(int start, int stride, int size, void *buf, size_t len, int root);
+    int (*fcollect)(int start, int stride, int size, void *dest, const void *src, size_t len);
+    int (*collect)(int start, int stride, int size, void *dest, const void *src, size_t len);
+    /* block j of src (nelems elements of esize bytes, sst elements apart) to member j,
+     * into block i of its dest (dst apart) */
+    int (*alltoall)(int start, int stride, int size, void *dest, const void *src,
+                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
+    int (*reduce)(int start, int stride, int size, void *dest, const void *src, size_t n,
+                  size_t esize, enum shoal_red_kind kind, enum shoal_red_op op);
+    /* prefix sums; exclusive: member 0's dest is zero */
+    int (*scan)(int start, int stride, int size, void *dest, const void *src, size_t n,
+                size_t esize, enum shoal_red_kind kind, int exclusive);
+};
+
 struct shoal_transport_ops {
     const char *name;
     /* Collective over every PE of the job (through the bootstrap), after the
@@ -81,6 +111,8 @@ struct shoal_transport_ops {
     void (*session_start)(struct shoal_ctx *ctx, long options);
     void (*session_stop)(struct shoal_ctx *ctx);
     void (*progress)(void);
+    /* NULL: every collective runs the library's algorithms over the operations above. */
+    const struct shoal_transport_coll *coll;
 };
 
 /* The same-node transport (transport/shm/shm.c). */

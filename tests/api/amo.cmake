@@ -14,7 +14,7 @@ shoal_pe_test(api.malloc_exhaust SOURCES test_malloc_exhaust.c TIMEOUT 60
 # Exhaustion warns on stderr, naming the variable to raise; the job still succeeds.
 add_test(NAME api.malloc_exhaust.message
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "heap exhausted.*SHMEM_SYMMETRIC_SIZE" +
-    -- env SHMEM_SYMMETRIC_SIZE=1M ${SHOAL_OSHRUN} -n 2 --timeout 30
+    -- env SHMEM_SYMMETRIC_SIZE=1M ${SHOAL_PE_LAUNCH} -n 2 --timeout 30
     $<TARGET_FILE:api.malloc_exhaust>)
 set_tests_properties(api.malloc_exhaust.message PROPERTIES TIMEOUT 30 LABELS "pe;np2")
 
@@ -23,25 +23,25 @@ shoal_pe_test(api.setup SOURCES test_setup.c TIMEOUT 30)
 foreach(mode thread reinit start_pes)
   foreach(n ${SHOAL_TEST_PES})
     add_test(NAME api.setup.${mode}.np${n}
-      COMMAND ${SHOAL_OSHRUN} -n ${n} --timeout 30 $<TARGET_FILE:api.setup> ${mode})
+      COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout 30 $<TARGET_FILE:api.setup> ${mode})
     set_tests_properties(api.setup.${mode}.np${n} PROPERTIES TIMEOUT 30 LABELS "pe;np${n}")
   endforeach()
 endforeach()
 # SHMEM_INFO and SHMEM_VERSION: PE 0 alone prints the banner (so exactly one line).
 add_test(NAME api.setup.info
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "^ *SHMEM_SYMMETRIC_SIZE " 1
-    -- env SHMEM_INFO=1 ${SHOAL_OSHRUN} -n 4 --timeout 30 $<TARGET_FILE:api.setup>)
+    -- env SHMEM_INFO=1 ${SHOAL_PE_LAUNCH} -n 4 --timeout 30 $<TARGET_FILE:api.setup>)
 add_test(NAME api.setup.info_size
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "^ *SHMEM_SYMMETRIC_SIZE +(3M|3145728)" 1
-    -- env SHMEM_INFO=1 SHMEM_SYMMETRIC_SIZE=3M ${SHOAL_OSHRUN} -n 2 --timeout 30
+    -- env SHMEM_INFO=1 SHMEM_SYMMETRIC_SIZE=3M ${SHOAL_PE_LAUNCH} -n 2 --timeout 30
     $<TARGET_FILE:api.setup>)
 add_test(NAME api.setup.version
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0
     "OpenSHMEM ${SHOAL_SPEC_MAJOR}\\.${SHOAL_SPEC_MINOR}" 1
-    -- env SHMEM_VERSION=1 ${SHOAL_OSHRUN} -n 4 --timeout 30 $<TARGET_FILE:api.setup>)
+    -- env SHMEM_VERSION=1 ${SHOAL_PE_LAUNCH} -n 4 --timeout 30 $<TARGET_FILE:api.setup>)
 add_test(NAME api.setup.quiet
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "SHMEM_SYMMETRIC_SIZE|OpenSHMEM" 0
-    -- ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+    -- ${SHOAL_PE_LAUNCH} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
 # How waiting PEs wait (spin with a core each, back off when crowded), per SHMEM_INFO.
 add_test(NAME api.setup.wait_policy
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wait_policy.sh ${SHOAL_OSHRUN}
@@ -57,8 +57,10 @@ add_test(NAME api.setup.log_bad
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*subsystem:level" +
     -- env SHOAL_LOG=ofi:loud ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
-  api.setup.log api.setup.log_off api.setup.log_bad api.setup.wait_policy
   PROPERTIES TIMEOUT 30 LABELS "pe")
+# They check what oshrun's PEs print: not run in the mpirun test modes.
+set_tests_properties(api.setup.log api.setup.log_off api.setup.log_bad api.setup.wait_policy
+  PROPERTIES TIMEOUT 30 LABELS "pe;oshrun")
 
 # Error cases: one test per row of error_cases.h, which also says how to run and judge
 # it (test_errors.sh asks api.errors --spec MODE).

@@ -85,6 +85,14 @@ static int strided_valid(int n, int start, int stride, int size)
            last < n;
 }
 
+/* The node map the test runs under: SHOAL_TRANSPORT=mpi-all makes each PE its own
+ * node, whatever SHOAL_NODE_MAP says. */
+static const char *node_map(void)
+{
+    const char *t = getenv("SHOAL_TRANSPORT");
+    return t && strcmp(t, "mpi-all") == 0 ? "pe" : getenv("SHOAL_NODE_MAP");
+}
+
 /* SHMEM_TEAM_SHARED, expected from how the test was launched rather than from the
  * library's own node detection: every test runs on one machine, so without
  * SHOAL_NODE_MAP all PEs share a node; "pe" makes each PE its own node; "block:K"
@@ -92,7 +100,7 @@ static int strided_valid(int n, int start, int stride, int size)
  * the team when they are evenly spaced (otherwise the team is this PE alone). */
 static struct layout shared_layout(void)
 {
-    const char *map = getenv("SHOAL_NODE_MAP");
+    const char *map = node_map();
     if (!map || !*map)
         return (struct layout){ 0, 1, npes };
     if (strcmp(map, "pe") == 0)
@@ -124,7 +132,7 @@ static struct layout shared_layout(void)
  * unevenly spaced PEs reaches more PEs than its one-PE team.) */
 static void check_shared_reach(struct layout shared)
 {
-    const char *map = getenv("SHOAL_NODE_MAP");
+    const char *map = node_map();
     if (map && *map && strcmp(map, "pe") != 0 && strncmp(map, "block:", 6) != 0)
         return;
     for (int pe = 0; pe < npes; pe++)

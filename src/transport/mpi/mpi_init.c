@@ -1,0 +1,207 @@
+/* Start and end of the MPI transport: MPI itself (initialised here only when the
+ * application has not), the PE-numbered communicator, the window sets, contexts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/mpi/mpi_tr.h"
+
+struct mpi_tr mt;
+
+static int mpi_level(int shmem_level)
+{
+    switch (shmem_level) {
+    case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
+    case SHMEM_THREAD_SERIALIZED: return MPI_THREAD_SERIALIZED;
+    case SHMEM_THREAD_MULTIPLE: return MPI_THREAD_MULTIPLE;
+    default: return MPI_THREAD_SINGLE;
+    }
+}
+
+static const char *level_name(int l)
+{
+    return l == MPI_THREAD_MULTIPLE     ? "MPI_THREAD_MULTIPLE"
+           : l == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+           : l == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+                                        : "MPI_THREAD_SINGLE";
+}
+
+static int start_mpi(void)
+{
+    int up = 0, down = 0, want = mpi_level(mt.st->thread_level), have;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (down) {
+        mt.host->warn("shmem_init", "SHOAL_TRANSPORT=%s: the application has already called "
+                      "MPI_Finalize; call shmem_init before it", mt.st->cfg.transport);
+        return -1;
+    }
+    if (!up) {
+#ifdef OPEN_MPI
+        /* Open MPI 4.1's default one-sided component (osc/rdma over the vader
+         * shared-memory BTL) crashes on atomics a process aims at itself, which
+         * every SHMEM job does; osc/ucx has no such fault. A user's choice wins. */
+        setenv("OMPI_MCA_osc", "ucx", 0);
+        /* UCX's memory hooks outlive MPI_Finalize and were seen to crash processes
+         * that unmap memory afterwards (Shoal's segments; also Open MPI's OSHMEM, see
+         * docs/performance.md); its registration cache works without them. */
+        setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
+#endif
+        if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
+            mt.host->warn("shmem_init", "MPI_Init_thread failed");
+            return -1;
+        }
+        mt.own_mpi = 1;
+    } else {
+        MPI_Query_thread(&have);
+    }
+    if (have < want) {
+        mt.host->warn("shmem_init", "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
+                      "MPI provides %s; %s", mt.st->cfg.transport, level_name(want),
+                      level_name(have),
+                      mt.own_mpi ? "use an MPI built with thread support, or request a lower "
+                                   "level in shmem_init_thread"
+                                 : "initialise MPI with MPI_Init_thread at that level");
+        return -1;
+    }
+    return 0;
+}
+
+static void open_set(struct mpi_set *set, MPI_Info info)
+{
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        set->targets[s] = calloc((size_t)mt.nwords, sizeof(uint64_t));
+        if (!set->targets[s])
+            MT_FATAL("shmem_init", "out of memory for the mpi transport's target sets");
+        const struct shoal_seg *seg = &mt.st->seg[s];
+        MPI_Win_create((void *)seg->base, (MPI_Aint)seg->size, 1, info, mt.comm, &set->win[s]);
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
+    }
+    set->dirty = 0;
+}
+
+static void ctx_setup(struct mpi_ctx *c, struct mpi_set *rma)
+{
+    memset(c, 0, offsetof(struct mpi_ctx, arena));
+    c->rma = rma;
+    pthread_mutex_init(&c->lock, NULL);
+}
+
+static int mpi_init(void)
+{
+    if (start_mpi())
+        return -1;
+    int size;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, mt.st->my_pe, &mt.comm);
+    MPI_Comm_size(mt.comm, &size);
+    if (size != mt.st->n_pes) {
+        mt.host->warn("shmem_init", "MPI_COMM_WORLD has %d ranks but the SHMEM job %d PEs; "
+                      "start every PE with one mpirun", size, mt.st->n_pes);
+        return -1;
+    }
+    long k = mt.st->cfg.mpi_context_windows;
+    if (k < 0 || k > 64) {
+        mt.host->warn("shmem_init", "SHOAL_MPI_CONTEXT_WINDOWS=%ld: use 0 to 64", k);
+        return -1;
+    }
+    mt.nsets = 1 + (int)k;
+    mt.nwords = (mt.st->n_pes + 63) / 64;
+    mt.sets = calloc((size_t)mt.nsets, sizeof *mt.sets);
+    if (!mt.sets)
+        return -1;
+    /* Contexts' windows carry only puts and gets, whose order MPI never promises:
+     * telling it that accumulates need no order either costs nothing there. The
+     * AMO windows keep MPI's default order (same-location accumulates in order). */
+    MPI_Info unordered;
+    MPI_Info_create(&unordered);
+    MPI_Info_set(unordered, "accumulate_ordering", "none");
+    for (int i = 0; i < mt.nsets; i++)
+        open_set(&mt.sets[i], i ? unordered : MPI_INFO_NULL);
+    MPI_Info_free(&unordered);
+    mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE;
+    ctx_setup(&mt.dflt, &mt.sets[0]);
+    mt.host->ctx_default->net = &mt.dflt;
+    return 0;
+}
+
+static void mpi_fini(void)
+{
+    mpi_coll_fini();
+    for (int i = 0; i < mt.nsets; i++)
+        for (int s = 0; s < SHOAL_NSEGS; s++) {
+            MPI_Win_unlock_all(mt.sets[i].win[s]);
+            MPI_Win_free(&mt.sets[i].win[s]);
+            free(mt.sets[i].targets[s]);
+        }
+    free(mt.sets);
+    mt.sets = NULL;
+    MPI_Comm_free(&mt.comm);
+    pthread_mutex_destroy(&mt.dflt.lock);
+    mt.host->ctx_default->net = NULL;
+    /* An application that initialised MPI finalises it too. */
+    if (mt.own_mpi)
+        MPI_Finalize();
+    mt.own_mpi = 0;
+}
+
+static int mpi_ctx_create(struct shoal_ctx *ctx)
+{
+    struct mpi_ctx *c = malloc(sizeof *c);
+    if (!c) {
+        mt.host->warn("shmem_ctx_create", "out of memory");
+        return -1;
+    }
+    unsigned i = mt.nsets > 1 ? 1 + __atomic_fetch_add(&mt.next_set, 1, __ATOMIC_RELAXED) %
+                                        (unsigned)(mt.nsets - 1)
+                              : 0;
+    ctx_setup(c, &mt.sets[i]);
+    ctx->net = c;
+    return 0;
+}
+
+static void mpi_ctx_destroy(struct shoal_ctx *ctx)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    ctx->net = NULL;
+}
+
+__attribute__((visibility("default"))) const struct shoal_transport_ops *
+shoal_module_transport(const struct shoal_module_host *host);
+
+const struct shoal_transport_ops *shoal_module_transport(const struct shoal_module_host *host)
+{
+    if (host->version != SHOAL_MODULE_VERSION || host->state_size != sizeof(struct shoal_state) ||
+        host->ctx_size != sizeof(struct shoal_ctx)) {
+        host->warn("shmem_init", "libshoal-mpi.so is from another Shoal build than libshoal; "
+                   "install both from the same build");
+        return NULL;
+    }
+    mt.host = host;
+    mt.st = host->state;
+    return &mpi_ops;
+}
+
+const struct shoal_transport_ops mpi_ops = {
+    .name = "mpi",
+    .init = mpi_init,
+    .fini = mpi_fini,
+    .ctx_create = mpi_ctx_create,
+    .ctx_destroy = mpi_ctx_destroy,
+    .put = mpi_put,
+    .put_nbi = mpi_put_nbi,
+    .get = mpi_get,
+    .get_nbi = mpi_get_nbi,
+    .amo = mpi_amo,
+    .amo_nbi = mpi_amo_nbi,
+    .put_signal = mpi_put_signal,
+    .fence = mpi_quiet,
+    .quiet = mpi_quiet,
+    .local_complete = mpi_local_complete,
+    .session_start = mpi_session_start,
+    .session_stop = mpi_session_stop,
+    .progress = mpi_progress,
+    .coll = &mpi_coll,
+};

@@ -1,0 +1,109 @@
+/* The MPI-3 RMA transport (the OSHMPI design), built as libshoal-mpi.so and loaded
+ * by libshoal only when SHOAL_TRANSPORT selects it. It reads the library's state
+ * through the module host table (transport/module.h) and knows no other transport.
+ *
+ * Each symmetric segment (heap, static data) is an MPI window made with
+ * MPI_Win_create over the existing memory, opened with MPI_Win_lock_all for the
+ * whole job. Windows come in sets, one window per segment:
+ *   set 0         the default context's puts and gets, and every AMO of every
+ *                 context, so that all AMOs share one window (one atomicity domain);
+ *   sets 1..K     puts and gets of created contexts (SHOAL_MPI_CONTEXT_WINDOWS = K),
+ *                 shared round robin, so that one context's quiet flushes windows
+ *                 the others' puts do not use.
+ * A set remembers, per window, the PEs with operations not yet completed, so that
+ * fence and quiet flush just those (and cost nothing when there are none). */
+#ifndef SHOAL_MPI_TR_H
+#define SHOAL_MPI_TR_H
+
+#include <mpi.h>
+#include <pthread.h>
+
+#include "transport/module.h"
+
+struct mpi_set {
+    MPI_Win win[SHOAL_NSEGS];
+    unsigned dirty;                  /* bit s: targets[s] may have bits set (atomic) */
+    uint64_t *targets[SHOAL_NSEGS];  /* bit pe: operations to pe on win[s] to complete */
+};
+
+/* Copies of data that MPI may read after the call returns: operands of
+ * non-fetching and non-blocking AMOs, and sources of small put_nbi (which OpenSHMEM
+ * programs often reuse at once, as other transports inject such puts). The arena is
+ * reused from the start after a flush_local of every window it may feed. */
+#define MPI_ARENA_BYTES (16 * 1024)
+#define MPI_BOUNCE_MAX 256
+
+struct mpi_ctx {
+    struct mpi_set *rma;       /* windows of this context's puts and gets */
+    unsigned amo_dirty;        /* bit s: this context left AMOs on set 0's window s */
+    pthread_mutex_t lock;      /* the arena, with SHMEM_THREAD_MULTIPLE */
+    size_t used;               /* arena bytes handed out since it was last reset */
+    _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
+};
+
+struct mpi_tr {
+    const struct shoal_module_host *host;
+    const struct shoal_state *st;
+    MPI_Comm comm;             /* every PE, rank = PE number */
+    int own_mpi;               /* this module called MPI_Init_thread */
+    int locked;                /* operand slots need the lock */
+    int nwords;                /* 64-bit words of a targets bitmap */
+    int nsets;
+    struct mpi_set *sets;      /* sets[0]: default context and all AMOs */
+    unsigned next_set;
+    struct mpi_ctx dflt;
+};
+
+extern struct mpi_tr mt;
+
+#define MT_FATAL(...) mt.host->fatal(__VA_ARGS__)
+
+static inline struct mpi_ctx *mpi_ctx_of(struct shoal_ctx *ctx)
+{
+    return (struct mpi_ctx *)ctx->net;
+}
+
+static inline void mpi_mark_bits(unsigned *bits, unsigned bit)
+{
+    if (!(__atomic_load_n(bits, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(bits, bit, __ATOMIC_RELAXED);
+}
+
+/* Notes an operation to pe on set's window seg that a quiet must complete; called
+ * after issuing it, so a concurrent quiet that clears the note has flushed it. */
+static inline void mpi_mark(struct mpi_set *set, int seg, int pe)
+{
+    uint64_t *w = &set->targets[seg][pe >> 6], bit = 1ull << (pe & 63);
+    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+    mpi_mark_bits(&set->dirty, 1u << seg);
+}
+
+/* Completes the noted operations on set's windows in mask: at their targets, or
+ * (local) only at this PE, keeping the notes for a later quiet. */
+void mpi_flush_set(struct mpi_set *set, unsigned mask, int local);
+
+/* Operations (mpi_rma.c). */
+void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                 int pe);
+void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
+                    int nbi, int pe);
+void mpi_quiet(struct shoal_ctx *ctx);
+void mpi_local_complete(struct shoal_ctx *ctx);
+void mpi_session_start(struct shoal_ctx *ctx, long options);
+void mpi_session_stop(struct shoal_ctx *ctx);
+void mpi_progress(void);
+
+extern const struct shoal_transport_ops mpi_ops;
+
+/* Collectives (mpi_coll.c); fini frees the cached communicators. */
+extern const struct shoal_transport_coll mpi_coll;
+void mpi_coll_fini(void);
+
+#endif
