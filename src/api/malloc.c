@@ -200,10 +200,9 @@ SHOAL_PROFILED(shmem_calloc)
 static void *align_in(const char *routine, const struct heap *h, size_t alignment, size_t size)
 {
     AGREE(routine, size, COLL_ARG_SIZE("alignment", alignment), COLL_ARG_SIZE("size", size));
-    if (alignment == 0 || (alignment & (alignment - 1)) || alignment % sizeof(void *)) {
+    if (alignment == 0 || (alignment & (alignment - 1))) {
         shoal_require_init(routine);
-        shoal_warn(routine, "alignment %zu is not a power of two multiple of %zu; "
-                   "returning NULL", alignment, sizeof(void *));
+        shoal_warn(routine, "alignment %zu is not a power of two; returning NULL", alignment);
         return NULL;
     }
     if (alignment > SHOAL_HEAP_BASE_ALIGN) {
@@ -212,6 +211,9 @@ static void *align_in(const char *routine, const struct heap *h, size_t alignmen
                    "returning NULL", alignment, SHOAL_HEAP_BASE_ALIGN);
         return NULL;
     }
+    /* 1, 2 or 4: rounded up, as other implementations do, rather than refused. */
+    if (alignment < sizeof(void *))
+        alignment = sizeof(void *);
     return heap_alloc(routine, h, size, alignment, 0);
 }
 

@@ -61,6 +61,8 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
         return dev_alltoall(fn, team, &c, dest, source, nelems * esize);
     }
     coll_check_sym(fn, dest, esize);
+    /* PE j's block of nelems elements lands j * nelems elements in, dst apart. */
+    shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
     return 0;
 }
@@ -101,6 +103,7 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     coll_check_sym(fn, dest, esize);
+    shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
 }
 

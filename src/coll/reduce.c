@@ -8,7 +8,7 @@
  * log2(p2) + 2 steps; larger data goes in slot-sized chunks.
  * Large (more than SHOAL_COLL_REDUCE_RSAG_MIN bytes): reduce-scatter + allgather
  * through the scratch inbox, in rounds of n pieces
- * of COLL_HALF_BYTES / n bytes: each member puts piece j of its source into member
+ * of COLL_INBOX_BYTES / n bytes: each member puts piece j of its source into member
  * j's inbox, a barrier, member j reduces its piece into its dest and puts it into
  * every dest. Rounds alternate inbox halves, so one barrier per round suffices. Each
  * member sends and receives about twice the data, whatever n. Used while pieces stay
@@ -73,7 +73,7 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
      * them for an earlier collective. */
     coll_barrier(c);
     for (size_t base = 0, r = 0; base < nelems; base += round, r++) {
-        unsigned char *inbox = data + (r & 1) * COLL_HALF_BYTES;
+        unsigned char *inbox = data + (r & 1) * COLL_INBOX_BYTES;
         for (int i = 1; i < n; i++) {
             int j = (me + i) % n;
             size_t lo = base + (size_t)j * piece;
@@ -135,7 +135,7 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
         return 0;
     }
     coll_check_sym(fn, dest, bytes);
-    size_t piece = COLL_HALF_BYTES / (size_t)c.n / esize;
+    size_t piece = COLL_INBOX_BYTES / (size_t)c.n / esize;
     size_t rsag_min = shoal.cfg.coll_reduce_rsag_min ? shoal.cfg.coll_reduce_rsag_min
                                                      : 2 * coll_fold_chan(&c).slot_bytes;
     if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE)

@@ -7,7 +7,8 @@
  *   optional K/M/G/T suffix, fractions allowed), INT, STR.
  *   An alias of NULL means none; when both are set, NAME wins.
  *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
- *   FOREIGN are read only to recognise a launcher Shoal cannot talk to. */
+ *   FOREIGN are other software's: read only to recognise a launcher Shoal cannot
+ *   talk to, or to check what a launcher provided. */
 #define SHOAL_ENV_USER(X) \
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size, \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and fractions allowed") \
@@ -80,7 +81,9 @@
     X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size, \
       "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)") \
     X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, \
-      "Read only to detect srun")
+      "Read only to detect srun") \
+    X(SLINGSHOT_VNIS, NULL, STR, "", slingshot_vnis, \
+      "Read only to warn when the cxi provider runs without a job VNI from the launcher")
 
 #define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
 

@@ -6,10 +6,10 @@
  * The layers above never call a backend directly: they resolve a symmetric address
  * once (shoal_resolve) and hand the result to the dispatchers at the end of this
  * file, which take the same-node path inline (a load, store or CPU atomic, no call)
- * and call the network transport's table otherwise. Symmetric
- * locations are named by (segment, offset), which mean the same on every PE; the
- * transport turns them into whatever its network wants (virtual address or offset,
- * and a key), from what it exchanged at init.
+ * and call the network transport's table otherwise. Symmetric locations are named by
+ * (segment, offset), which mean the same on every PE; the transport turns them into
+ * whatever its network wants (virtual address or offset, and a key), from what it
+ * exchanged at init.
  *
  * Completion, as OpenSHMEM and libfabric define it:
  *   put            returns once the source buffer may be reused (local completion);

@@ -272,7 +272,8 @@ step_shoal_info() {
     grep -qx "path:mandir:$real/share/man" <<<"$p" || fail "no path:mandir line"
     grep -q '^transport:shm:' <<<"$p" || fail "no transport:shm"
     grep -q '^bootstrap:oshrun:' <<<"$p" || fail "no bootstrap:oshrun"
-    grep -q '^device:' <<<"$p" || fail "no device line"
+    grep -q '^device:emu:' <<<"$p" || fail "no device:emu line"
+    grep -Eq '^device:cuda:runtime:libcuda.so.1 (not )?found$' <<<"$p" || fail "no device:cuda:runtime line"
     local v
     if [ -n "${SHOAL_TEST_HAVE_OFI:-}" ]; then
         v=$("$SHOAL_TEST_PKG_CONFIG" --modversion libfabric)

@@ -123,7 +123,7 @@ struct ofi_state {
     int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
     int locked;                     /* threads share contexts or the progress thread runs */
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
-    uint64_t next_key;              /* requested keys when the provider does not pick them */
+    size_t key_bytes;               /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread;            /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
@@ -233,8 +233,8 @@ _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
 int ofi_mr_segments(void);
 void ofi_mr_segments_close(void);
 int ofi_mr_exchange(void);
-int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
-                     struct fid_mr **mr);
+/* Registers buf (on c's endpoint where MRs belong to one) under an unguessable key. */
+int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr);
 /* Descriptor for a large local buffer outside the segments (registration cache). */
 void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
 /* Releases every cached registration of c; its operations are complete. */

@@ -24,7 +24,7 @@ static int open_slots(struct ofi_ctx *c)
     if (mem == MAP_FAILED)
         return ctx_fail("bounce buffer allocation", -FI_ENOMEM);
     c->slot_mem = mem;
-    int rc = ofi_mr_reg_local(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
+    int rc = ofi_mr_reg(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
     if (rc)
         return ctx_fail("bounce buffer registration", rc);
     c->slot_desc = fi_mr_desc(c->slot_mr);
