@@ -50,7 +50,8 @@ static inline void shoal_remote(const char *routine, shmem_ctx_t ctx, const void
 void shoal_debug_local(const char *routine, const void *buf);
 static inline void shoal_check_local(const char *routine, const void *buf)
 {
-    if (SHOAL_UNLIKELY(shoal.cfg.debug && shoal.dev_paths))
+    /* dev_paths first: the dispatcher tests it next, so the two share one load. */
+    if (SHOAL_UNLIKELY(shoal.dev_paths) && SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_debug_local(routine, buf);
 }
 

@@ -36,6 +36,11 @@ struct shoal_state {
     int init_count;            /* shmem_init calls not yet matched by shmem_finalize */
     int ever_initialized;
     int thread_level;
+    /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
+     * SHMEM_DEBUG with a device runtime loaded): the transport dispatchers then take
+     * the device-aware paths of transport/dev_route.c. One predictable branch when not;
+     * beside the segments, on the cache line every RMA reads anyway. */
+    int dev_paths;
     struct shoal_seg seg[SHOAL_NSEGS];
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
@@ -53,10 +58,6 @@ struct shoal_state {
     int host_busy;
     unsigned spin_polls;
     const struct shoal_transport_ops *net;
-    /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
-     * SHMEM_DEBUG with a device runtime loaded): the transport dispatchers then take
-     * the device-aware paths of transport/dev_route.c. One predictable branch when not. */
-    int dev_paths;
     char **dev_peer;                     /* dev_peer[pe]: device pointer to PE pe's device
                                             heap (IPC), NULL when on another node */
     uintptr_t dev_nic_base;              /* host alias of this PE's device heap that the
