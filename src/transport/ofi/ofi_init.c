@@ -178,14 +178,26 @@ static int job_on_one_host(void)
     return one;
 }
 
+static int ip_addressed(const struct fi_info *info)
+{
+    return info->addr_format == FI_SOCKADDR_IN || info->addr_format == FI_SOCKADDR_IN6 ||
+           info->addr_format == FI_SOCKADDR;
+}
+
 /* fi_getinfo over the providers that fit, bound to loopback when the job allows
- * (node 127.0.0.1 as source: IP providers then listen on lo alone); providers with
- * no IP addresses answer only the unbound query. */
+ * (node 127.0.0.1 as source: IP providers then listen on lo alone). Providers with
+ * no IP addresses answer only the unbound query: libfabric's shm would take the node
+ * string as every PE's endpoint name, and the second PE's endpoint would find it
+ * in use. */
 static int getinfo(struct fi_info *h, int loopback, struct fi_info **out)
 {
     *out = NULL;
-    if (loopback && !fi_getinfo(OFI_API_VERSION, "127.0.0.1", NULL, FI_SOURCE, h, out) && *out)
-        return 0;
+    if (loopback && !fi_getinfo(OFI_API_VERSION, "127.0.0.1", NULL, FI_SOURCE, h, out) && *out) {
+        if (ip_addressed(*out))
+            return 0;
+        fi_freeinfo(*out);
+        *out = NULL;
+    }
     return fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, out);
 }
 
