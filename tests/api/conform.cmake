@@ -12,6 +12,12 @@ set_tests_properties(api.c11_unsupported_type PROPERTIES TIMEOUT 30 PASS_REGULAR
 
 # Crashes keep their signal (exit status 128+S) and Shoal's message naming the PE,
 # and leave no backtrace files, whatever crash handlers providers install.
+# A sanitizer's own SEGV handler would report the crash instead of Shoal's: it is
+# told to stand aside, as a user debugging with one would not.
+set(crash_env "")
+if(SHOAL_SANITIZE)
+  set(crash_env "ASAN_OPTIONS=handle_segv=0:detect_leaks=0")
+endif()
 add_executable(api.crash test_crash.c)
 target_link_libraries(api.crash PRIVATE shoal)
 foreach(n 1 2 4 8)
@@ -24,19 +30,23 @@ foreach(n 1 2 4 8)
     add_test(NAME api.crash.${how}.np${n}
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
               ${n} ${status} ${msg} ${how})
-    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n}")
+    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n}"
+      ENVIRONMENT "${crash_env}")
   endforeach()
 endforeach()
 # Before shmem_init too: the handlers are taken back when libshoal loads.
 add_test(NAME api.crash.segv_noinit
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
           1 139 "shoal: killed by signal 11 \\(Segmentation fault\\)" segv noinit)
-set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40)
+set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40 ENVIRONMENT "${crash_env}")
 
 # oshrun --timeout asks every PE where it is blocked: PE 0's extra barrier leaves
-# it in shmem_finalize (or the barrier) while the others finished.
+# it in shmem_finalize (or the barrier) while the others finished. Not in sanitizer
+# builds: their instrumented frames hide the routine from the report's decoder.
+if(NOT SHOAL_SANITIZE)
 add_test(NAME api.blocked_report
   COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
     "^shoal: PE 0: blocked in shmem_(finalize|barrier_all)$" 1
     -- ${SHOAL_OSHRUN} -n 2 --timeout 3 $<TARGET_FILE:api.crash> extra_barrier)
 set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe")
+endif()
