@@ -30,7 +30,7 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
             *(FETCH) = old_;                                                                  \
     } else {                                                                                  \
         T op_ = (operand), cmp_ = (compare);                                                  \
-        shoal_net_amo(ctx, OP, SHOAL_AMO_TYPE_OF(T), (void *)d, &op_, &cmp_, FETCH, wpe, NBI); \
+        shoal_net_amo_user(ctx, OP, SHOAL_AMO_TYPE_OF(T), (void *)d, &op_, &cmp_, FETCH, wpe, NBI); \
     }
 
 #define SHOAL_AMO_STD(T, N)                                                                   \

@@ -33,6 +33,8 @@
       "Largest put sent with fi_inject; 0 = the provider's inject size") \
     X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size, \
       "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
+    X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size, \
+      "Bytes of small puts to one PE a session bundles into one network write (puts up to half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE") \
     X(SHMEM_OFI_PROGRESS_THREAD, NULL, BOOL, "0", ofi_progress_thread, \
       "Run a thread that drives libfabric progress, so peers progress while this PE computes") \
     X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache, \

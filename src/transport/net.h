@@ -50,6 +50,8 @@ struct shoal_amo {
     const void *operand;   /* value to add, set, swap in, or compare-swap in */
     const void *compare;   /* CSWAP only */
     void *fetch;           /* old value; NULL for a non-fetching AMO */
+    int user;              /* a program's AMO (not a signal, lock or library word): a
+                              SHMEM_SESSION_UNRELIABLE session may send it single-transmit */
 };
 
 struct shoal_net_ops {

@@ -31,19 +31,33 @@ void shoal_net_get(shmem_ctx_t ctx, void *dst, const void *src, size_t len, int 
         shoal.net->get(ctx, dst, s, off, len, pe);
 }
 
+static void net_amo(shmem_ctx_t ctx, struct shoal_amo *a, void *dest, int pe, int nbi)
+{
+    a->seg = seg_off(dest, &a->off);
+    /* Stores of this thread to same-node memory come before the AMO that may
+     * announce them. */
+    shoal_shm_release_after(0);
+    if (nbi && a->fetch)
+        shoal.net->amo_nbi(ctx, a, pe);
+    else
+        shoal.net->amo(ctx, a, pe);
+}
+
 void shoal_net_amo(shmem_ctx_t ctx, enum shoal_amo_op op, enum shoal_amo_type type, void *dest,
                    const void *operand, const void *compare, void *fetch, int pe, int nbi)
 {
     struct shoal_amo a = { .op = op, .type = type, .operand = operand, .compare = compare,
                            .fetch = fetch };
-    a.seg = seg_off(dest, &a.off);
-    /* Stores of this thread to same-node memory come before the AMO that may
-     * announce them. */
-    shoal_shm_release_after(0);
-    if (nbi && fetch)
-        shoal.net->amo_nbi(ctx, &a, pe);
-    else
-        shoal.net->amo(ctx, &a, pe);
+    net_amo(ctx, &a, dest, pe, nbi);
+}
+
+void shoal_net_amo_user(shmem_ctx_t ctx, enum shoal_amo_op op, enum shoal_amo_type type,
+                        void *dest, const void *operand, const void *compare, void *fetch, int pe,
+                        int nbi)
+{
+    struct shoal_amo a = { .op = op, .type = type, .operand = operand, .compare = compare,
+                           .fetch = fetch, .user = 1 };
+    net_amo(ctx, &a, dest, pe, nbi);
 }
 
 void shoal_net_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t len,

@@ -26,6 +26,11 @@ void shoal_net_get(shmem_ctx_t ctx, void *dst, const void *src, size_t len, int 
 /* One AMO on dest at pe. fetch NULL: non-fetching. nbi: *fetch is written by quiet. */
 void shoal_net_amo(shmem_ctx_t ctx, enum shoal_amo_op op, enum shoal_amo_type type, void *dest,
                    const void *operand, const void *compare, void *fetch, int pe, int nbi);
+/* The same for a program's own AMO (shmem_*_atomic_*), which a session may send
+ * single-transmit; signals, locks and the library's words never are. */
+void shoal_net_amo_user(shmem_ctx_t ctx, enum shoal_amo_op op, enum shoal_amo_type type,
+                        void *dest, const void *operand, const void *compare, void *fetch, int pe,
+                        int nbi);
 void shoal_net_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t len,
                           uint64_t *sig, uint64_t signal, enum shoal_amo_op sig_op, int pe,
                           int nbi);

@@ -133,6 +133,17 @@ static void adopt_info(struct fi_info *info)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
     ofi.bounce_size = shoal.cfg.ofi_bounce_size;
     ofi.emulate_amo = shoal.cfg.ofi_atomic_emulate;
+    /* Bundles live in bounce slots. */
+    ofi.bundle_size = shoal.cfg.ofi_bundle_size < ofi.bounce_size ? shoal.cfg.ofi_bundle_size
+                                                                   : ofi.bounce_size;
+    ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
+                        ? info->tx_attr->rma_iov_limit : OFI_BUNDLE_IOV;
+    if (!ofi.rma_iov_limit)
+        ofi.bundle_size = 0;
+    /* Single-transmit AMOs are settled by an atomic read the provider orders
+     * after them, on an endpoint that can use the context's slot descriptor. */
+    ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
+                        !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.next_key = SHOAL_NSEGS + 1;
 }
 
@@ -173,6 +184,7 @@ void ofi_net_fini(void)
     if (!ofi.dflt)
         return;
     ofi_lock(ofi.dflt);
+    ofi_session_end(ofi.dflt);
     ofi_quiet_locked(ofi.dflt);
     ofi_unlock(ofi.dflt);
     /* Peers may still be completing operations that target this PE. */

@@ -68,6 +68,7 @@ void ofi_progress_others(struct ofi_ctx *c)
 
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, const char *what)
 {
+    ofi_flush_deferred(c);
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
@@ -85,6 +86,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
 
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
 {
+    ofi_flush_deferred(c);
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
@@ -119,16 +121,27 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
 
 void ofi_progress(void)
 {
+    /* A flush below may wait, and waiting progresses: the nested call has
+     * nothing to add (the wait drives its own context and the default one). */
+    static __thread int inside;
+    if (inside)
+        return;
+    inside = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
         if (ofi.locked && pthread_mutex_trylock(&c->lock))
             continue;   /* its holder drives it */
-        if (c->ready)
+        /* What a session holds back goes out while the PE waits: a peer may be
+         * waiting for it. */
+        if (c->ready) {
+            ofi_flush_deferred(c);
             ofi_drain_cq(c);
+        }
         if (ofi.locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
+    inside = 0;
 }
 
 static void *progress_main(void *arg)

@@ -41,6 +41,8 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
                              size_t len, int pe)
 {
+    if (SHOAL_UNLIKELY(c->bundling) && ofi_bundle_put(c, seg, off, src, len, pe))
+        return 0;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
     ofi_before_write(c);
@@ -107,6 +109,9 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
+    /* A get may read what a bundled put writes. */
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
+        ofi_bundle_flush(c);
     if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {
         post_read(c, dst, len, desc, pe, raddr, key, NULL);
         return 1;
