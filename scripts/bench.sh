@@ -2,17 +2,24 @@
 # Builds Shoal (Release) and the benchmark suite, runs it, and writes results.csv,
 # results.json, summary.md and PNG plots into a results folder.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--out results/DIR] [--build DIR]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--extensions [--reps R]]
+#                    [--out results/DIR] [--build DIR]
 #
 # --compare-ompi builds the same sources with Open MPI's /usr/bin/oshcc and runs them
 # with /usr/bin/oshrun (Debian's openmpi-bin OSHMEM) so the plots show both side by side.
 # --ofi also runs Shoal with every PE on its own "node" (libfabric over tcp;ofi_rxm on
 # loopback), labelled shoal-ofi.
+# --extensions runs instead the shmemx_ extensions against their standard alternatives
+# (bench/ext, HRA) in shared memory and over libfabric's tcp;ofi_rxm, sockets and shm
+# providers (every PE its own node), plus each provider with bundling off (FI_MORE
+# only); R rounds (default 3) interleave the configurations, and plots use medians.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
+ext=0
+reps=3
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
@@ -20,9 +27,11 @@ while [ $# -gt 0 ]; do
         --pes) pes="$2"; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
+        --extensions) ext=1; shift ;;
+        --reps) reps="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -60,6 +69,48 @@ shoal_run() {
 shoal_ofi_run() {
     SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
 }
+
+# --extensions: each configuration is "label:node map:provider:extra environment".
+if [ "$ext" -eq 1 ]; then
+    configs="shoal:::
+shoal-ofi-tcp:pe:tcp;ofi_rxm:
+shoal-ofi-tcp-fimore:pe:tcp;ofi_rxm:SHMEM_OFI_BUNDLE_SIZE=0
+shoal-ofi-sockets:pe:sockets:
+shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0
+shoal-ofi-shm:pe:shm:
+shoal-ofi-shm-fimore:pe:shm:SHMEM_OFI_BUNDLE_SIZE=0"
+    ext_programs="ext:-m 1M -i 400 -w 5
+hra:-n 64K -u 20000"
+    n=$(echo "$pes" | cut -d, -f1)
+    failed=0
+    cd "$out"
+    r=1
+    while [ "$r" -le "$reps" ]; do
+        while IFS=: read -r label map prov extra; do
+            while IFS=: read -r name args; do
+                echo "== round $r, $label, $n PEs: $name $args"
+                log="$out/raw/$label/np$n/$name.$r.txt"
+                mkdir -p "$(dirname "$log")"
+                env BENCH_IMPL="$label" ${map:+SHOAL_NODE_MAP=$map} ${prov:+SHMEM_OFI_PROVIDER=$prov} \
+                    $extra "$build/tools/oshrun/oshrun" -n "$n" --timeout 900 \
+                    "$build/bench/$name" $args < /dev/null > "$log" 2>&1 || {
+                    echo "   FAILED (see $log)"; failed=1; }
+            done <<EOT
+$ext_programs
+EOT
+        done <<EOT
+$configs
+EOT
+        r=$((r + 1))
+    done
+    echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
+    grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
+    py=python3
+    $py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+    $py "$root/bench/plot.py" --extensions "$out/results.csv" "$out"
+    echo "results in $out"
+    exit $failed
+fi
 
 impls="shoal"
 if [ "$compare" -eq 1 ]; then

@@ -92,7 +92,8 @@ static void put_with_signal(int me, int npes, shmem_ctx_t ctx)
             else
                 shmem_ctx_long_put_signal(ctx, &chunks[me][i], &v, 1, &arrivals, 1,
                                           SHMEM_SIGNAL_ADD, pe);
-            shmem_ctx_quiet(ctx);   /* quiet now and then: a flush in the middle */
+            if (i % 16 == 0 && pe == 0)
+                shmem_ctx_quiet(ctx);   /* now and then: a flush in the middle */
         }
     /* Waited for inside the session: held-back signals must get out meanwhile. */
     shmem_signal_wait_until(&arrivals, SHMEM_CMP_EQ, (uint64_t)npes * (CHUNKS / 2));
@@ -111,13 +112,13 @@ static void put_with_signal(int me, int npes, shmem_ctx_t ctx)
  * stop (and the barrier) all have landed on this machine's reliable transports. */
 static void single_transmit(int me, int npes, shmem_ctx_t ctx)
 {
-    const int rounds = 200;
+    const int rounds = 40;
     shmemx_ctx_session_start(ctx, SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO);
     for (int r = 0; r < rounds; r++)
         for (int pe = 0; pe < npes; pe++) {
             shmem_ctx_long_atomic_add(ctx, &counter[me], r, pe);
             shmem_ctx_ulong_atomic_or(ctx, &bits, 1UL << (me % 64), pe);
-            if (r % 50 == 0)
+            if (r % 10 == 0)
                 shmem_ctx_quiet(ctx);
         }
     /* This PE's own word: applied before the call returns, as always. */
