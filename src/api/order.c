@@ -6,6 +6,7 @@
 
 void shoal_quiet_all(void)
 {
+    shoal_trigger_quiet_check("shmem_quiet", SHMEM_CTX_DEFAULT);
     shoal_shm_fence();
     shoal.net->quiet(SHMEM_CTX_DEFAULT);
 }
@@ -22,6 +23,7 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
 {
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
+    shoal_trigger_quiet_check(fn, ctx);
     shoal_shm_fence();
     shoal.net->quiet(ctx);
 }

@@ -228,6 +228,9 @@ void shoal_barrier_world(void);
 /* Synchronizes the members of team (no completion of RMA); the caller is a member. */
 void shoal_team_barrier(struct shoal_team *team);
 void shoal_quiet_all(void);
+/* Ends the job when a triggered operation on ctx still waits for
+ * its trigger, which quiet could never complete (api/trigger.c). */
+void shoal_trigger_quiet_check(const char *routine, shmem_ctx_t ctx);
 void shoal_require_init(const char *routine);
 /* Team slot bookkeeping: reset at init; at the last finalize free every team and context. */
 void shoal_teams_reset(void);

@@ -86,6 +86,17 @@ struct shoal_net_ops {
     void (*session_start)(struct shoal_ctx *ctx, long options);
     void (*session_stop)(struct shoal_ctx *ctx);
     void (*progress)(void);
+    /* Triggered operations, NULL where the transport has none. trigger_open gives
+     * a network counter (NULL when the provider offers none); put_signal_triggered
+     * posts a put-with-signal the network issues once that counter reaches
+     * threshold, complete at the quiet after that. */
+    void *(*trigger_open)(void);
+    void (*trigger_add)(void *counter, uint64_t n);
+    void (*trigger_close)(void *counter);
+    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                                 size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
+                                 enum shoal_amo_op sig_op, int pe, void *counter,
+                                 uint64_t threshold);
 };
 
 /* Transports built into this library; a NULL entry where one was not built. */

@@ -104,6 +104,7 @@ struct ofi_ctx {
     unsigned npws;
     struct ofi_pws pws[OFI_PWS_MAX];
     struct fid_ep *uep;             /* single-transmit endpoint: no counters, no acks waited */
+    struct ofi_trig_op *trig_ops;   /* posted triggered operations, freed at quiet */
     unsigned char *utouched;        /* utouched[pe]: pe got single-transmit AMOs */
     unsigned nutouched;
     struct ofi_reg reg[OFI_REG_MAX];
@@ -149,6 +150,7 @@ struct ofi_state {
     size_t bundle_size;             /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
     size_t rma_iov_limit;           /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;              /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;                 /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
     uint64_t next_key;              /* requested keys when the provider does not pick them */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     pthread_t progress_thread;
@@ -248,6 +250,15 @@ void ofi_local_complete(struct shoal_ctx *ctx);
 void ofi_session_start(struct shoal_ctx *ctx, long options);
 void ofi_session_stop(struct shoal_ctx *ctx);
 int ofi_ctx_create(struct shoal_ctx *ctx);
+/* ofi_trigger.c */
+void *ofi_trigger_open(void);
+void ofi_trigger_add(void *counter, uint64_t n);
+void ofi_trigger_close(void *counter);
+void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                              size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
+                              enum shoal_amo_op sig_op, int pe, void *counter, uint64_t threshold);
+/* Frees the records of c's triggered operations, all complete. */
+void ofi_trigger_release(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
 
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);

@@ -98,6 +98,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
      * before the CQ and counters it uses. */
     ofi_reg_release(c);
     ofi_session_close(c);
+    ofi_trigger_release(c);
     if (c->slot_mr)
         fi_close(&c->slot_mr->fid);
     if (c->ep)

@@ -106,6 +106,13 @@ static struct fi_info *select_provider(void)
         rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &got);
         h->caps &= ~tries[t].caps;
         if (!rc && got) {
+            /* Triggered operations, where offered, on the same terms. */
+            struct fi_info *trig = NULL;
+            h->caps |= tries[t].caps | FI_TRIGGER;
+            if (!fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &trig) && trig) {
+                fi_freeinfo(got);
+                got = trig;
+            }
             fi_freeinfo(first);
             fi_freeinfo(h);
             return got;
@@ -128,6 +135,7 @@ static void adopt_info(struct fi_info *info)
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;

@@ -40,6 +40,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
         shoal_backoff(&b);
     }
     c->fence_pending = 0;
+    ofi_trigger_release(c);
     if (shoal.cfg.ofi_mr_cache <= 0)
         ofi_reg_release(c);
 }
