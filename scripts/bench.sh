@@ -12,14 +12,14 @@
 # --extensions runs instead the shmemx_ extensions against their standard alternatives
 # (bench/ext, HRA) in shared memory and over libfabric's tcp;ofi_rxm, sockets and shm
 # providers (every PE its own node), plus each provider with bundling off (FI_MORE
-# only); R rounds (default 3) interleave the configurations, and plots use medians.
+# only); R rounds (default 2) interleave the configurations, and plots use medians.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
 ext=0
-reps=3
+reps=2
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
@@ -76,11 +76,10 @@ if [ "$ext" -eq 1 ]; then
 shoal-ofi-tcp:pe:tcp;ofi_rxm:
 shoal-ofi-tcp-fimore:pe:tcp;ofi_rxm:SHMEM_OFI_BUNDLE_SIZE=0
 shoal-ofi-sockets:pe:sockets:
-shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0
-shoal-ofi-shm:pe:shm:
-shoal-ofi-shm-fimore:pe:shm:SHMEM_OFI_BUNDLE_SIZE=0"
+shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0"
+    # libfabric's shm provider fails Shoal's AMO tests today (docs/performance.md).
     ext_programs="ext:-m 1M -i 400 -w 5
-hra:-n 64K -u 20000"
+hra:-n 64K -u 2000"
     n=$(echo "$pes" | cut -d, -f1)
     failed=0
     cd "$out"
@@ -88,6 +87,8 @@ hra:-n 64K -u 20000"
     while [ "$r" -le "$reps" ]; do
         while IFS=: read -r label map prov extra; do
             while IFS=: read -r name args; do
+                # With bundling off only the session rows differ: HRA once is enough.
+                case "$label:$name" in *-fimore:hra) continue ;; esac
                 echo "== round $r, $label, $n PEs: $name $args"
                 log="$out/raw/$label/np$n/$name.$r.txt"
                 mkdir -p "$(dirname "$log")"

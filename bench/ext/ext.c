@@ -200,8 +200,8 @@ int main(int argc, char **argv)
         }
     }
     /* Fig. 16 and 10/11: small messages only, where bundling can matter. */
-    long rounds = o.iters / 8 > 10 ? o.iters / 8 : 10;
-    for (size_t s = o.min_size; s <= small_max; s *= 2) {
+    long rounds = o.iters / 16 > 10 ? o.iters / 16 : 10;
+    for (size_t s = o.min_size; s <= small_max; s *= 4) {
         for (int v = 0; v < 4; v++) {
             size_t stride = v < 2 ? s : (s < SCATTER ? SCATTER : 2 * s);
             int session = v % 2;
