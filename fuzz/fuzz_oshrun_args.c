@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     switch (parse_options(argc, argv, &opt, err, sizeof err)) {
     case OPT_RUN:
         FUZZ_CHECK(opt.np >= 1 && opt.np <= OSHRUN_NP_MAX);
-        FUZZ_CHECK(opt.stdin_rank >= -1 && opt.stdin_rank < opt.np);
+        FUZZ_CHECK(opt.stdin_rank >= STDIN_ALL && opt.stdin_rank < opt.np);
         FUZZ_CHECK(isfinite(opt.timeout) && opt.timeout >= 0);
         FUZZ_CHECK(opt.argv > argv && opt.argv < argv + argc && *opt.argv);
         break;

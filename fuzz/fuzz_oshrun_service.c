@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pe pes[MAX_PES];
     struct inbox inbox[MAX_PES];
     int peer[MAX_PES];
-    struct job j = { .size = 1 + data[0] % MAX_PES, .pes = pes, .stdin_pipe = -1 };
+    struct job j = { .size = 1 + data[0] % MAX_PES, .pes = pes };
     for (int r = 0; r < j.size; r++) {
         int sv[2];
         FUZZ_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);

@@ -5,6 +5,7 @@
  *   every routine ................... shoal/api.h (one section per specification chapter)
  *   type tables (TYPE, TYPENAME) .... shoal/type_tables.h
  *   C11 type-generic names .......... shoal/generic.h
+ *   C++ overloads of those names .... shoal/cxx.h
  *   extensions ...................... shmemx.h */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -26,6 +27,15 @@ extern "C" {
 #define SHMEM_MINOR_VERSION 5
 #define SHMEM_MAX_NAME_LEN 256
 #define SHMEM_VENDOR_STRING "Shoal"
+
+/* Shoal's own version: the one place it is written (CMake reads it from here).
+ * SHOAL_NUMVERSION is MAJOR*10000 + MINOR*100 + PATCH, for #if comparisons; tools
+ * that adapt to an implementation (e.g. shmem4py) can key on SHOAL_NUMVERSION. */
+#define SHOAL_VERSION_MAJOR 0
+#define SHOAL_VERSION_MINOR 1
+#define SHOAL_VERSION_PATCH 0
+#define SHOAL_NUMVERSION \
+    (SHOAL_VERSION_MAJOR * 10000 + SHOAL_VERSION_MINOR * 100 + SHOAL_VERSION_PATCH)
 
 /* ---- Thread levels (strictly increasing, as the specification requires) ------- */
 #define SHMEM_THREAD_SINGLE     0
@@ -132,6 +142,11 @@ void *shmemalign(size_t alignment, size_t size);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
     !defined(SHOAL_BUILDING_LIBRARY)
 #include <shoal/generic.h>
+#endif
+
+/* ---- C++ overloads of the generic names --------------------------------------------- */
+#if defined(__cplusplus) && !defined(SHOAL_BUILDING_LIBRARY)
+#include <shoal/cxx.h>
 #endif
 
 #endif

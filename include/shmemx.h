@@ -36,6 +36,16 @@ void shmemx_ctx_session_stop(shmem_ctx_t ctx);
  * it (the 1.6 shmem_signal_set, under the name Cray OpenSHMEMX uses). */
 void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+/* The adding form, under the name Sandia OpenSHMEM uses (1.6: shmem_signal_add). */
+void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+
+/* ---- Allocation hints --------------------------------------------------------------
+ * With shmem_malloc_with_hints: skip the barrier that ends the allocation (Sandia
+ * OpenSHMEM's hint). Every PE still makes the same call; the caller must order its
+ * first remote access to the block after the target PE's allocation (e.g. by a later
+ * barrier or a signal). */
+#define SHMEMX_MALLOC_NO_BARRIER (1L << 2)
 
 /* ---- Triggered (deferred) put-with-signal ----------------------------------------
  * A trigger is a counter this PE increments. A put-with-signal posted against it
@@ -58,6 +68,54 @@ void shmemx_ctx_putmem_signal_triggered(shmem_ctx_t ctx, void *dest, const void 
                                         uint64_t threshold);
 
 #pragma GCC visibility pop
+
+/* ---- Names from Sandia OpenSHMEM (source compatibility) -----------------------------
+ * Routines that Sandia OpenSHMEM offered as extensions before the specification took
+ * them in, under their old names: each is the standard routine it became. */
+#define SHMEMX_TEAM_NODE SHMEM_TEAM_SHARED /* Shoal's shared team is the node */
+
+/* Blocked strided RMA (1.6: shmem_ibput/shmem_ibget). */
+#define SHOAL_SOS_IBRMA(TYPE, N)                                                          \
+    static inline void shmemx_##N##_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst,  \
+                                          ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                                          int pe)                                         \
+    { shmem_##N##_ibput(dest, source, dst, sst, bsize, nblocks, pe); }                    \
+    static inline void shmemx_##N##_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst,  \
+                                          ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                                          int pe)                                         \
+    { shmem_##N##_ibget(dest, source, dst, sst, bsize, nblocks, pe); }                    \
+    static inline void shmemx_ctx_##N##_ibput(shmem_ctx_t ctx, TYPE *dest,                \
+                                              const TYPE *source, ptrdiff_t dst,          \
+                                              ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                              int pe)                                     \
+    { shmem_ctx_##N##_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }           \
+    static inline void shmemx_ctx_##N##_ibget(shmem_ctx_t ctx, TYPE *dest,                \
+                                              const TYPE *source, ptrdiff_t dst,          \
+                                              ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                              int pe)                                     \
+    { shmem_ctx_##N##_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+SHMEM_RMA_TYPES(SHOAL_SOS_IBRMA)
+#undef SHOAL_SOS_IBRMA
+#define SHOAL_SOS_IBRMA_SIZED(S)                                                          \
+    static inline void shmemx_ibput##S(void *dest, const void *source, ptrdiff_t dst,     \
+                                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) \
+    { shmem_ibput##S(dest, source, dst, sst, bsize, nblocks, pe); }                       \
+    static inline void shmemx_ibget##S(void *dest, const void *source, ptrdiff_t dst,     \
+                                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) \
+    { shmem_ibget##S(dest, source, dst, sst, bsize, nblocks, pe); }
+SHMEM_RMA_SIZES(SHOAL_SOS_IBRMA_SIZED)
+#undef SHOAL_SOS_IBRMA_SIZED
+
+/* Scans (1.6: shmem_TYPENAME_sum_inscan/exscan). */
+#define SHOAL_SOS_SCAN(TYPE, N)                                                           \
+    static inline int shmemx_##N##_sum_inscan(shmem_team_t team, TYPE *dest,             \
+                                              const TYPE *source, size_t nelems)          \
+    { return shmem_##N##_sum_inscan(team, dest, source, nelems); }                        \
+    static inline int shmemx_##N##_sum_exscan(shmem_team_t team, TYPE *dest,             \
+                                              const TYPE *source, size_t nelems)          \
+    { return shmem_##N##_sum_exscan(team, dest, source, nelems); }
+SHMEM_REDUCE_ARITH_TYPES(SHOAL_SOS_SCAN)
+#undef SHOAL_SOS_SCAN
 
 #ifdef __cplusplus
 }

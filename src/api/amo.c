@@ -2,52 +2,57 @@
  * non-fetching, and the _nbi fetching forms. When every PE shares this node they are
  * CPU atomics on the peer's mapping (sequentially consistent, so they also order like
  * the spec's fence, and an _nbi result is ready on return); in a job that spans
- * nodes every AMO goes through the network (transport/route.h says why). */
+ * nodes every AMO goes through the network (transport/transport.h says why). */
+#include <string.h>
+
 #include "api/pair.h"
-#include "transport/route.h"
 
 #define SEQ __ATOMIC_SEQ_CST
 
-/* The mapping to use CPU atomics on, or NULL when this AMO goes through the network
- * (*wpe then names the PE). */
-static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest, size_t size,
-                               int pe, int *wpe)
-{
-    if (SHOAL_UNLIKELY((uintptr_t)dest & (size - 1)))
-        shoal_fatal(fn, "AMO target %p is not aligned to its %zu-byte type", dest, size);
-    char *p = shoal_remote(fn, ctx, dest, size, pe, wpe);
-    return SHOAL_LIKELY(!shoal_amo_via_net()) ? p : NULL;
-}
+/* The provider datatype of a C type: floating-point AMOs only move bits. */
+#define SHOAL_AMO_TYPE_OF(T)                                                            \
+    _Generic((T)0, float: SHOAL_AMO_UINT32, double: SHOAL_AMO_UINT64,                   \
+             default: sizeof(T) == 4 ? ((T)-1 < (T)1 ? SHOAL_AMO_INT32 : SHOAL_AMO_UINT32) \
+                                     : ((T)-1 < (T)1 ? SHOAL_AMO_INT64 : SHOAL_AMO_UINT64))
 
-/* One AMO: CPU_EXPR on the mapping p, or the network. FETCH (a T *) receives the old
- * value of a fetching AMO; NBI lets the network deliver it at the next quiet. */
-#define AMO_DO(T, OP, CPU_EXPR, operand, compare, FETCH, NBI)                                 \
-    int wpe;                                                                                  \
-    T *p = amo_target(fn, ctx, d, sizeof(T), pe, &wpe);                                       \
-    if (SHOAL_LIKELY(p != NULL)) {                                                            \
-        T old_ = CPU_EXPR;                                                                    \
-        if (FETCH)                                                                            \
-            *(FETCH) = old_;                                                                  \
-    } else {                                                                                  \
-        T op_ = (operand), cmp_ = (compare);                                                  \
-        shoal_net_amo_user(ctx, OP, SHOAL_AMO_TYPE_OF(T), (void *)d, &op_, &cmp_, FETCH, wpe, NBI); \
-    }
+/* The bits of x, a T of 4 or 8 bytes, as the low bytes of a word. */
+#define AMO_BITS(T, x)                                                                  \
+    __extension__({                                                                     \
+        T x_ = (x);                                                                     \
+        uint64_t b_;                                                                    \
+        if (sizeof(T) == 4) {                                                           \
+            uint32_t u_;                                                                \
+            memcpy(&u_, &x_, 4);                                                        \
+            b_ = u_;                                                                    \
+        } else {                                                                        \
+            memcpy(&b_, &x_, 8);                                                        \
+        }                                                                               \
+        b_;                                                                             \
+    })
+
+/* One AMO on dest (in scope as d) at pe through transport.h's one word-AMO helper.
+ * FETCH (a T *, or NULL) receives the old value; NBI lets the network deliver it at
+ * the next quiet. Every AMO of the API is sequentially consistent on the CPU path,
+ * so it also orders like the spec's fence. */
+#define AMO_DO(T, OP, operand, compare, FETCH, NBI)                                           \
+    if (SHOAL_UNLIKELY((uintptr_t)d & (sizeof(T) - 1)))                                       \
+        shoal_fatal(fn, "AMO target %p is not aligned to its %zu-byte type", (void *)d,       \
+                    sizeof(T));                                                               \
+    struct shoal_rref r_;                                                                     \
+    shoal_remote(fn, ctx, d, sizeof(T), pe, &r_);                                             \
+    shoal_tp_amo(ctx, &r_, OP, SHOAL_AMO_TYPE_OF(T), AMO_BITS(T, operand),                    \
+                 AMO_BITS(T, compare), FETCH, (NBI) | SHOAL_AMO_FROM_USER, SEQ);
 
 #define SHOAL_AMO_STD(T, N)                                                                   \
-    static inline T cas_##N(T *p, T cond, T v)                                                \
-    {                                                                                         \
-        __atomic_compare_exchange_n(p, &cond, v, 0, SEQ, SEQ);                                \
-        return cond;                                                                          \
-    }                                                                                         \
     static inline void cswap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T cond, T v, \
                                     int pe, int nbi)                                          \
     {                                                                                         \
-        AMO_DO(T, SHOAL_AMO_CSWAP, cas_##N(p, cond, v), v, cond, f, nbi)                      \
+        AMO_DO(T, SHOAL_AMO_CSWAP, v, cond, f, nbi)                                           \
     }                                                                                         \
     static inline void fadd_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe,  \
                                    int nbi)                                                   \
     {                                                                                         \
-        AMO_DO(T, SHOAL_AMO_ADD, __atomic_fetch_add(p, v, SEQ), v, 0, f, nbi)                 \
+        AMO_DO(T, SHOAL_AMO_ADD, v, 0, f, nbi)                                                \
     }                                                                                         \
     static inline T cswap_##N(const char *fn, shmem_ctx_t ctx, T *d, T cond, T v, int pe)     \
     {                                                                                         \
@@ -104,32 +109,15 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
 
 /* fetch/set/swap use the generic __atomic forms, which also take float and double. */
 #define SHOAL_AMO_EXT(T, N)                                                                   \
-    static inline T load_##N(T *p)                                                            \
-    {                                                                                         \
-        T r;                                                                                  \
-        __atomic_load(p, &r, SEQ);                                                            \
-        return r;                                                                             \
-    }                                                                                         \
-    static inline T store_##N(T *p, T v)                                                      \
-    {                                                                                         \
-        __atomic_store(p, &v, SEQ);                                                           \
-        return v;                                                                             \
-    }                                                                                         \
-    static inline T xchg_##N(T *p, T v)                                                       \
-    {                                                                                         \
-        T r;                                                                                  \
-        __atomic_exchange(p, &v, &r, SEQ);                                                    \
-        return r;                                                                             \
-    }                                                                                         \
     static inline void fetch_to_##N(const char *fn, shmem_ctx_t ctx, T *f, const T *d, int pe, \
                                     int nbi)                                                  \
     {                                                                                         \
-        AMO_DO(T, SHOAL_AMO_READ, load_##N(p), 0, 0, f, nbi)                                  \
+        AMO_DO(T, SHOAL_AMO_READ, 0, 0, f, nbi)                                               \
     }                                                                                         \
     static inline void swap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe,  \
                                    int nbi)                                                   \
     {                                                                                         \
-        AMO_DO(T, SHOAL_AMO_WRITE, xchg_##N(p, v), v, 0, f, nbi)                              \
+        AMO_DO(T, SHOAL_AMO_WRITE, v, 0, f, nbi)                                              \
     }                                                                                         \
     static inline T fetch_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)            \
     {                                                                                         \
@@ -140,7 +128,7 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
     static inline void set_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)            \
     {                                                                                         \
         T *no_fetch = NULL;                                                                   \
-        AMO_DO(T, SHOAL_AMO_WRITE, store_##N(p, v), v, 0, no_fetch, 0)                        \
+        AMO_DO(T, SHOAL_AMO_WRITE, v, 0, no_fetch, 0)                                         \
     }                                                                                         \
     static inline T swap_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)              \
     {                                                                                         \
@@ -174,7 +162,7 @@ static inline void *amo_target(const char *fn, shmem_ctx_t ctx, const void *dest
     static inline void f##op##_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v,       \
                                       int pe, int nbi)                                        \
     {                                                                                         \
-        AMO_DO(T, AMO_NET_##op, __atomic_fetch_##op(p, v, SEQ), v, 0, f, nbi)                 \
+        AMO_DO(T, AMO_NET_##op, v, 0, f, nbi)                                                 \
     }                                                                                         \
     static inline T f##op##_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)           \
     {                                                                                         \

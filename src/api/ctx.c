@@ -15,7 +15,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/state.h"
+#include "api/api.h"
+#include "core/log.h"
 
 struct ctx_node {
     struct shoal_ctx ctx;   /* first, so a handle converts back to its node */
@@ -25,7 +26,6 @@ struct ctx_node {
 static struct ctx_node *live;
 static struct ctx_node *dead;   /* destroyed nodes, linked through next */
 
-struct shoal_team shoal_ctx_dead_team = { .my_pe = -1 };
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void unlink_node(struct ctx_node *n)
@@ -99,6 +99,7 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
     live = n;
     pthread_mutex_unlock(&live_lock);
     *ctx = &n->ctx;
+    SHOAL_LOG(TEAM, DEBUG, "%s: context %p, options 0x%lx", fn, (void *)*ctx, options);
     return 0;
 }
 
@@ -126,9 +127,8 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     /* The node stays valid memory (see above), so this check is safe and cheap. */
     if (ctx->destroyed == SHOAL_CTX_DESTROYED)
         shoal_fatal(__func__, "the context was already destroyed");
-    shoal_quiet_all();
     struct ctx_node *n = (struct ctx_node *)ctx;
-    shoal.net->quiet(ctx);
+    shoal_tp_quiet(ctx);
     pthread_mutex_lock(&live_lock);
     unlink_node(n);
     pthread_mutex_unlock(&live_lock);

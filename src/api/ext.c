@@ -1,9 +1,8 @@
 /* The shmemx_ extensions of shmemx.h: local completion, sessions in the Cray
- * OpenSHMEMX form, and signal_set under its extension name. */
+ * OpenSHMEMX form, and signal_set/signal_add under their extension names. */
 #include <shmemx.h>
 
-#include "core/state.h"
-#include "transport/shm/shm.h"
+#include "api/api.h"
 
 static void local_complete(const char *fn, shmem_ctx_t ctx)
 {
@@ -51,3 +50,15 @@ void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
     shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
 }
 SHOAL_PROFILED(shmemx_ctx_signal_set)
+
+void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_signal_add(sig_addr, signal, pe);
+}
+SHOAL_PROFILED(shmemx_signal_add)
+
+void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+SHOAL_PROFILED(shmemx_ctx_signal_add)

@@ -17,8 +17,7 @@
  * successor (link) and predecessor (grant); both are over when the PE releases,
  * so it zeroes its NODE then, and the whole long is 0 again whenever the lock is
  * free, ready for reuse. */
-#include "core/state.h"
-#include "transport/route.h"
+#include "api/api.h"
 
 #define LOCK_GRANTED (1u << 31)
 #define LOCK_NEXT (LOCK_GRANTED - 1)
@@ -30,34 +29,21 @@ typedef uint32_t __attribute__((may_alias)) lock_half;
 static lock_half *own_half(const char *fn, long *lock, int which)
 {
     shoal_require_init(fn);
-    lock_half *p = (lock_half *)shoal_xlate(lock, shoal.my_pe);
-    if (SHOAL_UNLIKELY(!p))
-        shoal_bad_addr(fn, lock, shoal.my_pe);
-    return p + which;
+    struct shoal_rref r;
+    shoal_remote(fn, SHMEM_CTX_DEFAULT, lock, sizeof *lock, shoal.my_pe, &r);
+    return (lock_half *)r.ptr + which;
 }
 
-/* An AMO on half `which` of PE pe's copy of the lock; returns the old value. */
+/* An AMO on half `which` of world PE pe's copy of the lock; returns the old value.
+ * The link (OR) only publishes, so release suffices; the others acquire the lock. */
 static uint32_t lock_amo(const char *fn, long *lock, int pe, int which, enum shoal_amo_op op,
                          uint32_t v, uint32_t cmp)
 {
-    lock_half *p = (lock_half *)shoal_xlate(lock, pe);
-    if (p && !shoal_amo_via_net()) {
-        p += which;
-        switch (op) {
-        case SHOAL_AMO_WRITE: return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
-        case SHOAL_AMO_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELEASE);
-        case SHOAL_AMO_CSWAP:
-            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-            return cmp;
-        default: break;
-        }
-        shoal_fatal(fn, "internal: lock operation %d", (int)op);
-    }
-    if (!p)
-        shoal_remote_miss(fn, lock, sizeof *lock, pe);
+    struct shoal_rref r;
+    shoal_remote(fn, SHMEM_CTX_DEFAULT, (lock_half *)lock + which, sizeof(lock_half), pe, &r);
     uint32_t old;
-    shoal_net_amo(SHMEM_CTX_DEFAULT, op, SHOAL_AMO_UINT32, (lock_half *)lock + which, &v, &cmp,
-                  &old, pe, 0);
+    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, op, SHOAL_AMO_UINT32, v, cmp, &old, 0,
+                 op == SHOAL_AMO_OR ? __ATOMIC_RELEASE : __ATOMIC_ACQ_REL);
     return old;
 }
 
@@ -91,7 +77,7 @@ SHOAL_PROFILED(shmem_test_lock)
 void shmem_clear_lock(long *lock)
 {
     lock_half *node = own_half(__func__, lock, 1);
-    shoal_quiet_all();
+    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     uint32_t next = __atomic_load_n(node, __ATOMIC_ACQUIRE) & LOCK_NEXT;
     if (next == 0) {
         uint32_t me = (uint32_t)shoal.my_pe + 1;

@@ -1,22 +1,13 @@
 /* Ordering and completion. Same-node RMA completes inside each call, so for it fence
  * and quiet only order this thread's stores, plain or non-temporal; the network
  * transport then orders or completes the context's own operations. */
-#include "core/state.h"
-#include "transport/shm/shm.h"
-
-void shoal_quiet_all(void)
-{
-    shoal_trigger_quiet_check("shmem_quiet", SHMEM_CTX_DEFAULT);
-    shoal_shm_fence();
-    shoal.net->quiet(SHMEM_CTX_DEFAULT);
-}
+#include "api/api.h"
 
 static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 {
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
-    shoal_shm_fence();
-    shoal.net->fence(ctx);
+    shoal_tp_fence(ctx);
 }
 
 static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
@@ -24,8 +15,7 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_trigger_quiet_check(fn, ctx);
-    shoal_shm_fence();
-    shoal.net->quiet(ctx);
+    shoal_tp_quiet(ctx);
 }
 
 void shmem_fence(void) { ctx_fence(__func__, SHMEM_CTX_DEFAULT); }

@@ -4,7 +4,7 @@
 #ifndef SHOAL_PAIR_H
 #define SHOAL_PAIR_H
 
-#include "core/state.h"
+#include "api/api.h"
 
 #define SHOAL_UNPAREN(...) __VA_ARGS__
 

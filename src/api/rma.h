@@ -3,9 +3,7 @@
 #ifndef SHOAL_RMA_H
 #define SHOAL_RMA_H
 
-#include "core/state.h"
-#include "transport/route.h"
-#include "transport/shm/shm.h"
+#include "api/api.h"
 
 /* nelems * esize bytes; a count so large that the product wraps ends the job. */
 static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
@@ -23,12 +21,9 @@ static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
-    int wpe;
-    char *r = shoal_remote(fn, ctx, dest, len, pe, &wpe);
-    if (SHOAL_LIKELY(r != NULL))
-        shoal_shm_copy(r, source, len);
-    else
-        shoal_net_put(ctx, dest, source, len, wpe, nbi);
+    struct shoal_rref r;
+    shoal_remote(fn, ctx, dest, len, pe, &r);
+    shoal_tp_put(ctx, &r, source, len, nbi);
 }
 
 static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
@@ -36,12 +31,9 @@ static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
-    int wpe;
-    const char *r = shoal_remote(fn, ctx, source, len, pe, &wpe);
-    if (SHOAL_LIKELY(r != NULL))
-        shoal_shm_copy(dest, r, len);
-    else
-        shoal_net_get(ctx, dest, source, len, wpe, nbi);
+    struct shoal_rref r;
+    shoal_remote(fn, ctx, source, len, pe, &r);
+    shoal_tp_get(ctx, dest, &r, len, nbi);
 }
 
 static inline void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
@@ -69,8 +61,6 @@ static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
 }
 
 /* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
- * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. */
-/* Interleaved blocks: nblocks blocks of bsize elements of esize bytes; block k starts
  * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. One
  * helper serves both directions: put copies local source blocks to the remote dest,
  * get copies remote source blocks to the local dest. */
@@ -82,27 +72,34 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     const void *sym = is_put ? dest : source;
     ptrdiff_t sym_stride = is_put ? dst : sst;
-    int wpe;
-    char *r = shoal_remote(fn, ctx, sym, esize, pe, &wpe);
     size_t blen = bsize * esize;
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, (const char *)sym + (ptrdiff_t)(nblocks - 1) * sym_stride *
-                          (ptrdiff_t)esize, blen);
-    char *d = r && is_put ? r : dest;
-    const char *s = r && !is_put ? r : source;
+    struct shoal_rref r;
+    shoal_remote(fn, ctx, sym, blen, pe, &r);
+    /* The last block lies in the first one's segment too (blen fits, so no wrap). */
+    const char *last = (const char *)sym + (ptrdiff_t)(nblocks - 1) * sym_stride *
+                       (ptrdiff_t)esize;
+    if (SHOAL_UNLIKELY((uintptr_t)last - shoal.seg[r.seg].base > shoal.seg[r.seg].size - blen)) {
+        shoal_check_range(fn, last, blen);
+        shoal_fatal(fn, "the strided blocks leave the symmetric object at %p (last block at "
+                    "%p); check the strides and counts", sym, (const void *)last);
+    }
+    /* Block k of the symmetric side: the first block's reference, moved along. */
+    struct shoal_rref rk = r;
+    const char *local = is_put ? source : dest;
+    ptrdiff_t local_stride = is_put ? sst : dst;
     for (size_t k = 0; k < nblocks; k++) {
-        char *dk = d + (ptrdiff_t)k * dst * (ptrdiff_t)esize;
-        const char *sk = s + (ptrdiff_t)k * sst * (ptrdiff_t)esize;
-        if (r)
-            memcpy(dk, sk, blen);
-        else if (is_put)
-            shoal_net_put(ctx, dk, sk, blen, wpe, 1);
+        ptrdiff_t step = (ptrdiff_t)k * sym_stride * (ptrdiff_t)esize;
+        rk.off = r.off + (uint64_t)step;
+        rk.ptr = r.ptr ? r.ptr + step : NULL;
+        char *lk = (char *)local + (ptrdiff_t)k * local_stride * (ptrdiff_t)esize;
+        if (is_put)
+            shoal_tp_put(ctx, &rk, lk, blen, 1);
         else
-            shoal_net_get(ctx, dk, sk, blen, wpe, 1);
+            shoal_tp_get(ctx, lk, &rk, blen, 1);
     }
     /* Blocking routines: the network's blocks complete before returning. */
-    if (!r)
-        shoal.net->quiet(ctx);
+    if (!r.ptr)
+        r.tp->quiet(ctx);
 }
 
 static inline void shoal_iput(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
@@ -128,39 +125,25 @@ static inline enum shoal_amo_op shoal_sig_op(const char *fn, int sig_op)
     shoal_fatal(fn, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
 }
 
-/* The signal update that follows a payload: the payload is visible before it. */
+/* A signal update alone (shmem_signal_add/set): a 64-bit AMO that fetches nothing. */
 static inline void shoal_signal_update(const char *fn, shmem_ctx_t ctx, uint64_t *sig_addr,
-                                       uint64_t signal, int sig_op, int pe, size_t payload)
+                                       uint64_t signal, int sig_op, int pe)
 {
     enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
-    int wpe;
-    uint64_t *r = (uint64_t *)shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &wpe);
-    if (SHOAL_UNLIKELY(r == NULL || shoal_amo_via_net())) {
-        shoal_net_amo(ctx, op, SHOAL_AMO_UINT64, sig_addr, &signal, NULL, NULL, wpe, 0);
-        return;
-    }
-    shoal_shm_release_after(payload);
-    if (op == SHOAL_AMO_WRITE)
-        __atomic_store_n(r, signal, __ATOMIC_RELEASE);
-    else
-        __atomic_fetch_add(r, signal, __ATOMIC_RELEASE);
+    struct shoal_rref r;
+    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &r);
+    shoal_tp_amo(ctx, &r, op, SHOAL_AMO_UINT64, signal, 0, NULL, 0, __ATOMIC_RELEASE);
 }
 
 static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *dest,
                                         const void *source, size_t len, uint64_t *sig_addr,
                                         uint64_t signal, int sig_op, int pe, int nbi)
 {
-    int wpe;
-    char *r = shoal_remote(fn, ctx, dest, len ? len : 1, pe, &wpe);
-    if (SHOAL_UNLIKELY(r == NULL)) {
-        shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &wpe);
-        shoal_net_put_signal(ctx, dest, source, len, sig_addr, signal, shoal_sig_op(fn, sig_op),
-                             wpe, nbi);
-        return;
-    }
-    if (len)
-        shoal_shm_copy(r, source, len);
-    shoal_signal_update(fn, ctx, sig_addr, signal, sig_op, pe, len);
+    enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
+    struct shoal_rref d, s;
+    shoal_remote(fn, ctx, dest, len ? len : 1, pe, &d);
+    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
+    shoal_tp_put_signal(ctx, &d, source, len, &s, signal, op, nbi);
 }
 
 static inline void shoal_put_signal(const char *fn, shmem_ctx_t ctx, void *dest,

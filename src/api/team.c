@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/state.h"
-#include "transport/route.h"
+#include "api/api.h"
+#include "coll/coll.h"
+#include "core/log.h"
 
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
@@ -30,10 +31,6 @@ void shoal_teams_reset(void)
  * keeps using a destroyed handle gets a message instead of reading freed memory. */
 static struct shoal_team *dead_teams;
 
-void shoal_team_gone(const char *routine)
-{
-    shoal_fatal(routine, "the team was destroyed (shmem_team_destroy); create a new one");
-}
 
 static void team_release(struct shoal_team *t)
 {
@@ -101,6 +98,8 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
     /* No other member touches this copy until the parent barrier that follows. */
     memset(t->res->sync, 0, sizeof t->res->sync);
     slot_team[slot] = t;
+    SHOAL_LOG(TEAM, DEBUG, "%s: team of %d (start %d, stride %d) in slot %d, this PE %d", fn,
+              t->size, t->start, t->stride, slot, t->my_pe);
     return t;
 }
 
@@ -211,6 +210,7 @@ void shmem_team_destroy(shmem_team_t team)
     }
     /* No member may still be in a collective on the team when its slot is reused. */
     shoal_team_barrier(team);
+    SHOAL_LOG(TEAM, DEBUG, "team in slot %d destroyed", team->slot);
     team_release(team);
 }
 SHOAL_PROFILED(shmem_team_destroy)
@@ -262,6 +262,7 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     shoal_require_init(__func__);
     if (!shoal_team_ok(__func__, team) || pe < 0 || pe >= team->size)
         return NULL;
-    return shoal_xlate(dest, world_of(team, pe));
+    struct shoal_rref r;
+    return shoal_resolve(dest, world_of(team, pe), &r) == 0 ? r.ptr : NULL;
 }
 SHOAL_PROFILED(shmem_team_ptr)

@@ -10,6 +10,7 @@
 #include <shmemx.h>
 #include <stdlib.h>
 
+#include "api/api.h"
 #include "api/rma.h"
 
 struct trig_op {
@@ -143,9 +144,9 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest, co
 {
     struct shoal_trigger *t = check_trigger(fn, trigger);
     enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
-    int wpe;
-    char *local = shoal_remote(fn, ctx, dest, nbytes ? nbytes : 1, pe, &wpe);
-    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &wpe);
+    struct shoal_rref d, s;
+    shoal_remote(fn, ctx, dest, nbytes ? nbytes : 1, pe, &d);
+    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
     struct trig_op *w = malloc(sizeof *w);
     if (!w)
         shoal_fatal(fn, "out of memory recording a triggered operation");
@@ -162,12 +163,10 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest, co
     }
     /* The network may hold it when it reaches that PE and its amo path is the
      * network's (always, in a job that spans nodes). */
-    if (!local && t->net && shoal.net->put_signal_triggered) {
-        uint64_t off = 0, sig_off = 0;
-        int s = shoal_seg_of(dest, &off), ss = shoal_seg_of(sig_addr, &sig_off);
+    if (!d.ptr && t->net && shoal.net->put_signal_triggered) {
         w->native = 1;
-        shoal.net->put_signal_triggered(ctx, s, off, source, nbytes, ss, sig_off, signal, op, wpe,
-                                        t->net, threshold);
+        shoal.net->put_signal_triggered(ctx, d.seg, d.off, source, nbytes, s.seg, s.off, signal, op,
+                                        d.pe, t->net, threshold);
     }
     w->next = t->waiting;
     t->waiting = w;

@@ -1,7 +1,7 @@
 /* Point-to-point synchronization: wait_until/test and their _all/_any/_some and
  * _vector forms, and the signal wait. ivars are local symmetric objects that other
  * PEs update with AMOs or signals, so every read is an acquire load. */
-#include "core/state.h"
+#include "api/api.h"
 
 static _Noreturn void bad_cmp(const char *fn, int cmp)
 {

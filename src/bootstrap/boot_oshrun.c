@@ -150,8 +150,7 @@ static int oshrun_init(struct shoal_boot_info *info)
                 my_rank, why, w.node_rank, w.node_size);
         return -1;
     }
-    *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size,
-                                      .node_rank = w.node_rank, .node_size = w.node_size };
+    *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
     return 0;
 }
 

@@ -68,20 +68,17 @@ static int boot_pmix_init(struct shoal_boot_info *info)
     connected = true;
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
-    long size, local_rank, local_size;
-    if (get_count(&job, PMIX_JOB_SIZE, &size) || get_count(&me, PMIX_LOCAL_RANK, &local_rank) ||
-        get_count(&job, PMIX_LOCAL_SIZE, &local_size))
+    long size;
+    if (get_count(&job, PMIX_JOB_SIZE, &size))
         return -1;
-    if (size < 1 || me.rank >= (pmix_rank_t)size || local_size < 1 || local_size > size ||
-        local_rank < 0 || local_rank >= local_size) {
-        fprintf(stderr, "shoal: PE %d: the PMIx launcher describes an impossible job (size %ld, "
-                "node rank %ld of %ld); launch with mpirun, prterun or oshrun\n", (int)me.rank,
-                size, local_rank, local_size);
+    /* The node layout comes from host names (core/topology.c), not from PMIx. */
+    if (size < 1 || me.rank >= (pmix_rank_t)size) {
+        fprintf(stderr, "shoal: PE %d: the PMIx launcher describes an impossible job (size "
+                "%ld); launch with mpirun, prterun or oshrun\n", (int)me.rank, size);
         return -1;
     }
     my_size = (int)size;
-    *info = (struct shoal_boot_info){ .rank = (int)me.rank, .size = my_size,
-                                      .node_rank = (int)local_rank, .node_size = (int)local_size };
+    *info = (struct shoal_boot_info){ .rank = (int)me.rank, .size = my_size };
     return 0;
 }
 

@@ -7,7 +7,7 @@
 
 static int single_init(struct shoal_boot_info *info)
 {
-    *info = (struct shoal_boot_info){ .rank = 0, .size = 1, .node_rank = 0, .node_size = 1 };
+    *info = (struct shoal_boot_info){ .rank = 0, .size = 1 };
     return 0;
 }
 

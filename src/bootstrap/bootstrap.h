@@ -9,8 +9,6 @@
 struct shoal_boot_info {
     int rank;          /* this PE's number in the world team */
     int size;          /* number of PEs in the job */
-    int node_rank;     /* rank among the PEs on this node */
-    int node_size;     /* PEs on this node */
 };
 
 struct shoal_boot_ops {

@@ -13,8 +13,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll c;
     coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
-    shoal_quiet_all();
-    coll_barrier(&c);
+    coll_barrier(&c); /* completes the default context's operations */
 }
 SHOAL_PROFILED(shmem_barrier)
 

@@ -3,18 +3,22 @@
  * own word r to reach the barrier's epoch. Counts only grow, so no word is ever
  * reset and back-to-back barriers cannot confuse rounds; ceil(log2 n) rounds of one
  * AMO each. */
-#include "core/state.h"
-#include "transport/route.h"
-#include "transport/shm/shm.h"
+#include "coll/coll.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/progress.h"
+#include "core/team.h"
+#include "transport/transport.h"
 
 void shoal_team_barrier(struct shoal_team *team)
 {
     int n = team->size, me = team->my_pe;
     uint64_t epoch = ++team->barrier_epoch;
+    SHOAL_LOG(COLL, TRACE, "barrier %llu on the team of %d in slot %d",
+              (unsigned long long)epoch, n, team->slot);
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
-    shoal_shm_fence();
-    shoal.net->quiet(SHMEM_CTX_DEFAULT);
+    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int peer = team->start + ((me + dist) % n) * team->stride;
         shoal_word_add(&words[r], 1, peer);
@@ -32,8 +36,7 @@ void shoal_barrier_world(void)
 void shmem_barrier_all(void)
 {
     shoal_require_init(__func__);
-    shoal_quiet_all();
-    shoal_barrier_world();
+    shoal_barrier_world(); /* completes the default context's operations */
 }
 SHOAL_PROFILED(shmem_barrier_all)
 

@@ -133,8 +133,7 @@ static void psync_barrier(const struct coll *c)
     for (long b = 1; b < span && me + b < n; b <<= 1)
         nchild++;
     /* The collectives' puts before it (default context) are complete when it ends. */
-    shoal_shm_fence();
-    shoal.net->quiet(SHMEM_CTX_DEFAULT);
+    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     psync_wait(&ps[COLL_PS_ARRIVED], nchild);
     __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);
     if (me) {

@@ -42,9 +42,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "coll/coll.h"
+#include "core/error.h"
+#include "core/progress.h"
 #include "core/state.h"
-#include "transport/route.h"
-#include "transport/shm/shm.h"
+#include "core/team.h"
+#include "transport/transport.h"
 
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {

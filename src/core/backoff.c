@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "core/backoff.h"
 #include "core/state.h"
 
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)

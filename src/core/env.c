@@ -24,6 +24,10 @@ const struct shoal_env_var shoal_env_vars[] = {
 };
 const size_t shoal_env_nvars = sizeof shoal_env_vars / sizeof shoal_env_vars[0];
 
+#define SHOAL_ENV_OTHER_ROW(name, who) { #name, who },
+const struct shoal_env_other shoal_env_others[] = { SHOAL_ENV_OTHER(SHOAL_ENV_OTHER_ROW) };
+const size_t shoal_env_nothers = sizeof shoal_env_others / sizeof shoal_env_others[0];
+
 /* ceil(0.DIGITS * mult) for the n fraction digits at d, exactly: the digit string
  * is multiplied by mult from its last digit up, like long multiplication on paper,
  * so no digit is lost to floating-point rounding. */
@@ -127,6 +131,14 @@ static const char *env_lookup(const struct shoal_env_var *v)
     return s;
 }
 
+const char *shoal_env_value(const char *name)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++)
+        if (!strcmp(shoal_env_vars[i].name, name))
+            return env_lookup(&shoal_env_vars[i]);
+    abort(); /* a variable missing from env_table.h is a build bug */
+}
+
 static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg)
 {
     void *dst = (char *)cfg + v->offset;
@@ -187,6 +199,85 @@ static void print_value(FILE *out, const struct shoal_env_var *v, const struct s
     case SHOAL_ENV_INT:  fprintf(out, "%ld", *(const long *)src); break;
     case SHOAL_ENV_STR:  fprintf(out, "%s", *(const char *const *)src ? *(const char *const *)src : ""); break;
     }
+}
+
+static int known_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < shoal_env_nvars; i++) {
+        const struct shoal_env_var *v = &shoal_env_vars[i];
+        if ((strlen(v->name) == len && !strncmp(v->name, name, len)) ||
+            (v->alias && strlen(v->alias) == len && !strncmp(v->alias, name, len)))
+            return 1;
+    }
+    for (size_t i = 0; i < shoal_env_nothers; i++) {
+        const char *o = shoal_env_others[i].name;
+        size_t n = strlen(o);
+        if (o[n - 1] == '_' ? len >= n && !strncmp(name, o, n) : n == len && !strncmp(name, o, n))
+            return 1;
+    }
+    return 0;
+}
+
+/* Edit distance between a[0..la) and b, with adjacent swaps counting one (DEBG
+ * and DEBUG are 1 apart, SYMMETRIC_SZIE and SYMMETRIC_SIZE too). */
+static size_t distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return SIZE_MAX;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (toupper((unsigned char)a[i - 1]) !=
+                                             toupper((unsigned char)b[j - 1]));
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+int shoal_env_warn_unknown(FILE *out, char *const *env)
+{
+    int count = 0;
+    for (; env && *env; env++) {
+        const char *e = *env;
+        if (strncmp(e, "SHMEM_", 6) && strncmp(e, "SHOAL_", 6) && strncmp(e, "SMA_", 4))
+            continue;
+        size_t len = strcspn(e, "=");
+        if (known_name(e, len))
+            continue;
+        const char *best = NULL;
+        size_t best_d = SIZE_MAX;
+        for (size_t i = 0; i < shoal_env_nvars; i++) {
+            const struct shoal_env_var *v = &shoal_env_vars[i];
+            if (v->cls == SHOAL_ENV_CLASS_FOREIGN)
+                continue;
+            size_t d = distance(e, len, v->name);
+            if (d < best_d) {
+                best_d = d;
+                best = v->name;
+            }
+        }
+        /* Close enough to be a typo: a few edits, fewer than a third of the name. */
+        if (best && best_d <= 3 && best_d * 3 <= len)
+            fprintf(out, "shoal: warning: %.*s is not a variable Shoal reads; did you mean %s? "
+                    "(shoal-info --env lists them)\n", (int)len, e, best);
+        else
+            fprintf(out, "shoal: warning: %.*s is not a variable Shoal reads; shoal-info --env "
+                    "lists them\n", (int)len, e);
+        count++;
+    }
+    return count;
 }
 
 void shoal_env_print(FILE *out, const struct shoal_config *cfg, int with_internal)

@@ -37,6 +37,24 @@ extern const size_t shoal_env_nvars;
  * the variable and the accepted syntax into err and returns -1. */
 int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen);
 
+/* The raw value of one variable of the table (or its alias), NULL if unset;
+ * for programs that need one variable without loading them all (oshrun).
+ * Aborts on a name the table lacks, so no variable is read outside it. */
+const char *shoal_env_value(const char *name);
+
+/* Names read by the project's other programs (SHOAL_ENV_OTHER). */
+struct shoal_env_other {
+    const char *name;      /* ends in '_' for a prefix */
+    const char *who;
+};
+extern const struct shoal_env_other shoal_env_others[];
+extern const size_t shoal_env_nothers;
+
+/* Warns on out, one line each, about SHMEM_* / SHOAL_* / SMA_* variables of env
+ * that nothing in Shoal reads, naming the nearest known name when one is close
+ * (a misspelt SHMEM_DEBG must not be silently ignored). Returns how many. */
+int shoal_env_warn_unknown(FILE *out, char *const *env);
+
 /* Prints every variable: name, value (or default), meaning. */
 void shoal_env_print(FILE *out, const struct shoal_config *cfg, int with_internal);
 

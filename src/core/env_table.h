@@ -21,6 +21,10 @@
       "Polls of a waited-on location before a waiting PE starts yielding its core") \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
+    X(SHOAL_BIND, NULL, STR, "auto", bind, \
+      "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
+    X(SHOAL_LOG, NULL, STR, "", log, \
+      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
       "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \
@@ -50,7 +54,9 @@
     X(SHOAL_RANK, NULL, INT, "-1", rank, \
       "Set by oshrun: this PE's number") \
     X(SHOAL_SIZE, NULL, INT, "0", size, \
-      "Set by oshrun: number of PEs in the job")
+      "Set by oshrun: number of PEs in the job") \
+    X(SHOAL_BINDING, NULL, STR, "", binding, \
+      "Set by oshrun: how it bound the PEs (core, hwthread, socket or none; :shared when PEs share CPUs)")
 
 #define SHOAL_ENV_FOREIGN(X) \
     X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", foreign_ompi_size, \
@@ -65,3 +71,14 @@
       "Read only to detect srun")
 
 #define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
+
+/* SHMEM_* and SHOAL_* names that other programs of the project read, so the
+ * library does not warn about them as misspellings: X(NAME, WHO). A NAME ending
+ * in '_' stands for every name it begins. */
+#define SHOAL_ENV_OTHER(X) \
+    X(SHOAL_CC, "oshcc: the C compiler it runs") \
+    X(SHOAL_CXX, "oshc++: the C++ compiler it runs") \
+    X(SHMEM_CC, "oshcc: the C compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CC wins)") \
+    X(SHMEM_CXX, "oshc++: the C++ compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CXX wins)") \
+    X(SHOAL_SANITIZE, "scripts/test.sh: the sanitizer build to test") \
+    X(SHOAL_TEST_, "the test suite's own settings (tests/, scripts/test.sh)")

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bootstrap/bootstrap.h"
+#include "core/error.h"
 #include "core/state.h"
 
 static void vformat(const char *kind, const char *routine, const char *fmt, va_list ap,
@@ -55,18 +57,6 @@ void shoal_require_init(const char *routine)
                     shoal.ever_initialized ? "after shmem_finalize and before another" : "before");
 }
 
-void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team)
-{
-    shoal_require_init(routine);
-    if (team == &shoal_ctx_dead_team)
-        shoal_fatal(routine, "the context was destroyed (shmem_ctx_destroy, or "
-                    "shmem_team_destroy of its team); create a new one");
-    if (team == &shoal_team_world)
-        shoal_fatal(routine, "PE %d is out of range: valid PEs are 0..%d", pe, team->size - 1);
-    shoal_fatal(routine, "PE %d is out of range for the context's team: valid PEs are 0..%d",
-                pe, team->size - 1);
-}
-
 void shoal_bad_addr(const char *routine, const void *addr, int pe)
 {
     (void)pe;
@@ -88,13 +78,4 @@ void shoal_check_range(const char *routine, const void *addr, size_t len)
             return;
         }
     }
-}
-
-void shoal_remote_miss(const char *routine, const void *addr, size_t len, int pe)
-{
-    uint64_t off;
-    if (shoal_seg_of(addr, &off) < 0)
-        shoal_bad_addr(routine, addr, pe);
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(routine, addr, len);
 }

@@ -6,15 +6,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootstrap/bootstrap.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "core/state.h"
+#include "core/team.h"
 #include "core/topology.h"
 
 #define HOST_LEN 256
 
-static int bad_map(char *err, size_t len, const char *why)
+static int bad_map(char *err, size_t len, const char *map, const char *why)
 {
     snprintf(err, len, "SHOAL_NODE_MAP=\"%s\": %s; use pe, block:K (K >= 1) or a comma "
-             "list of one node number per PE", shoal.cfg.node_map, why);
+             "list of one node number per PE", map, why);
     return -1;
 }
 
@@ -29,7 +33,7 @@ int shoal_node_map_parse(const char *map, int n_pes, int *node, char *err, size_
         char *end;
         long k = strtol(map + 6, &end, 10);
         if (end == map + 6 || *end || k < 1)
-            return bad_map(err, len, "K must be a positive integer");
+            return bad_map(err, len, map, "K must be a positive integer");
         for (int pe = 0; pe < n_pes; pe++)
             node[pe] = (int)(pe / k);
         return 0;
@@ -39,16 +43,16 @@ int shoal_node_map_parse(const char *map, int n_pes, int *node, char *err, size_
         char *end;
         long v = strtol(p, &end, 10);
         if (end == p || v < 0 || v > n_pes)
-            return bad_map(err, len, "expected a node number per PE");
+            return bad_map(err, len, map, "expected a node number per PE");
         node[pe] = (int)v;
         if (*end == ',')
             end++;
         else if (*end || pe != n_pes - 1)
-            return bad_map(err, len, *end ? "unexpected character" : "fewer entries than PEs");
+            return bad_map(err, len, map, *end ? "unexpected character" : "fewer entries than PEs");
         p = end;
     }
     if (*p)
-        return bad_map(err, len, "more entries than PEs");
+        return bad_map(err, len, map, "more entries than PEs");
     return 0;
 }
 
@@ -122,6 +126,9 @@ int shoal_topology_init(struct shoal_team *shared)
         shoal.n_nodes += first;
     }
     shoal.multi_node = shoal.n_nodes > 1;
+    SHOAL_LOG(BOOT, INFO, "%d node(s)%s; this PE is on node %d", shoal.n_nodes,
+              shoal.cfg.node_map && *shoal.cfg.node_map ? " (SHOAL_NODE_MAP)" : "",
+              shoal.node[shoal.my_pe]);
     shared_team_shape(&shared->start, &shared->stride, &shared->size);
     shared->my_pe = (shoal.my_pe - shared->start) / shared->stride;
     return 0;

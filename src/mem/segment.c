@@ -1,8 +1,6 @@
-/* Creating the symmetric segments and mapping the peers' copies.
- * Each PE backs its segments with memfds and publishes (pid, fd); a peer opens
- * /proc/<pid>/fd/<fd> to map the same pages. The memory is released by the kernel
- * when the last mapping goes, however the job ends, and nothing is ever named in
- * /dev/shm. PEs on other nodes are left unmapped (peer NULL): the network reaches them. */
+/* Creating the symmetric heap. Each PE backs its segments with memfds, which the shm
+ * transport (transport/shm/shm.c) hands to the same-node peers to map; nothing is
+ * ever named in /dev/shm. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "core/state.h"
 #include "mem/segment.h"
 
@@ -36,7 +35,7 @@ int shoal_memfd(const char *name, size_t size)
     return fd;
 }
 
-int shoal_heap_create(struct shoal_local_seg *out, size_t size)
+int shoal_heap_create(struct shoal_seg *out, size_t size)
 {
     out->size = size;
     out->fd = shoal_memfd("shoal-heap", size);
@@ -69,84 +68,11 @@ int shoal_heap_create(struct shoal_local_seg *out, size_t size)
     return 0;
 }
 
-static char *map_peer(const struct seg_card *c, int s)
+void shoal_heap_destroy(void)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)c->pid, (int)c->fd[s]);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        shoal_fatal("shmem_init", "cannot open a peer's shared memory (%s): %s; Shoal needs "
-                    "/proc of the same-node PEs (same user, /proc not mounted hidepid)",
-                    path, strerror(errno));
-    void *p = mmap(NULL, c->size[s], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED)
-        shoal_fatal("shmem_init", "cannot map a peer's %llu-byte segment: %s; lower "
-                    "SHMEM_SYMMETRIC_SIZE", (unsigned long long)c->size[s], strerror(errno));
-    return p;
-}
-
-int shoal_segments_map(struct shoal_local_seg local[])
-{
-    int n = shoal.n_pes;
-    struct seg_card mine = { .pid = getpid() };
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
-        mine.fd[s] = local[s].fd;
-        mine.size[s] = local[s].size;
-    }
-    struct seg_card *all = calloc((size_t)n, sizeof *all);
-    if (!all)
-        return -1;
-    if (shoal.boot->allgather(&mine, all, sizeof mine)) {
-        free(all);
-        return -1;
-    }
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
-        struct shoal_seg *seg = &shoal.seg[s];
-        seg->base = local[s].base;
-        seg->size = local[s].size;
-        seg->peer = calloc((size_t)n, sizeof *seg->peer);
-        if (!seg->peer) {
-            free(all);
-            return -1;
-        }
-        for (int pe = 0; pe < n; pe++) {
-            if (pe == shoal.my_pe)
-                seg->peer[pe] = (char *)local[s].base;
-            else if (all[pe].size[s] != local[s].size)
-                shoal_fatal("shmem_init", "PE %d's %s segment is %llu bytes, this PE's is %zu; "
-                            "every PE must run the same program with the same "
-                            "SHMEM_SYMMETRIC_SIZE", pe, s == SHOAL_SEG_HEAP ? "heap" : "static data",
-                            (unsigned long long)all[pe].size[s], local[s].size);
-            else if (local[s].size && shoal_pe_local(pe))
-                seg->peer[pe] = map_peer(&all[pe], s);
-        }
-    }
-    free(all);
-    /* Every peer has opened our memfds once all have passed this point. */
-    if (shoal.boot->barrier())
-        return -1;
-    for (int s = 0; s < SHOAL_NSEGS; s++)
-        if (local[s].fd >= 0)
-            close(local[s].fd);
-    return 0;
-}
-
-void shoal_segments_unmap(void)
-{
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
-        struct shoal_seg *seg = &shoal.seg[s];
-        if (!seg->peer)
-            continue;
-        for (int pe = 0; pe < shoal.n_pes; pe++)
-            if (pe != shoal.my_pe && seg->peer[pe])
-                munmap(seg->peer[pe], seg->size);
-        free(seg->peer);
-        seg->peer = NULL;
-    }
     /* The heap's own mapping goes; static data stays mapped (the program still uses it). */
     if (shoal.seg[SHOAL_SEG_HEAP].base)
         munmap((void *)shoal.seg[SHOAL_SEG_HEAP].base, shoal.seg[SHOAL_SEG_HEAP].size);
     for (int s = 0; s < SHOAL_NSEGS; s++)
-        shoal.seg[s] = (struct shoal_seg){ 0 };
+        shoal.seg[s] = (struct shoal_seg){ .fd = -1 };
 }

@@ -5,21 +5,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/state.h"
+
 /* The local heap starts on this boundary, which bounds what shmem_align can honour. */
 #define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)
 
-struct shoal_local_seg {
-    uintptr_t base;
-    size_t size;
-    int fd;          /* memfd backing it until peers have mapped it; -1 if none */
-};
-
 /* An anonymous shared-memory file (never visible in /dev/shm) of this size. */
 int shoal_memfd(const char *name, size_t size);
-int shoal_heap_create(struct shoal_local_seg *out, size_t size);
-int shoal_static_setup(struct shoal_local_seg *out);
-/* Exchanges the local segments with every PE and maps theirs; fills shoal.seg. */
-int shoal_segments_map(struct shoal_local_seg local[]);
-void shoal_segments_unmap(void);
+/* Fill *out (base, size, fd) for the shm transport to share. */
+int shoal_heap_create(struct shoal_seg *out, size_t size);
+int shoal_static_setup(struct shoal_seg *out);
+/* Unmaps the heap at the last finalize and forgets both segments. */
+void shoal_heap_destroy(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "core/state.h"
 #include "mem/segment.h"
 
@@ -46,7 +47,7 @@ static void copy_segment(void *dst, const void *src, size_t len)
         d[i] = s[i];
 }
 
-int shoal_static_setup(struct shoal_local_seg *out)
+int shoal_static_setup(struct shoal_seg *out)
 {
     struct data_range r = { 0, 0 };
     dl_iterate_phdr(find_exe_data, &r);

@@ -1,6 +1,6 @@
 /* The network transport of a job whose PEs all share one node: nothing may reach
  * it, since every PE is mapped. Its entries report the bug instead of crashing. */
-#include "core/state.h"
+#include "transport/transport.h"
 
 static _Noreturn void unreachable(const char *what)
 {
@@ -46,7 +46,7 @@ static void none_ctx_op(struct shoal_ctx *ctx) { (void)ctx; }
 static void none_session_start(struct shoal_ctx *ctx, long options) { (void)ctx, (void)options; }
 static void none_progress(void) {}
 
-const struct shoal_net_ops shoal_net_none = {
+const struct shoal_transport_ops shoal_net_none = {
     .name = "none",
     .init = none_init,
     .fini = none_fini,

@@ -42,7 +42,18 @@ add_test(NAME api.setup.version
 add_test(NAME api.setup.quiet
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "SHMEM_SYMMETRIC_SIZE|OpenSHMEM" 0
     -- ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+# SHOAL_LOG: each PE logs its bootstrap line once at info; a bad value stops shmem_init.
+add_test(NAME api.setup.log
+  COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "^shoal: PE [0-3]: \\[boot\\] bootstrap oshrun: PE [0-3] of 4" 4
+    -- env SHOAL_LOG=boot:info,mem:off ${SHOAL_OSHRUN} -n 4 --timeout 30 $<TARGET_FILE:api.setup>)
+add_test(NAME api.setup.log_off
+  COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "\\[(boot|mem)\\]" 0
+    -- env SHOAL_LOG=boot:off,mem:off,shm:info ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+add_test(NAME api.setup.log_bad
+  COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*subsystem:level" +
+    -- env SHOAL_LOG=ofi:loud ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
+  api.setup.log api.setup.log_off api.setup.log_bad
   PROPERTIES TIMEOUT 30 LABELS "pe")
 
 # Error cases: each mode of test_errors.c at 1, 2 and 4 PEs.

@@ -4,6 +4,8 @@
  * a world barrier, so the AMO counters of one block never see another's updates. */
 #include <shmem.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -83,26 +85,56 @@ static int strided_valid(int n, int start, int stride, int size)
            last < n;
 }
 
-/* SHMEM_TEAM_SHARED is the PEs whose memory shmem_ptr reaches: all of them on one
- * node, this PE's node when the job spans several (SHOAL_NODE_MAP in the tests). */
+/* SHMEM_TEAM_SHARED, expected from how the test was launched rather than from the
+ * library's own node detection: every test runs on one machine, so without
+ * SHOAL_NODE_MAP all PEs share a node; "pe" makes each PE its own node; "block:K"
+ * groups PEs K by K; a comma list names each PE's node, and this PE's node's PEs form
+ * the team when they are evenly spaced (otherwise the team is this PE alone). */
 static struct layout shared_layout(void)
 {
-    int first = -1, second = -1, count = 0;
-    for (int pe = 0; pe < npes; pe++) {
-        if (!shmem_ptr(&probe, pe))
-            continue;
-        if (first < 0)
-            first = pe;
-        else if (second < 0)
-            second = pe;
-        count++;
+    const char *map = getenv("SHOAL_NODE_MAP");
+    if (!map || !*map)
+        return (struct layout){ 0, 1, npes };
+    if (strcmp(map, "pe") == 0)
+        return (struct layout){ me, 1, 1 };
+    if (strncmp(map, "block:", 6) == 0) {
+        int k = atoi(map + 6), start = me - me % k;
+        return (struct layout){ start, 1, start + k <= npes ? k : npes - start };
     }
-    return (struct layout){ first, second < 0 ? 1 : second - first, count };
+    int node[64], n = 0;
+    for (const char *p = map; *p && n < 64; p += strcspn(p, ","), p += *p == ',')
+        node[n++] = atoi(p);
+    CHECK_EQ(n, npes);
+    int first = -1, last = -1, count = 0;
+    for (int pe = 0; pe < npes; pe++)
+        if (node[pe] == node[me]) {
+            first = first < 0 ? pe : first;
+            last = pe;
+            count++;
+        }
+    int stride = count > 1 ? (last - first) / (count - 1) : 1;
+    for (int i = 0; i < count; i++)
+        if (node[first + i * stride] != node[me])
+            return (struct layout){ me, 1, 1 };
+    return (struct layout){ first, stride, count };
+}
+
+/* The expectation agrees with what load/store reaches: shmem_ptr works exactly for
+ * the PEs of this node's team. (Not checked for comma lists, where a node of
+ * unevenly spaced PEs reaches more PEs than its one-PE team.) */
+static void check_shared_reach(struct layout shared)
+{
+    const char *map = getenv("SHOAL_NODE_MAP");
+    if (map && *map && strcmp(map, "pe") != 0 && strncmp(map, "block:", 6) != 0)
+        return;
+    for (int pe = 0; pe < npes; pe++)
+        CHECK((shmem_ptr(&probe, pe) != NULL) == (index_of(&shared, pe) >= 0));
 }
 
 static void test_predefined(void)
 {
     struct layout shared = shared_layout();
+    check_shared_reach(shared);
     CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_WORLD), me);
     CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), npes);
     CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_SHARED), (me - shared.start) / shared.stride);

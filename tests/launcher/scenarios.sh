@@ -160,12 +160,17 @@ nofinalize)
     expect_within 5
     ;;
 noinit)
-    # A program that never calls shmem_init may exit 0 ...
+    # A program that never calls shmem_init may exit 0, with a warning that it
+    # may not be linked with Shoal (N separate one-PE runs otherwise look fine) ...
     osh -n "$NP" "$CHECK" noinit
     expect_rc 0
-    expect_no_err
+    expect_err "^oshrun: warning: $NP of $NP PEs exited without ever calling shmem_init; if .*boot_check is not an OpenSHMEM program linked with Shoal"
+    expect_err_lines . 1
     osh -n "$NP" true
     expect_rc 0
+    expect_err "^oshrun: warning: $NP of $NP PEs exited without ever calling shmem_init"
+    osh -n "$NP" "$CHECK" ok
+    expect_no_err
     # ... but not while the other PEs wait for it.
     if [ "$NP" -gt 1 ]; then
         osh -n "$NP" "$CHECK" noinit-one "$LAST"
@@ -236,18 +241,164 @@ stdin)
     expect_out '^\[0\] stdin eof after 0 bytes$'
     STDIN=$T/in osh -n "$NP" --tag-output --stdin "$LAST" "$CHECK" stdin
     expect_out "^\[$LAST\] stdin eof after 11 bytes$"
+    # --stdin all: every PE reads the same bytes.
+    STDIN=$T/in osh -n "$NP" --tag-output --stdin all "$CHECK" stdin
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do
+        expect_out "^\[$r\] beta$"
+        expect_out "^\[$r\] stdin eof after 11 bytes$"
+    done
+    head -c 300000 /dev/zero | BOOT_CHECK_QUIET=1 "$OSHRUN" -n "$NP" -l --stdin=all "$CHECK" stdin >"$T/out" 2>"$T/err"
+    rc=$?
+    expect_rc 0
+    [ "$(grep -c 'stdin eof after 300000 bytes$' "$T/out")" -eq "$NP" ] || fail "--stdin all did not give every PE all 300000 bytes"
     # More than any pipe holds, through a pipe: oshrun must not block on it.
     head -c 3000000 /dev/zero | BOOT_CHECK_QUIET=1 "$OSHRUN" -n "$NP" -l "$CHECK" stdin >"$T/out" 2>"$T/err"
     rc=$?
     expect_rc 0
     expect_out '^\[0\] stdin eof after 3000000 bytes$'
     ;;
+progress)
+    # Partial lines ("\rprogress i/n") are passed on while the PE runs, not at its end.
+    for tag in "" --tag-output; do
+        CMD="$OSHRUN -n $NP $tag $CHECK progress 4"
+        rm -f "$BOOT_CHECK_PIDDIR"/pe.*
+        "$OSHRUN" -n "$NP" $tag "$CHECK" progress 4 </dev/null >"$T/out" 2>"$T/err" &
+        bg=$!
+        seen=
+        for ((i = 0; i < 60; i++)); do
+            sleep 0.05
+            if grep -aq "progress-$LAST 1/4" "$T/out" 2>/dev/null; then seen=1; break; fi
+        done
+        [ -n "$seen" ] && kill -0 "$bg" 2>/dev/null && ! grep -aq "4/4" "$T/out" ||
+            { kill -KILL "$bg"; fail "the first partial line did not arrive within 3 s while the PE ran"; }
+        wait "$bg"
+        rc=$?
+        expect_rc 0
+        if [ -n "$tag" ]; then
+            # Every line is tagged and ends with the last progress piece of one PE.
+            for ((r = 0; r < NP; r++)); do
+                grep -aq "^\[$r\] .*progress-$r 4/4\$" "$T/out" || fail "PE $r's last piece is not on a tagged line"
+            done
+            ! grep -av '^\[[0-9]*\] ' "$T/out" | grep -q . || fail "untagged line"
+        else
+            [ "$(grep -ao "progress-0 [0-9]/4" "$T/out" | wc -l)" -eq 4 ] || fail "pieces lost"
+        fi
+    done
+    ;;
+binding)
+    # Each PE gets CPUs of its own when the PEs fit the CPUs oshrun may use;
+    # otherwise the kernel places them. An inherited mask is respected.
+    allowed=$(taskset -pc $$ | sed 's/.*: //')
+    ncpu=$(nproc)
+    osh -n "$NP" "$CHECK" where
+    expect_rc 0
+    if [ "$NP" -le "$ncpu" ]; then
+        sets=$(sed -n 's/^where [0-9]* cpus=\([^ ]*\) .*/\1/p' "$T/out")
+        [ "$(tr ',' '\n' <<<"$sets" | sort | uniq -d | wc -l)" -eq 0 ] || fail "PEs share CPUs: $sets"
+        expect_out "binding=(core|hwthread) "
+    else
+        [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "oversubscribed PEs were bound"
+    fi
+    osh -n "$NP" --bind-to hwthread "$CHECK" where
+    expect_rc 0
+    [ "$(grep -Ec "cpus=[0-9]+ " "$T/out")" -eq "$NP" ] || fail "--bind-to hwthread gave a PE more than one CPU"
+    for how in "--bind-to none" "--bind-to=none"; do
+        osh -n "$NP" $how "$CHECK" where
+        [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "$how bound the PEs"
+    done
+    SHOAL_BIND=none osh -n "$NP" "$CHECK" where
+    [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "SHOAL_BIND=none bound the PEs"
+    SHOAL_BIND=none osh -n "$NP" --bind-to core "$CHECK" where
+    expect_out "binding=core"
+    SHOAL_BIND=bogus osh -n "$NP" "$CHECK" where
+    expect_rc 2
+    expect_err 'SHOAL_BIND="bogus" is not valid'
+    osh -n "$NP" --bind-to socket --map-by socket "$CHECK" where
+    expect_rc 0
+    expect_out "binding=socket:shared"
+    # Under a mask of one CPU, every PE stays on it.
+    last=$(tr ',' '\n' <<<"$allowed" | tail -1 | sed 's/.*-//')
+    run taskset -c "$last" "$OSHRUN" -n "$NP" "$CHECK" where
+    expect_rc 0
+    [ "$(grep -c "cpus=$last " "$T/out")" -eq "$NP" ] || fail "a PE left the inherited mask $last"
+    ;;
+options)
+    # -x, -wdir, --output-filename, --map-by, -N and the options accepted for
+    # compatibility, each checked by what the PEs see.
+    mkdir -p "$T/wd"
+    FOO=outer osh -n "$NP" -x FOO=inner -x BAR=1 -x BAR=2 -x HOME "$CHECK" where FOO
+    expect_rc 0
+    [ "$(grep -c "var=inner$" "$T/out")" -eq "$NP" ] || fail "-x FOO=inner did not reach every PE"
+    osh -n "$NP" -x BAR=1 -x BAR=2 "$CHECK" where BAR
+    [ "$(grep -c "var=2$" "$T/out")" -eq "$NP" ] || fail "the last -x BAR did not win"
+    osh -n "$NP" -wdir "$T/wd" "$CHECK" where
+    [ "$(grep -c "cwd=$T/wd " "$T/out")" -eq "$NP" ] || fail "-wdir did not set the PEs' directory"
+    osh -n "$NP" --wdir "$T/nonexistent" "$CHECK" where
+    expect_rc 1
+    expect_err "^oshrun: -wdir $T/nonexistent: No such file or directory"
+    osh -n "$NP" --output-filename "$T/of" "$CHECK" echo 4
+    expect_rc 0
+    check_echo_lines 0 out 2 <"$T/out"
+    w=${#NP}
+    for ((r = 0; r < NP; r++)); do
+        d=$T/of/1/rank.$(printf "%0${w}d" $r)
+        [ -f "$d/stdout" ] && [ -f "$d/stderr" ] || fail "no $d/stdout and stderr"
+        [ "$(grep -c "^out $r " "$d/stdout")" -eq 2 ] || fail "$d/stdout lacks PE $r's lines"
+        [ "$(grep -c "^err $r " "$d/stderr")" -eq 2 ] || fail "$d/stderr lacks PE $r's lines"
+        ! grep -qv "^out $r " "$d/stdout" || fail "$d/stdout has other PEs' lines"
+    done
+    for m in core slot node socket hwthread core:OVERSUBSCRIBE; do
+        osh -n "$NP" --map-by "$m" "$CHECK" where
+        expect_rc 0
+        [ "$(grep -c "^where " "$T/out")" -eq "$NP" ] || fail "--map-by $m"
+    done
+    osh -n "$NP" --map-by ppr:2:node "$CHECK" where
+    expect_rc 2
+    expect_err "use mpirun"
+    osh -N "$NP" "$CHECK" where
+    expect_rc 0
+    [ "$(grep -c "^where " "$T/out")" -eq "$NP" ] || fail "-N $NP alone did not start $NP PEs"
+    osh --npernode "$NP" -n "$NP" --oversubscribe --allow-run-as-root --mca btl self,vader \
+        -mca pml ob1 --host localhost:"$NP" "$CHECK" where
+    expect_rc 0
+    [ "$(grep -c "^where " "$T/out")" -eq "$NP" ] || fail "accepted options changed the job"
+    ;;
+handoff)
+    # A job for other hosts goes to a PMIx launcher, with the same options ...
+    mkdir -p "$T/bin"
+    printf '#!/bin/sh\n[ "$1" = --version ] && { echo "mpirun (Open MPI) 9.9"; exit 0; }\nprintf "%%s\\n" "$@" >%s/args\nexit 7\n' "$T" >"$T/bin/mpirun"
+    chmod +x "$T/bin/mpirun"
+    PATH=$T/bin:$PATH osh -n 4 --host nodeA,nodeB:2 -x A=1 --mca btl self -l --bind-to core "$CHECK" ok 'x y'
+    expect_rc 7
+    expect_err "^oshrun: --host names nodeA, another machine; oshrun starts PEs on this machine only, so it hands the job to the PMIx launcher $T/bin/mpirun:$"
+    [ "$(tr '\n' ' ' <"$T/args")" = "-n 4 --host nodeA,nodeB:2 -x A=1 --mca btl self --bind-to core --tag-output $CHECK ok x y " ] ||
+        fail "mpirun got: $(tr '\n' ' ' <"$T/args")"
+    printf 'localhost slots=2\nnodeC slots=2 # second\n' >"$T/hosts"
+    PATH=$T/bin:$PATH osh -n 4 --hostfile "$T/hosts" "$CHECK" ok
+    expect_rc 7
+    expect_err "hostfile $T/hosts names nodeC"
+    PATH=$T/bin:$PATH osh -n 4 -N 2 "$CHECK" ok
+    expect_rc 7
+    expect_err "^oshrun: -n 4 with -N 2 needs 2 nodes"
+    # ... or, with none in PATH, oshrun says what to use instead.
+    PATH=/nonexistent osh -n 2 -H nodeA "$CHECK" ok
+    expect_rc 2
+    expect_err "finds no PMIx launcher .*; run the job with mpirun or srun --mpi=pmix"
+    # This machine's own names stay here.
+    printf 'localhost\n%s slots=4\n' "$(hostname)" >"$T/hosts"
+    osh -n 2 --hostfile "$T/hosts" -H "localhost,$(hostname):2" "$CHECK" ok
+    expect_rc 0
+    expect_no_err
+    ;;
 usage)
     osh
     expect_rc 2
     expect_err '^Usage: oshrun'
     for args in "-n 0 true" "-n x true" "-n" "-n 2" "--bogus -n 2 true" "--timeout abc -n 1 true" \
-                "-n 2 --stdin 9 true" "--stdin foo -n 1 true" "true" "-n -3 true"; do
+                "-n 2 --stdin 9 true" "--stdin foo -n 1 true" "true" "-n -3 true" \
+                "-n 1 --bind-to board true" "-n 1 --map-by disk true" "-n 1 -x 1A true" \
+                "-n 1 -x =v true" "-n 1 --mca btl" "-n 1 -wdir" "-N 0 true"; do
         # shellcheck disable=SC2086
         osh $args
         expect_rc 2
@@ -260,7 +411,9 @@ usage)
     expect_err "unknown option '--bogus'"
     osh --help
     expect_rc 0
-    for o in -n -np --np -l --tag-output --prefix --timeout --stdin --help --version; do
+    for o in -n -np --np -l --tag-output --prefix --timeout --stdin --help --version -x -wdir \
+             --output-filename --bind-to --map-by -N --npernode --host --hostfile --oversubscribe \
+             --allow-run-as-root --mca SHOAL_BIND; do
         grep -q -- "$o" "$T/out" || fail "--help does not document $o"
     done
     osh -h
@@ -379,6 +532,36 @@ single)
     run "$CHECK" lost-contact
     expect_rc 1
     expect_err '^shoal: PE 0: lost contact with oshrun'
+    ;;
+info)
+    # CHECK is api_check. SHMEM_VERSION and SHMEM_INFO name what is in use; SHMEM_INFO
+    # adds each PE's CPUs; a misspelt variable gets a warning naming the right one.
+    SHMEM_VERSION=1 osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_out "^Shoal [0-9.]+, OpenSHMEM 1\.[0-9]+, $NP PEs on 1 node; bootstrap: oshrun; transport: shm"
+    [ "$(grep -c '^Shoal ' "$T/out")" -eq 1 ] || fail "more than PE 0 printed the version"
+    SHMEM_INFO=1 osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do
+        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to its own (core|hwthread)|not bound by oshrun: more PEs than CPUs, or --bind-to none)\)$"
+    done
+    expect_out '^  SHOAL_BIND +auto'
+    SHMEM_INFO=1 osh -n "$NP" --bind-to none "$CHECK" ok
+    [ "$(grep -c 'not bound by oshrun' "$T/out")" -eq "$NP" ] || fail "--bind-to none not reported"
+    SHMEM_DEBG=1 SHOAL_SPINCOUNT=5 SHOAL_TEST_ANYTHING=1 SHOAL_CC=cc osh -n "$NP" "$CHECK" ok
+    expect_rc 0
+    expect_err "^shoal: warning: SHMEM_DEBG is not a variable Shoal reads; did you mean SHMEM_DEBUG\?"
+    expect_err "^shoal: warning: SHOAL_SPINCOUNT is not a variable Shoal reads; did you mean SHOAL_SPIN_COUNT\?"
+    expect_err_lines . 2
+    if [ "$NP" -gt 1 ] && [ -n "${SHOAL_TEST_HAVE_OFI:-}" ]; then
+        SHMEM_VERSION=1 SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' osh -n "$NP" "$CHECK" ok
+        expect_rc 0
+        expect_out "on $NP nodes; bootstrap: oshrun; transport: shm within a node, ofi \(provider tcp;ofi_rxm\) between nodes"
+    fi
+    run "$CHECK" ok
+    expect_no_err
+    SHMEM_INFO=1 run "$CHECK" ok
+    expect_out "^PE 0 on [^ ]+: CPUs [0-9][-0-9,]* \(as the shell left it\)$"
     ;;
 api)
     # CHECK is api_check here: the same paths through shmem_init and friends.

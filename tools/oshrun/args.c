@@ -4,12 +4,14 @@
  * are never taken for oshrun's. */
 #include "oshrun.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct parser {
     int argc;
@@ -92,25 +94,110 @@ static int parse_stdin(struct parser *p, const char *s, int *rank)
     if (!s)
         return -1;
     if (!strcmp(s, "none")) {
-        *rank = -1;
+        *rank = STDIN_NONE;
+        return 0;
+    }
+    if (!strcmp(s, "all")) {
+        *rank = STDIN_ALL;
         return 0;
     }
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < 0 || v >= OSHRUN_NP_MAX)
-        return fail(p, "--stdin wants 'none' or a PE number, not '%s'", s);
+        return fail(p, "--stdin wants 'all', 'none' or a PE number, not '%s'", s);
     *rank = (int)v;
+    return 0;
+}
+
+static int parse_bind(struct parser *p, const char *s, struct options *opt)
+{
+    if (!s)
+        return -1;
+    if (bind_parse(s, &opt->bind))
+        return fail(p, "--bind-to wants core, hwthread, socket or none, not '%s'", s);
+    opt->bind_given = true;
+    opt->bind_arg = s;
+    return 0;
+}
+
+/* --map-by on one node: core, slot and node hand out cores in order, socket
+ * alternates between sockets, hwthread fills each core's threads in turn.
+ * Open MPI's :OVERSUBSCRIBE and :NOOVERSUBSCRIBE qualifiers change nothing. */
+static int parse_map(struct parser *p, const char *s, struct options *opt)
+{
+    if (!s)
+        return -1;
+    static const struct { const char *name; enum map_by map; } maps[] = {
+        { "core", MAP_CORE }, { "slot", MAP_CORE }, { "node", MAP_CORE },
+        { "socket", MAP_SOCKET }, { "package", MAP_SOCKET }, { "hwthread", MAP_HWTHREAD },
+    };
+    size_t n = strcspn(s, ":");
+    const char *qual = s + n;
+    while (*qual == ':') {
+        qual++;
+        size_t q = strcspn(qual, ":,");
+        if (strncasecmp(qual, "oversubscribe", q) && strncasecmp(qual, "nooversubscribe", q))
+            return fail(p, "--map-by qualifier '%.*s' is not supported by oshrun (only "
+                        "OVERSUBSCRIBE); use mpirun for ppr, PE=n and the like", (int)q, qual);
+        qual += q;
+        if (*qual == ',')
+            qual++;
+    }
+    opt->map_arg = s;
+    if (n == 0)                 /* "--map-by :OVERSUBSCRIBE" */
+        return 0;
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        if (strlen(maps[i].name) == n && !strncasecmp(s, maps[i].name, n)) {
+            opt->map = maps[i].map;
+            return 0;
+        }
+    return fail(p, "--map-by wants core, slot, node, socket or hwthread, not '%.*s'", (int)n, s);
+}
+
+static int parse_env(struct parser *p, const char *s, struct options *opt)
+{
+    if (!s)
+        return -1;
+    size_t n = strcspn(s, "=");
+    if (n == 0 || isdigit((unsigned char)s[0]) ||
+        strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n)
+        return fail(p, "-x wants an environment variable name, VAR or VAR=value, not '%s'", s);
+    if (opt->n_env == OSHRUN_X_MAX)
+        return fail(p, "more than %d -x options", OSHRUN_X_MAX);
+    opt->env[opt->n_env++] = s;
+    return 0;
+}
+
+static int parse_string(struct parser *p, const char *s, const char **out)
+{
+    if (!s)
+        return -1;
+    if (!*s)
+        return fail(p, "an empty value was given to an option that needs one");
+    *out = s;
     return 0;
 }
 
 enum opt_result parse_options(int argc, char *const *argv, struct options *opt, char *err,
                               size_t errlen)
 {
-    static const char *const np_names[] = { "-n", "-np", "--np", NULL };
-    static const char *const tag_names[] = { "-l", "--tag-output", "--prefix", NULL };
+    static const char *const np_names[] = { "-n", "-np", "--np", "-c", NULL };
+    static const char *const npn_names[] = { "-N", "--npernode", "-npernode", NULL };
+    static const char *const tag_names[] = { "-l", "--tag-output", "-tag-output", "--prefix", NULL };
     static const char *const timeout_names[] = { "--timeout", NULL };
-    static const char *const stdin_names[] = { "--stdin", NULL };
+    static const char *const stdin_names[] = { "--stdin", "-stdin", NULL };
+    static const char *const bind_names[] = { "--bind-to", "-bind-to", NULL };
+    static const char *const map_names[] = { "--map-by", "-map-by", NULL };
+    static const char *const x_names[] = { "-x", NULL };
+    static const char *const wdir_names[] = { "-wdir", "--wdir", "-wd", "--wd", NULL };
+    static const char *const outfile_names[] = { "--output-filename", "-output-filename", NULL };
+    static const char *const host_names[] = { "-H", "--host", "-host", NULL };
+    static const char *const hostfile_names[] = { "--hostfile", "-hostfile", "--machinefile",
+                                                  "-machinefile", NULL };
+    static const char *const mca_names[] = { "--mca", "-mca", NULL };
+    static const char *const overs_names[] = { "--oversubscribe", "-oversubscribe", NULL };
+    static const char *const root_names[] = { "--allow-run-as-root", NULL };
     static const char *const help_names[] = { "-h", "--help", NULL };
     static const char *const version_names[] = { "-V", "--version", NULL };
 
@@ -127,12 +214,46 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
             rc = parse_np(&p, a, opt_value(&p, val), &opt->np);
         } else if (!strncmp(a, "-n", 2) && a[2] >= '0' && a[2] <= '9') {
             rc = parse_np(&p, "-n", a + 2, &opt->np);      /* -n4, as mpirun users type it */
+        } else if (is_opt(a, npn_names, &val)) {
+            rc = parse_np(&p, a, opt_value(&p, val), &opt->npernode);
         } else if (is_opt(a, tag_names, &val) && !val) {
             opt->tag_output = true;
         } else if (is_opt(a, timeout_names, &val)) {
             rc = parse_timeout(&p, opt_value(&p, val), &opt->timeout);
         } else if (is_opt(a, stdin_names, &val)) {
             rc = parse_stdin(&p, opt_value(&p, val), &opt->stdin_rank);
+        } else if (is_opt(a, bind_names, &val)) {
+            rc = parse_bind(&p, opt_value(&p, val), opt);
+        } else if (is_opt(a, map_names, &val)) {
+            rc = parse_map(&p, opt_value(&p, val), opt);
+        } else if (is_opt(a, x_names, &val)) {
+            rc = parse_env(&p, opt_value(&p, val), opt);
+        } else if (is_opt(a, wdir_names, &val)) {
+            rc = parse_string(&p, opt_value(&p, val), &opt->wdir);
+        } else if (is_opt(a, outfile_names, &val)) {
+            rc = parse_string(&p, opt_value(&p, val), &opt->output_dir);
+        } else if (is_opt(a, host_names, &val)) {
+            if (opt->n_hosts == OSHRUN_X_MAX)
+                rc = fail(&p, "more than %d --host options", OSHRUN_X_MAX);
+            else
+                rc = parse_string(&p, opt_value(&p, val), &opt->hosts[opt->n_hosts++]);
+        } else if (is_opt(a, hostfile_names, &val)) {
+            rc = parse_string(&p, opt_value(&p, val), &opt->hostfile);
+        } else if (is_opt(a, mca_names, &val) && !val) {
+            /* Open MPI component settings: nothing here reads them, but a job
+             * handed to mpirun gets them. */
+            if (p.i + 2 >= argc)
+                rc = fail(&p, "%s wants a name and a value", a);
+            else if (opt->n_mca == OSHRUN_MCA_MAX)
+                rc = fail(&p, "more than %d --mca options", OSHRUN_MCA_MAX);
+            else {
+                opt->mca[opt->n_mca][0] = argv[++p.i];
+                opt->mca[opt->n_mca++][1] = argv[++p.i];
+            }
+        } else if (is_opt(a, overs_names, &val) && !val) {
+            opt->oversubscribe = true;
+        } else if (is_opt(a, root_names, &val) && !val) {
+            opt->allow_root = true;
         } else if (is_opt(a, help_names, &val) && !val) {
             return OPT_HELP;
         } else if (is_opt(a, version_names, &val) && !val) {
@@ -145,6 +266,9 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
     }
     if (p.i >= argc)
         return fail(&p, "no program to run was given"), OPT_USAGE;
+    opt->np_given = opt->np > 0;
+    if (opt->np == 0)
+        opt->np = opt->npernode;    /* -N alone: that many PEs on this node */
     if (opt->np == 0)
         return fail(&p, "give the number of PEs with -n N"), OPT_USAGE;
     if (opt->stdin_rank >= opt->np)

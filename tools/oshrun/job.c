@@ -48,7 +48,7 @@ void job_end(struct job *j, int status, int sig, const char *fmt, ...)
     free(msg);
     kill_pes(j, sig);
     j->kill_at = now_s() + KILL_GRACE_S;
-    stdin_close(j);
+    stdin_close_all(j);
 }
 
 void pe_reaped(struct job *j, struct pe *pe, int wstatus)
@@ -60,8 +60,7 @@ void pe_reaped(struct job *j, struct pe *pe, int wstatus)
     chan_close(pe);
     stream_read(j, pe, &pe->out, true);
     stream_read(j, pe, &pe->err, true);
-    if (pe->rank == j->opt.stdin_rank)
-        stdin_close(j);
+    stdin_close(j, pe);
     if (j->ending)
         return;
     if (WIFSIGNALED(wstatus)) {
@@ -74,6 +73,8 @@ void pe_reaped(struct job *j, struct pe *pe, int wstatus)
     } else if (pe->hello && !pe->finalized) {
         job_end(j, 1, SIGTERM, "PE %d (pid %d) exited without calling shmem_finalize", pe->rank,
                 (int)pe->pid);
+    } else if (!pe->hello) {
+        j->never_connected++;
     }
     check_stuck(j);
 }

@@ -128,7 +128,7 @@ static int poll_timeout(double now, const double *deadlines, size_t n)
 
 void run_job(struct job *j)
 {
-    size_t cap = (size_t)j->size * 3 + 3;
+    size_t cap = (size_t)j->size * 4 + 3;
     struct pollfd *pfd = calloc(cap, sizeof *pfd);
     struct slot *slot = calloc(cap, sizeof *slot);
     if (!pfd || !slot) {
@@ -160,14 +160,12 @@ void run_job(struct job *j)
         (pfd[n] = (struct pollfd){ .fd = (fd_), .events = (ev_) }, \
          slot[n++] = (struct slot){ (kind_), (pe_) })
         ADD(j->sigfd, POLLIN, SLOT_SIGNAL, NULL);
-        if (j->stdin_pipe >= 0) {
-            if (j->stdin_len)
-                ADD(j->stdin_pipe, POLLOUT, SLOT_STDIN_PIPE, NULL);
-            else
-                ADD(0, POLLIN, SLOT_STDIN, NULL);
-        }
+        if (j->stdin_readers > 0 && !j->stdin_len)
+            ADD(0, POLLIN, SLOT_STDIN, NULL);
         for (int r = 0; r < j->size; r++) {
             struct pe *pe = &j->pes[r];
+            if (pe->stdin_fd >= 0 && pe->stdin_off < j->stdin_len)
+                ADD(pe->stdin_fd, POLLOUT, SLOT_STDIN_PIPE, pe);
             if (pe->chan >= 0)
                 ADD(pe->chan, POLLIN | (pe->reply ? POLLOUT : 0), SLOT_CHAN, pe);
             if (pe->out.fd >= 0)
@@ -176,8 +174,9 @@ void run_job(struct job *j)
                 ADD(pe->err.fd, POLLIN, SLOT_ERR, pe);
         }
 #undef ADD
-        double deadlines[] = { j->ending ? 0 : j->timeout_at, j->kill_at, grace_at };
-        int ready = poll(pfd, n, poll_timeout(now, deadlines, 3));
+        double held = streams_flush_held(j, now);
+        double deadlines[] = { j->ending ? 0 : j->timeout_at, j->kill_at, grace_at, held };
+        int ready = poll(pfd, n, poll_timeout(now, deadlines, 4));
         if (ready < 0 && errno != EINTR) {
             job_end(j, 1, SIGKILL, "poll: %s", strerror(errno));
             break;
@@ -193,12 +192,11 @@ void run_job(struct job *j)
                 on_signals(j);
                 break;
             case SLOT_STDIN:
-                if (j->stdin_pipe >= 0 && !j->stdin_len)
+                if (j->stdin_readers > 0 && !j->stdin_len)
                     stdin_read(j);
                 break;
             case SLOT_STDIN_PIPE:
-                if (j->stdin_pipe >= 0)
-                    stdin_write(j);
+                stdin_write(j, pe);
                 break;
             case SLOT_CHAN:
                 if (pfd[i].revents & POLLOUT && pe->chan >= 0)

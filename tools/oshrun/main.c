@@ -1,6 +1,7 @@
 /* oshrun [options] -n N program [args...]: see args.c for the command line
  * and oshrun.h for how the pieces fit. */
 #include "oshrun.h"
+#include "env.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static void ensure_std_fds(void)
 
 int main(int argc, char **argv)
 {
-    struct job j = { .stdin_pipe = -1 };
+    struct job j = { 0 };
     char why[512];
     switch (parse_options(argc, argv, &j.opt, why, sizeof why)) {
     case OPT_RUN:
@@ -34,6 +35,15 @@ int main(int argc, char **argv)
         return 2;
     }
     ensure_std_fds();
+    maybe_hand_off(&j.opt);
+    if (!j.opt.bind_given) {
+        const char *env = shoal_env_value("SHOAL_BIND");
+        if (env && *env && bind_parse(env, &j.opt.bind)) {
+            fprintf(stderr, "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
+                    "hwthread, socket or none\n", env);
+            return 2;
+        }
+    }
     j.size = j.opt.np;
     j.pes = calloc((size_t)j.size, sizeof *j.pes);
     if (!j.pes) {
@@ -41,13 +51,20 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int r = 0; r < j.size; r++)
-        j.pes[r] = (struct pe){ .rank = r, .exited = true, .chan = -1,
-                                .out = { .fd = -1, .dest = 1 }, .err = { .fd = -1, .dest = 2 } };
+        j.pes[r] = (struct pe){ .rank = r, .exited = true, .chan = -1, .stdin_fd = -1,
+                                .out = { .fd = -1, .dest = 1, .file = -1 },
+                                .err = { .fd = -1, .dest = 2, .file = -1 } };
     setup_signals(&j);
     if (j.opt.timeout > 0)
         j.timeout_at = now_s() + j.opt.timeout;
     spawn_pes(&j);
     run_job(&j);
+    if (j.never_connected && !j.ending)
+        fprintf(stderr, "oshrun: warning: %d of %d PEs exited without ever calling shmem_init; if "
+                "%s is not an OpenSHMEM program linked with Shoal, each of its processes ran "
+                "alone instead of as one job (build it with oshcc, or start it with the "
+                "launcher of the OpenSHMEM it was built with)\n", j.never_connected, j.size,
+                j.opt.argv[0]);
     free(j.pes);
     return j.status;
 }

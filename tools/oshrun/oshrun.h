@@ -4,6 +4,7 @@
 #ifndef OSHRUN_H
 #define OSHRUN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <signal.h>
@@ -11,13 +12,55 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+enum bind_to { BIND_AUTO, BIND_NONE, BIND_CORE, BIND_HWTHREAD, BIND_SOCKET };
+enum map_by { MAP_CORE, MAP_SOCKET, MAP_HWTHREAD };
+
+/* Most -x and --mca options one command line may carry. */
+#define OSHRUN_X_MAX 128
+#define OSHRUN_MCA_MAX 64
+#define STDIN_NONE (-1)
+#define STDIN_ALL (-2)
+
 struct options {
     int np;
+    bool np_given;         /* -n was given (else np comes from -N) */
+    int npernode;          /* -N; 0 = not given */
     bool tag_output;
     double timeout;        /* seconds; 0 = none */
-    int stdin_rank;        /* PE that gets oshrun's stdin; -1 = none */
+    int stdin_rank;        /* PE that gets oshrun's stdin, STDIN_NONE or STDIN_ALL */
+    bool bind_given;       /* --bind-to was on the command line */
+    enum bind_to bind;
+    enum map_by map;
+    const char *map_arg, *bind_arg;   /* as typed, for a launcher the job is handed to */
+    const char *wdir;
+    const char *output_dir;           /* --output-filename */
+    const char *hosts[OSHRUN_X_MAX];  /* --host, -H: each a comma-separated list */
+    int n_hosts;
+    const char *hostfile;
+    const char *env[OSHRUN_X_MAX];    /* -x: VAR or VAR=value */
+    int n_env;
+    const char *mca[OSHRUN_MCA_MAX][2];
+    int n_mca;
+    bool oversubscribe, allow_root;   /* accepted; passed on when the job is handed off */
     char *const *argv;     /* program and its arguments */
 };
+
+/* bind.c: where each PE runs. */
+struct cpu;
+struct bind_plan {
+    cpu_set_t allowed;     /* what oshrun may use: its mask and the cgroup's cpuset */
+    enum bind_to how;      /* what applies; BIND_NONE: the kernel places the PEs */
+    bool shared;           /* some PEs share their CPUs with others */
+    int ncpu, ncore, nsocket;
+    const struct cpu *cpus;
+    const int *core_first, *core_order, *thread_order;
+};
+int bind_parse(const char *s, enum bind_to *out);
+const char *bind_name(enum bind_to b);
+void bind_plan(const char *root, const cpu_set_t *allowed, int np, enum bind_to want,
+               enum map_by map, struct bind_plan *plan);
+void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
+
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
 struct blob {
@@ -30,8 +73,10 @@ struct blob {
 struct stream {
     int fd;                /* read end; -1 once closed */
     int dest;              /* oshrun's stdout or stderr */
+    int file;              /* --output-filename copy; -1 if none */
     char *buf;
     size_t len;
+    double held_since;     /* when buf started holding a partial line; 0 = it holds none */
 };
 
 enum pe_op { OP_NONE, OP_BARRIER, OP_ALLGATHER };
@@ -49,6 +94,8 @@ struct pe {
     bool finalized;        /* called shmem_finalize */
     enum pe_op op;         /* collective this PE waits in */
     struct stream out, err;
+    int stdin_fd;          /* write end of its stdin pipe; -1 if none or closed */
+    size_t stdin_off;      /* bytes of the current stdin chunk it has taken */
 };
 
 struct job {
@@ -71,10 +118,14 @@ struct job {
     int coll_arrived;
     struct blob *coll_result;
 
-    /* oshrun's stdin, on its way to PE opt.stdin_rank. */
-    int stdin_pipe;        /* write end; -1 once closed */
+    struct bind_plan bind;
+
+    /* oshrun's stdin, on its way to PE opt.stdin_rank (or every PE): one chunk
+     * at a time, read again once every PE's pipe has taken it. */
+    int stdin_readers;     /* PEs whose stdin pipe is still open */
     char *stdin_buf;
-    size_t stdin_len, stdin_off;
+    size_t stdin_len;
+    int never_connected;   /* PEs that exited 0 without calling shmem_init */
 
     bool ending;           /* a verdict is in; PEs are being killed */
     int status;            /* oshrun's exit status */
@@ -99,6 +150,11 @@ void print_usage_error(const char *why);
 /* spawn.c: exits 127 when the program cannot be run. */
 void spawn_pes(struct job *j);
 
+/* handoff.c: a job for other hosts goes to mpirun/prterun (never returns then). */
+void maybe_hand_off(const struct options *opt);
+/* How the PEs were placed, in the words SHOAL_BINDING carries to them. */
+void binding_env(const struct job *j, char *buf, size_t len);
+
 /* loop.c */
 double now_s(void);
 void setup_signals(struct job *j);
@@ -121,8 +177,11 @@ void chan_close(struct pe *pe);
 /* forward.c */
 void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain);
 void stream_flush_close(struct job *j, struct pe *pe, struct stream *s);
+/* Passes on partial lines held longer than the grace; returns the next deadline (0 = none). */
+double streams_flush_held(struct job *j, double now);
 void stdin_read(struct job *j);
-void stdin_write(struct job *j);
-void stdin_close(struct job *j);
+void stdin_write(struct job *j, struct pe *pe);
+void stdin_close(struct job *j, struct pe *pe);
+void stdin_close_all(struct job *j);
 
 #endif

@@ -4,7 +4,10 @@
 #include "oshrun.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <sched.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,36 +113,68 @@ static void check_fd_limit(struct job *j)
     setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* The environment every PE gets: oshrun's own, with its SHOAL_* launcher
- * variables replaced. The three slots at the end are filled in per PE. */
+/* The environment every PE gets: oshrun's own with the -x settings, and its
+ * SHOAL_* launcher variables replaced. Two slots are filled in per PE. */
 static char **child_env;
-static char env_fd[32], env_rank[32], env_size[32];
+static char env_fd[32], env_rank[32], env_size[32], env_binding[64];
 
-static void build_env(int size)
+/* Does entry ("NAME=value") set the variable named by spec ("NAME" or "NAME=...")? */
+static bool same_var(const char *entry, const char *spec)
 {
+    size_t n = strcspn(spec, "=");
+    return !strncmp(entry, spec, n) && entry[n] == '=';
+}
+
+static void build_env(const struct job *j)
+{
+    static const char *const launcher_vars[] = { "SHOAL_BOOT_FD=", "SHOAL_RANK=", "SHOAL_SIZE=",
+                                                 "SHOAL_BINDING=" };
     size_t n = 0;
     while (environ[n])
         n++;
-    child_env = calloc(n + 4, sizeof *child_env);
+    child_env = calloc(n + (size_t)j->opt.n_env + 5, sizeof *child_env);
     if (!child_env) {
         perror("oshrun: out of memory");
         exit(1);
     }
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "SHOAL_BOOT_FD=", 14) && strncmp(environ[i], "SHOAL_RANK=", 11) &&
-            strncmp(environ[i], "SHOAL_SIZE=", 11))
+    for (size_t i = 0; i < n; i++) {
+        bool drop = false;
+        for (size_t v = 0; v < sizeof launcher_vars / sizeof launcher_vars[0]; v++)
+            drop |= same_var(environ[i], launcher_vars[v]);
+        /* -x VAR=value replaces VAR; -x VAR alone keeps oshrun's own value. */
+        for (int x = 0; x < j->opt.n_env; x++)
+            drop |= strchr(j->opt.env[x], '=') && same_var(environ[i], j->opt.env[x]);
+        if (!drop)
             child_env[k++] = environ[i];
+    }
+    for (int x = 0; x < j->opt.n_env; x++) {
+        bool later = false;     /* the last -x of a variable wins */
+        for (int y = x + 1; y < j->opt.n_env; y++)
+            later |= strcspn(j->opt.env[y], "=") == strcspn(j->opt.env[x], "=") &&
+                     !strncmp(j->opt.env[y], j->opt.env[x], strcspn(j->opt.env[x], "=")) &&
+                     strchr(j->opt.env[y], '=');
+        if (strchr(j->opt.env[x], '=') && !later)
+            child_env[k++] = (char *)j->opt.env[x];
+    }
     child_env[k++] = env_fd;
     child_env[k++] = env_rank;
     child_env[k++] = env_size;
-    snprintf(env_size, sizeof env_size, "SHOAL_SIZE=%d", size);
+    child_env[k++] = env_binding;
+    snprintf(env_size, sizeof env_size, "SHOAL_SIZE=%d", j->size);
+    memcpy(env_binding, "SHOAL_BINDING=", 14);
+    binding_env(j, env_binding + 14, sizeof env_binding - 14);
 }
 
 /* Runs in the new process; exec failures are reported on report_fd when it is set. */
-static _Noreturn void exec_pe(const struct job *j, const char *path, int chan, int in, int out,
-                              int err, int report_fd, pid_t parent)
+static _Noreturn void exec_pe(const struct job *j, int rank, const char *path, int chan, int in,
+                              int out, int err, int report_fd, pid_t parent)
 {
+    if (j->bind.how != BIND_NONE) {
+        cpu_set_t set;
+        bind_cpus(&j->bind, rank, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     /* Give the program the signal state and limits oshrun started with. */
     sigprocmask(SIG_SETMASK, &j->child_mask, NULL);
     if (!j->child_ignores_sigpipe)
@@ -187,7 +222,7 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
 {
     int sv[2], outp[2], errp[2], inp[2] = { -1, -1 }, rep[2] = { -1, -1 };
     int first = pe->rank == 0;
-    int want_stdin = pe->rank == j->opt.stdin_rank;
+    int want_stdin = pe->rank == j->opt.stdin_rank || j->opt.stdin_rank == STDIN_ALL;
 
     *what = "socketpair";
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -205,7 +240,7 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     if (pid < 0)
         return errno;
     if (pid == 0)
-        exec_pe(j, path, sv[1], want_stdin ? inp[0] : devnull, outp[1], errp[1], rep[1], parent);
+        exec_pe(j, pe->rank, path, sv[1], want_stdin ? inp[0] : devnull, outp[1], errp[1], rep[1], parent);
 
     /* Also here, so the group exists before the next PE joins it, whoever runs first. */
     setpgid(pid, j->pgid ? j->pgid : pid);
@@ -225,7 +260,8 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     set_nonblock(pe->err.fd);
     if (want_stdin) {
         close(inp[0]);
-        j->stdin_pipe = inp[1];
+        pe->stdin_fd = inp[1];
+        j->stdin_readers++;
         set_nonblock(inp[1]);
     }
     if (first) {
@@ -235,11 +271,69 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     return 0;
 }
 
+/* mkdir -p path; 0 or -1 with errno set. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1;; p++) {
+        char c = *p;
+        if (c != '/' && c != '\0')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
+        *p = c;
+        if (rc || !c)
+            return rc;
+    }
+}
+
+/* --output-filename DIR: as Open MPI lays it out, DIR/1/rank.N/stdout and
+ * stderr, N padded to the digits of the PE count; output still shows here too. */
+static void open_output_files(struct job *j)
+{
+    if (!j->opt.output_dir)
+        return;
+    int width = snprintf(NULL, 0, "%d", j->size);
+    for (int r = 0; r < j->size; r++) {
+        char path[PATH_MAX];
+        int n = snprintf(path, sizeof path - 8, "%s/1/rank.%0*d", j->opt.output_dir, width, r);
+        if (n < 0 || (size_t)n >= sizeof path - 8 || make_dirs(path)) {
+            fprintf(stderr, "oshrun: --output-filename: cannot create %s: %s\n", path,
+                    n < 0 || (size_t)n >= sizeof path - 8 ? "name too long" : strerror(errno));
+            exit(1);
+        }
+        struct stream *streams[] = { &j->pes[r].out, &j->pes[r].err };
+        for (int k = 0; k < 2; k++) {
+            snprintf(path + n, 8, "/std%s", k ? "err" : "out");
+            streams[k]->file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+            if (streams[k]->file < 0) {
+                fprintf(stderr, "oshrun: --output-filename: cannot create %s: %s\n", path,
+                        strerror(errno));
+                exit(1);
+            }
+        }
+    }
+}
+
+void binding_env(const struct job *j, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", bind_name(j->bind.how),
+             j->bind.how != BIND_NONE && j->bind.shared ? ":shared" : "");
+}
+
 void spawn_pes(struct job *j)
 {
+    open_output_files(j);
+    if (j->opt.wdir && chdir(j->opt.wdir)) {
+        fprintf(stderr, "oshrun: -wdir %s: %s\n", j->opt.wdir, strerror(errno));
+        exit(1);
+    }
     char *path = resolve_program(j->opt.argv[0]);
     check_fd_limit(j);
-    build_env(j->size);
+    cpu_set_t mask;
+    if (sched_getaffinity(0, sizeof mask, &mask))
+        CPU_ZERO(&mask);
+    bind_plan("/sys", &mask, j->size, j->opt.bind, j->opt.map, &j->bind);
+    build_env(j);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0) {
         perror("oshrun: /dev/null");

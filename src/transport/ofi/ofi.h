@@ -21,7 +21,12 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include "bootstrap/bootstrap.h"
+#include "core/backoff.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "core/state.h"
+#include "transport/transport.h"
 
 /* The libfabric API this was compiled against (1.17 where it was written). */
 #define OFI_API_VERSION FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION)
@@ -110,7 +115,9 @@ struct ofi_ctx {
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
-    pthread_mutex_t lock;           /* taken only when ofi.locked */
+    int locked;                     /* ofi.locked, unless the context is private or
+                                       serialized: then only its owner uses it */
+    pthread_mutex_t lock;           /* taken only when locked */
     struct ofi_ctx *next_ctx;       /* every context, for progress() */
 };
 
@@ -122,7 +129,7 @@ struct ofi_remote {
 
 enum ofi_amo_kind { OFI_AMO_PLAIN, OFI_AMO_FETCH, OFI_AMO_COMPARE, OFI_AMO_KINDS };
 #define OFI_AMO_OPS (SHOAL_AMO_XOR + 1)
-#define OFI_AMO_TYPES (SHOAL_AMO_DOUBLE + 1)
+#define OFI_AMO_TYPES (SHOAL_AMO_UINT64 + 1)
 
 struct ofi_state {
     struct fi_info *info;
@@ -169,13 +176,13 @@ void ofi_ctx_enable_or_die(struct ofi_ctx *c);
 
 static inline void ofi_lock(struct ofi_ctx *c)
 {
-    if (ofi.locked)
+    if (c->locked)
         pthread_mutex_lock(&c->lock);
 }
 
 static inline void ofi_unlock(struct ofi_ctx *c)
 {
-    if (ofi.locked)
+    if (c->locked)
         pthread_mutex_unlock(&c->lock);
 }
 
@@ -230,7 +237,7 @@ static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t
     return 0;
 }
 
-/* The operations of net.h, by file: ofi_init.c */
+/* The operations of transport.h, by file: ofi_init.c */
 int ofi_net_init(void);
 void ofi_net_fini(void);
 /* ofi_rma.c, ofi_amo.c, ofi_signal.c, ofi_order.c, ofi_ctx.c */
@@ -257,6 +264,9 @@ void ofi_trigger_close(void *counter);
 void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
                               size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
                               enum shoal_amo_op sig_op, int pe, void *counter, uint64_t threshold);
+/* Ends the job when one of c's triggered operations has not fired: quiet would
+ * wait for it forever. */
+void ofi_trigger_check(struct ofi_ctx *c);
 /* Frees the records of c's triggered operations, all complete. */
 void ofi_trigger_release(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
@@ -275,7 +285,8 @@ void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
 void ofi_reg_release(struct ofi_ctx *c);
 
 /* ofi_ctx.c */
-struct ofi_ctx *ofi_ctx_open(void);
+/* shared: other threads may use it (not SHMEM_CTX_PRIVATE or _SERIALIZED). */
+struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
@@ -291,6 +302,14 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
+
+/* One poll of a wait inside the transport: drives every context, then backs off,
+ * giving the core up far sooner than a load/store poll (core/progress.h). */
+static inline void ofi_backoff(struct shoal_backoff *b)
+{
+    ofi_progress();
+    shoal_backoff_spin(b, (unsigned)shoal.cfg.spin_count >> 6);
+}
 
 /* ofi_order.c */
 void ofi_flush_more(struct ofi_ctx *c);
@@ -317,7 +336,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                      \
             ofi_drain_cq(c);                                                            \
             ofi_progress_others(c);                                                     \
-            shoal_backoff(&ofi_b_);                                                     \
+            ofi_backoff(&ofi_b_);                                                       \
         }                                                                               \
         if (SHOAL_UNLIKELY(ofi_rc_))                                                    \
             ofi_fatal_rc(what, (int)ofi_rc_,                                            \

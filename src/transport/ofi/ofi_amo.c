@@ -19,10 +19,9 @@ static const enum fi_op fi_op_of[OFI_AMO_OPS] = {
 static const enum fi_datatype fi_type_of[OFI_AMO_TYPES] = {
     [SHOAL_AMO_INT32] = FI_INT32, [SHOAL_AMO_UINT32] = FI_UINT32,
     [SHOAL_AMO_INT64] = FI_INT64, [SHOAL_AMO_UINT64] = FI_UINT64,
-    [SHOAL_AMO_FLOAT] = FI_FLOAT, [SHOAL_AMO_DOUBLE] = FI_DOUBLE,
 };
 
-static const size_t size_of[OFI_AMO_TYPES] = { 4, 4, 8, 8, 4, 8 };
+static const size_t size_of[OFI_AMO_TYPES] = { 4, 4, 8, 8 };
 
 /* The kind of call an operation needs: compare for CSWAP, fetch when the old
  * value is wanted, plain otherwise. */
@@ -135,34 +134,14 @@ static uint64_t cswap_word(struct ofi_ctx *c, size_t size, uint64_t compare, uin
     return size == 4 ? o32 : old;
 }
 
-/* new = old (op) operand, on the bits of the type. */
+/* new = old (op) operand, on the bits of the type (every AMO is on integer bits:
+ * transport/amo.h). */
 static uint64_t apply(const struct shoal_amo *a, uint64_t old)
 {
     uint64_t v = 0;
     memcpy(&v, a->operand, size_of[a->type]);
     if (a->op == SHOAL_AMO_WRITE)
         return v;
-    switch (a->type) {
-    case SHOAL_AMO_FLOAT: {
-        float x, y;
-        uint32_t o = (uint32_t)old, r;
-        memcpy(&x, &o, 4);
-        memcpy(&y, &v, 4);
-        x += y;
-        memcpy(&r, &x, 4);
-        return r;
-    }
-    case SHOAL_AMO_DOUBLE: {
-        double x, y;
-        memcpy(&x, &old, 8);
-        memcpy(&y, &v, 8);
-        x += y;
-        memcpy(&old, &x, 8);
-        return old;
-    }
-    default:
-        break;
-    }
     uint64_t r;
     switch (a->op) {
     case SHOAL_AMO_ADD: r = old + v; break;

@@ -38,13 +38,14 @@ static int open_slots(struct ofi_ctx *c)
 
 /* A context's endpoint is opened on its first operation: programs create many
  * contexts they never use, and an rxm endpoint costs megabytes of buffers. */
-struct ofi_ctx *ofi_ctx_open(void)
+struct ofi_ctx *ofi_ctx_open(int shared)
 {
     struct ofi_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         ctx_fail("context allocation", -FI_ENOMEM);
         return NULL;
     }
+    c->locked = ofi.locked && shared;
     pthread_mutex_init(&c->lock, NULL);
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->next_ctx = ofi.ctxs;
@@ -58,6 +59,8 @@ int ofi_ctx_enable(struct ofi_ctx *c)
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     int rc;
+    SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
+              c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
     if ((rc = fi_cq_open(ofi.domain, &cq_attr, &c->cq, NULL)) ||
@@ -119,7 +122,9 @@ void ofi_ctx_close(struct ofi_ctx *c)
 
 int ofi_ctx_create(struct shoal_ctx *ctx)
 {
-    struct ofi_ctx *c = ofi_ctx_open();
+    /* A private or serialized context is never used by two threads at once, and no
+     * other thread drives it (ofi_progress skips it), so it takes no lock. */
+    struct ofi_ctx *c = ofi_ctx_open(!(ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)));
     ctx->net = c;
     return c ? 0 : -1;
 }

@@ -126,6 +126,7 @@ static struct fi_info *select_provider(void)
 static void adopt_info(struct fi_info *info)
 {
     ofi.info = info;
+    shoal.net_provider = info->fabric_attr->prov_name;
     ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
     ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
     ofi.fence_flag = !!(info->caps & FI_FENCE);
@@ -153,6 +154,12 @@ static void adopt_info(struct fi_info *info)
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
                         !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.next_key = SHOAL_NSEGS + 1;
+    SHOAL_LOG(OFI, INFO, "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
+              "mr_mode 0x%llx%s%s%s%s", info->fabric_attr->prov_name, info->fabric_attr->name,
+              info->domain_attr->name, ofi.inject_size, ofi.bounce_size,
+              (unsigned long long)ofi.mr_mode, ofi.fence_flag ? ", FI_FENCE" : "",
+              ofi.delivery_complete ? ", delivery complete" : "",
+              ofi.writes_ordered ? ", writes ordered" : "", ofi.emulate_amo ? ", AMOs emulated" : "");
 }
 
 int ofi_net_init(void)
@@ -175,7 +182,7 @@ int ofi_net_init(void)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
     if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE)
         ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
-    ofi.dflt = ofi_ctx_open();
+    ofi.dflt = ofi_ctx_open(1);
     if (!ofi.dflt || ofi_ctx_enable(ofi.dflt))
         return -1;
     shoal_ctx_default.net = ofi.dflt;

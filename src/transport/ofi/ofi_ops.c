@@ -1,7 +1,7 @@
 /* The libfabric transport's operations table. */
 #include "transport/ofi/ofi.h"
 
-static const struct shoal_net_ops ofi_ops = {
+static const struct shoal_transport_ops ofi_ops = {
     .name = "ofi",
     .init = ofi_net_init,
     .fini = ofi_net_fini,
@@ -26,4 +26,4 @@ static const struct shoal_net_ops ofi_ops = {
     .put_signal_triggered = ofi_put_signal_triggered,
 };
 
-const struct shoal_net_ops *const shoal_net_ofi = &ofi_ops;
+const struct shoal_transport_ops *const shoal_net_ofi = &ofi_ops;

@@ -31,13 +31,15 @@ void ofi_wait_issued(struct ofi_ctx *c)
 
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
+    if (SHOAL_UNLIKELY(c->trig_ops != NULL))
+        ofi_trigger_check(c);
     ofi_wait_issued(c);
     /* Counters can run ahead of the CQ entries that copy gets out of slots. */
     struct shoal_backoff b = { 0 };
     while (c->slots_busy) {
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
     c->fence_pending = 0;
     ofi_trigger_release(c);

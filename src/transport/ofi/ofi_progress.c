@@ -80,7 +80,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -95,7 +95,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
         if (*done)
             break;
         ofi_progress_others(c);
-        shoal_backoff(&b);
+        ofi_backoff(&b);
     }
 }
 
@@ -108,7 +108,7 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
         while (!c->free_slots) {
             ofi_drain_cq(c);
             ofi_progress_others(c);
-            shoal_backoff(&b);
+            ofi_backoff(&b);
         }
     }
     struct ofi_slot *s = c->free_slots;
@@ -129,7 +129,9 @@ void ofi_progress(void)
     inside = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && pthread_mutex_trylock(&c->lock))
+        if (ofi.locked && !c->locked)
+            continue;   /* private: only its owner may drive it */
+        if (c->locked && pthread_mutex_trylock(&c->lock))
             continue;   /* its holder drives it */
         /* What a session holds back goes out while the PE waits: a peer may be
          * waiting for it. */
@@ -137,7 +139,7 @@ void ofi_progress(void)
             ofi_flush_deferred(c);
             ofi_drain_cq(c);
         }
-        if (ofi.locked)
+        if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);

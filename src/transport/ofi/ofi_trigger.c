@@ -13,6 +13,8 @@
 struct ofi_trig_op {
     struct fi_triggered_context put, sig;   /* must live until the operations run */
     uint64_t signal;
+    struct fid_cntr *cntr;
+    uint64_t threshold;
     struct ofi_trig_op *next;
 };
 
@@ -56,6 +58,8 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
     tc.trigger.threshold.threshold = (size_t)threshold;
     t->put = t->sig = tc;
     t->signal = signal;
+    t->cntr = (struct fid_cntr *)counter;
+    t->threshold = threshold;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     ofi_flush_deferred(c);
     /* No FI_COMPLETION: the CQ hands back only bounce slots; the counter counts. */
@@ -85,6 +89,17 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
     t->next = c->trig_ops;
     c->trig_ops = t;
     ofi_unlock(c);
+}
+
+void ofi_trigger_check(struct ofi_ctx *c)
+{
+    for (struct ofi_trig_op *t = c->trig_ops; t; t = t->next)
+        if (fi_cntr_read(t->cntr) < t->threshold)
+            shoal_fatal("shmem_quiet", "a triggered put-with-signal still waits for its trigger "
+                        "(at %llu, threshold %llu), so quiet (or the barrier that implies it) "
+                        "cannot complete it; call shmemx_trigger_increment first",
+                        (unsigned long long)fi_cntr_read(t->cntr),
+                        (unsigned long long)t->threshold);
 }
 
 void ofi_trigger_release(struct ofi_ctx *c)

@@ -3,33 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
+#include "bootstrap/bootstrap.h"
 #include "build_info.h"
-#include "core/state.h"
+#include "coll/coll.h"
+#include "core/log.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
-struct shoal_state shoal = { .my_pe = -1, .net = &shoal_net_none };
-struct shoal_team shoal_team_world = { .my_pe = -1 };
-struct shoal_team shoal_team_shared = { .my_pe = -1 };
-struct shoal_ctx shoal_ctx_default = { .team = &shoal_team_world };
-
 /* The team pool is carved from the heap before any user allocation, so every PE
  * finds it at the same offset. */
 #define SHOAL_HEAP_RESERVE (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot))
-
-static void print_banner(void)
-{
-    if (shoal.my_pe != 0 || !(shoal.cfg.info || shoal.cfg.version))
-        return;
-    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION,
-           SHMEM_MINOR_VERSION, shoal.n_pes);
-    if (shoal.cfg.info) {
-        printf("Environment variables (SHMEM_INFO):\n");
-        shoal_env_print(stdout, &shoal.cfg, 0);
-    }
-    fflush(stdout);
-}
 
 static void init_teams(void)
 {
@@ -42,7 +27,7 @@ static void init_teams(void)
     shoal_teams_reset();
 }
 
-static int init_heap(struct shoal_local_seg *heap)
+static int init_heap(struct shoal_seg *heap)
 {
     size_t user = shoal.cfg.symmetric_size;
     size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE;
@@ -58,25 +43,11 @@ static int init_heap(struct shoal_local_seg *heap)
     return 0;
 }
 
-/* PEs on other nodes need the network transport; a one-node job uses none. */
-static void init_net(void)
-{
-    shoal.net = &shoal_net_none;
-    if (shoal.multi_node) {
-        if (!shoal_net_ofi)
-            shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
-                        "without libfabric; install libfabric-dev and rebuild, or run every "
-                        "PE on one node", shoal.n_nodes);
-        shoal.net = shoal_net_ofi;
-    }
-    if (shoal.net->init())
-        shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
-}
-
 static int init_first(int requested)
 {
     char err[512];
-    if (shoal_env_load(&shoal.cfg, err, sizeof err)) {
+    if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
+        shoal_log_parse(shoal.cfg.log, err, sizeof err)) {
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
@@ -98,20 +69,22 @@ static int init_first(int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
+    SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
+              shoal.my_pe, shoal.n_pes, requested);
 
-    struct shoal_local_seg local[SHOAL_NSEGS];
-    if (init_heap(&local[SHOAL_SEG_HEAP]) || shoal_static_setup(&local[SHOAL_SEG_DATA]))
+    if (init_heap(&shoal.seg[SHOAL_SEG_HEAP]) || shoal_static_setup(&shoal.seg[SHOAL_SEG_DATA]))
         shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
                     "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
+    SHOAL_LOG(MEM, INFO, "heap %zu bytes at %p, static data %zu bytes at %p",
+              shoal.seg[SHOAL_SEG_HEAP].size, (void *)shoal.seg[SHOAL_SEG_HEAP].base,
+              shoal.seg[SHOAL_SEG_DATA].size, (void *)shoal.seg[SHOAL_SEG_DATA].base);
     init_teams();
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
-    if (shoal_segments_map(local))
-        shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
-    init_net();
+    shoal_transport_init();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
-    print_banner();
+    shoal_banner();
     shoal_barrier_world();
     return 0;
 }
@@ -166,15 +139,14 @@ SHOAL_PROFILED(shmem_query_initialized)
 void shmem_finalize(void)
 {
     shoal_require_init("shmem_finalize");
-    shoal_quiet_all();
+    /* The barrier completes the default context's operations. */
     shoal_barrier_world();
     if (--shoal.init_count > 0)
         return;
     fflush(stdout);
     shoal_teams_release();
-    shoal.net->fini();
-    shoal.net = &shoal_net_none;
-    shoal_segments_unmap();
+    shoal_transport_fini();
+    shoal_heap_destroy();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;

@@ -1,7 +1,7 @@
 /* Queries about the job and about symmetric addresses. */
 #include <string.h>
 
-#include "core/state.h"
+#include "api/api.h"
 
 int shmem_my_pe(void)
 {
@@ -42,7 +42,8 @@ void *shmem_ptr(const void *dest, int pe)
     shoal_require_init("shmem_ptr");
     if (pe < 0 || pe >= shoal.n_pes)
         return NULL;
-    return shoal_xlate(dest, pe);
+    struct shoal_rref r;
+    return shoal_resolve(dest, pe, &r) == 0 ? r.ptr : NULL;
 }
 SHOAL_PROFILED(shmem_ptr)
 

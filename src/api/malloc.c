@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <shmemx.h>
+
+#include "api/api.h"
 #include "coll/coll_common.h"
-#include "core/state.h"
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
@@ -67,7 +69,8 @@ static void *heap_exhausted(const char *routine, size_t size)
     return NULL;
 }
 
-static void *heap_alloc(const char *routine, size_t size, size_t align, int zero)
+static void *heap_alloc_sync(const char *routine, size_t size, size_t align, int zero,
+                             int barrier)
 {
     shoal_require_init(routine);
     if (size == 0)
@@ -76,8 +79,14 @@ static void *heap_alloc(const char *routine, size_t size, size_t align, int zero
     void *p = off == SHOAL_ALLOC_FAIL ? heap_exhausted(routine, size) : heap_ptr(off);
     if (p && zero)
         memset(p, 0, size);
-    shoal_barrier_world();
+    if (barrier)
+        shoal_barrier_world();
     return p;
+}
+
+static void *heap_alloc(const char *routine, size_t size, size_t align, int zero)
+{
+    return heap_alloc_sync(routine, size, align, zero, 1);
 }
 
 void *shmem_malloc(size_t size)
@@ -89,9 +98,12 @@ SHOAL_PROFILED(shmem_malloc)
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    (void)hints; /* every hint is a performance hint; one heap serves them all */
+    /* The standard hints are performance hints and one heap serves them all; the
+     * deterministic allocator needs no barrier to agree, so SHMEMX_MALLOC_NO_BARRIER
+     * can drop it and leave ordering to the caller. */
     AGREE("shmem_malloc_with_hints", size, COLL_ARG_SIZE("size", size));
-    return heap_alloc("shmem_malloc_with_hints", size, 16, 0);
+    return heap_alloc_sync("shmem_malloc_with_hints", size, 16, 0,
+                           !(hints & SHMEMX_MALLOC_NO_BARRIER));
 }
 SHOAL_PROFILED(shmem_malloc_with_hints)
 

@@ -1,0 +1,58 @@
+/* What a PE says at start-up: a warning for SHMEM_* / SHOAL_* variables nothing
+ * reads (PE 0), and with SHMEM_VERSION / SHMEM_INFO the version, bootstrap and
+ * transports in use (PE 0) and, with SHMEM_INFO, every PE's CPU binding. */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "bootstrap/bootstrap.h"
+#include "build_info.h"
+#include "core/cpulist.h"
+
+extern char **environ;
+
+static void print_binding(void)
+{
+    cpu_set_t set;
+    char cpus[512] = "?", host[256] = "?";
+    if (!sched_getaffinity(0, sizeof set, &set))
+        cpulist_format(&set, cpus, sizeof cpus);
+    gethostname(host, sizeof host - 1);
+    const char *how = shoal.cfg.binding;
+    char why[128];
+    if (shoal.boot != &shoal_boot_oshrun)
+        snprintf(why, sizeof why, "as %s left it", shoal.boot == &shoal_boot_single
+                 ? "the shell" : "the launcher");
+    else if (!how || !*how || !strncmp(how, "none", 4))
+        snprintf(why, sizeof why, "not bound by oshrun: more PEs than CPUs, or --bind-to none");
+    else
+        snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s", strchr(how, ':') ? "a" : "its own",
+                 (int)strcspn(how, ":"), how, strchr(how, ':') ? " shared with other PEs" : "");
+    printf("PE %d on %s: CPUs %s (%s)\n", shoal.my_pe, host, cpus, why);
+}
+
+void shoal_banner(void)
+{
+    if (shoal.my_pe == 0)
+        shoal_env_warn_unknown(stderr, environ);
+    if (shoal.my_pe == 0 && (shoal.cfg.info || shoal.cfg.version)) {
+        printf("Shoal %s, OpenSHMEM %d.%d, %d PEs on %d node%s; bootstrap: %s; transport: ",
+               SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, shoal.n_pes,
+               shoal.n_nodes, shoal.n_nodes == 1 ? "" : "s", shoal.boot->name);
+        if (shoal.multi_node)
+            printf("shm within a node, %s%s%s%s between nodes\n", shoal.net->name,
+                   shoal.net_provider ? " (provider " : "",
+                   shoal.net_provider ? shoal.net_provider : "", shoal.net_provider ? ")" : "");
+        else
+            printf("shm (every PE on one node)\n");
+        if (shoal.cfg.info) {
+            printf("Environment variables (SHMEM_INFO):\n");
+            shoal_env_print(stdout, &shoal.cfg, 0);
+        }
+    }
+    if (shoal.cfg.info)
+        print_binding();
+    fflush(stdout);
+}

@@ -1,0 +1,26 @@
+/* Polling with growing politeness: spin, then yield the core, then sleep briefly, so
+ * that more PEs than cores still make progress. No network here: core/progress.h
+ * adds driving the network to each poll. */
+#ifndef SHOAL_BACKOFF_H
+#define SHOAL_BACKOFF_H
+
+#include "core/compiler.h"
+
+struct shoal_backoff { unsigned polls; };
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
+
+/* One poll: a pause instruction for the first spins polls, then the slow path. */
+static inline void shoal_backoff_spin(struct shoal_backoff *b, unsigned spins)
+{
+    if (SHOAL_LIKELY(b->polls++ < spins)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+        return;
+    }
+    shoal_backoff_slow(b, spins);
+}
+
+#endif

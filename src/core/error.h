@@ -1,0 +1,21 @@
+/* Fatal errors and warnings: "shoal: PE n: routine: message; remedy". Every layer
+ * reports through these (core/error.c). */
+#ifndef SHOAL_ERROR_H
+#define SHOAL_ERROR_H
+
+#include <stddef.h>
+
+#include "core/compiler.h"
+
+/* Prints the message and ends the whole job. */
+_Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Ends the job unless shmem_init has been called and not yet finalized. */
+void shoal_require_init(const char *routine);
+_Noreturn void shoal_bad_addr(const char *routine, const void *addr, int pe);
+/* Ends the job when [addr, addr + len) runs past the end of the symmetric segment
+ * addr is in; returns for an address outside every segment. */
+void shoal_check_range(const char *routine, const void *addr, size_t len);
+
+#endif

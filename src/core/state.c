@@ -1,0 +1,8 @@
+/* The process-wide state (core/state.h). */
+#include "transport/transport.h"
+
+struct shoal_state shoal = {
+    .my_pe = -1,
+    .seg = { [SHOAL_SEG_HEAP] = { .fd = -1 }, [SHOAL_SEG_DATA] = { .fd = -1 } },
+    .net = &shoal_net_none,
+};

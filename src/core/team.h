@@ -1,0 +1,66 @@
+/* Teams: a strided set of world PEs with a slot of symmetric memory for their
+ * synchronization and collectives. The data and the checks every routine owes its
+ * caller live here (core/team.c); creating, splitting and destroying teams is api/team.c. */
+#ifndef SHOAL_TEAM_H
+#define SHOAL_TEAM_H
+
+#include <stdint.h>
+#include <shmem.h>
+
+#include "core/compiler.h"
+
+/* Each team owns one slot of the team pool: symmetric words for its
+ * synchronization and symmetric scratch for its collectives. Slots sit at the
+ * same heap offset on every PE, so a team's members address each other's slot
+ * through the ordinary symmetric translation. */
+#define SHOAL_TEAM_SLOTS 64
+#define SHOAL_TEAM_SYNC_WORDS 64
+#define SHOAL_TEAM_SCRATCH (16 * 1024)
+/* sync words 40 and 41 of a parent team: slot agreement of its splits (api/team.c) */
+#define SHOAL_TEAM_SPLIT_WORD 40
+
+struct shoal_team_slot {
+    uint64_t sync[SHOAL_TEAM_SYNC_WORDS];
+    unsigned char scratch[SHOAL_TEAM_SCRATCH];
+};
+
+struct shoal_team {
+    int start, stride, size;   /* world PE of member i is start + i * stride */
+    int my_pe;                 /* -1 when this PE is not a member */
+    int slot;                  /* index into the team pool */
+    struct shoal_team_slot *res;
+    uint64_t barrier_epoch;    /* barriers this PE has entered on this team */
+    unsigned splits;           /* splits of this team as parent (api/team.c) */
+    shmem_team_config_t config;
+    int destroyed;             /* kept, never freed, once destroyed (api/team.c) */
+    struct shoal_team *next_dead;
+};
+
+/* A destroyed context's team (api/ctx.c): no members (size 0, my_pe -1), so every
+ * RMA or AMO through a destroyed context fails shoal_world_pe's range check and
+ * shoal_bad_pe names the cause, with no check of its own on the hot path. */
+extern struct shoal_team shoal_ctx_dead_team;
+
+_Noreturn void shoal_team_gone(const char *routine);
+_Noreturn void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team);
+
+/* A team handle a routine may use: 0 for SHMEM_TEAM_INVALID, 1 for a live team; a
+ * destroyed team ends the job (its memory is kept, so looking is safe). */
+static inline int shoal_team_ok(const char *routine, const struct shoal_team *team)
+{
+    if (!team)
+        return 0;
+    if (SHOAL_UNLIKELY(team->destroyed))
+        shoal_team_gone(routine);
+    return 1;
+}
+
+/* Team-relative PE -> world PE, with the range check every routine owes its caller. */
+static inline int shoal_world_pe(const char *routine, const struct shoal_team *team, int pe)
+{
+    if (SHOAL_UNLIKELY((unsigned)pe >= (unsigned)team->size))
+        shoal_bad_pe(routine, pe, team);
+    return team->start + pe * team->stride;
+}
+
+#endif

@@ -1,0 +1,114 @@
+/* The transport layer's out-of-line parts: starting the transports, the network
+ * halves of transport.h's dispatchers, and the library's own words and copies. */
+#include "transport/transport.h"
+
+/* PEs on other nodes need the network transport; a one-node job uses none. */
+void shoal_transport_init(void)
+{
+    if (shoal_transport_shm.init())
+        shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
+    shoal.net = &shoal_net_none;
+    if (shoal.multi_node) {
+        if (!shoal_net_ofi)
+            shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
+                        "without libfabric; install libfabric-dev and rebuild, or run every "
+                        "PE on one node", shoal.n_nodes);
+        shoal.net = shoal_net_ofi;
+    }
+    if (shoal.net->init())
+        shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
+}
+
+void shoal_transport_fini(void)
+{
+    shoal.net->fini();
+    shoal.net = &shoal_net_none;
+    shoal.net_provider = NULL;
+    shoal_transport_shm.fini();
+}
+
+void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
+{
+    /* The operands in the type's own width (the low bytes of v and cmp). */
+    uint32_t v32 = (uint32_t)v, c32 = (uint32_t)cmp;
+    int narrow = shoal_amo_width(type) == 4;
+    struct shoal_amo a = { .op = op, .type = type, .seg = r->seg, .off = r->off,
+                           .operand = narrow ? (void *)&v32 : (void *)&v,
+                           .compare = narrow ? (void *)&c32 : (void *)&cmp, .fetch = fetch,
+                           .user = !!(nbi & SHOAL_AMO_FROM_USER) };
+    nbi &= ~SHOAL_AMO_FROM_USER;
+    /* Stores of this thread to same-node memory come before the AMO that may
+     * announce them. */
+    shoal_shm_release_after(0);
+    if (nbi && fetch)
+        shoal.net->amo_nbi(ctx, &a, r->pe);
+    else
+        shoal.net->amo(ctx, &a, r->pe);
+}
+
+void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
+                          size_t len, const struct shoal_rref *sig, uint64_t signal,
+                          enum shoal_amo_op sig_op, int nbi)
+{
+    dst->tp->put_signal(ctx, dst->seg, dst->off, src, len, sig->seg, sig->off, signal, sig_op,
+                        nbi, dst->pe);
+}
+
+/* ---- The library's own words and copies --------------------------------------------- */
+
+/* A library-internal symmetric address is always symmetric. */
+static struct shoal_rref own(const void *addr, int pe)
+{
+    struct shoal_rref r;
+    if (SHOAL_UNLIKELY(shoal_resolve(addr, pe, &r) < 0))
+        shoal_bad_addr("shoal", addr, pe);
+    return r;
+}
+
+uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, int pe)
+{
+    struct shoal_rref r = own(word, pe);
+    uint64_t old;
+    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, op, SHOAL_AMO_UINT64, v, 0, &old, 0, __ATOMIC_ACQ_REL);
+    return old;
+}
+
+uint64_t shoal_word_read(const uint64_t *word, int pe)
+{
+    return shoal_word_fetch_op(SHOAL_AMO_READ, (uint64_t *)word, 0, pe);
+}
+
+void shoal_word_add(uint64_t *word, uint64_t v, int pe)
+{
+    struct shoal_rref r = own(word, pe);
+    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, v, 0, NULL, 0,
+                 __ATOMIC_RELEASE);
+}
+
+void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
+{
+    struct shoal_rref r = own(word, pe);
+    /* Each such word has one writer at a time and no AMO in flight when it is
+     * stored, so a CPU store cannot break the network's atomicity. */
+    if (r.ptr) {
+        shoal_shm_release_after(payload);
+        __atomic_store_n((uint64_t *)r.ptr, v, __ATOMIC_RELEASE);
+        return;
+    }
+    /* The payload put before it must land first. */
+    r.tp->fence(SHMEM_CTX_DEFAULT);
+    shoal_net_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, v, 0, NULL, 0);
+}
+
+void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
+{
+    struct shoal_rref r = own(dest_sym, pe);
+    r.tp->put(SHMEM_CTX_DEFAULT, r.seg, r.off, src, len, pe);
+}
+
+void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len)
+{
+    struct shoal_rref r = own(src_sym, pe);
+    r.tp->get(SHMEM_CTX_DEFAULT, dst, r.seg, r.off, len, pe);
+}

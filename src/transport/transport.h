@@ -1,0 +1,259 @@
+/* The transport interface: how a PE reaches the memory of another PE.
+ *
+ * A transport is a table of operations (struct shoal_transport_ops). Two serve a
+ * job: shm (transport/shm/) for the PEs on this node, whose memory is mapped here,
+ * and one network transport (shoal.net: ofi, or none on one node) for the others.
+ * The layers above never call a backend directly: they resolve a symmetric address
+ * once (shoal_resolve) and hand the result to the dispatchers at the end of this
+ * file, which take the same-node path inline (a load, store or CPU atomic, no call)
+ * and call the network transport's table otherwise. Symmetric
+ * locations are named by (segment, offset), which mean the same on every PE; the
+ * transport turns them into whatever its network wants (virtual address or offset,
+ * and a key), from what it exchanged at init.
+ *
+ * Completion, as OpenSHMEM and libfabric define it:
+ *   put            returns once the source buffer may be reused (local completion);
+ *   put_nbi        the source may be reused only after local_complete or quiet;
+ *   get            returns with the data in dst;
+ *   get_nbi        dst holds the data after quiet;
+ *   amo            fetch != NULL: returns with the old value in *fetch;
+ *                  fetch == NULL: non-fetching, complete at quiet;
+ *   amo_nbi        fetching, *fetch written by quiet;
+ *   fence          puts and AMOs to one PE issued after it land after those before;
+ *   quiet          every operation of the context is complete at its target;
+ *   progress       drives the provider, for peers' operations that target this PE.
+ * Operations take world PE numbers of PEs that this transport reaches. */
+#ifndef SHOAL_TRANSPORT_H
+#define SHOAL_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <shmem.h>
+
+#include "core/error.h"
+#include "core/state.h"
+#include "transport/amo.h"
+#include "transport/shm/shm.h"
+
+struct shoal_team;
+
+/* A communication context: its team (PE numbering), its options, and the network
+ * transport's own resources, so that quiet on one context waits only for its
+ * operations. Created and destroyed by api/ctx.c. */
+struct shoal_ctx {
+    struct shoal_team *team;
+    long options;              /* SHMEM_CTX_PRIVATE / _SERIALIZED / _NOSTORE */
+    long session;              /* options of the open session; 0 when none */
+    void *net;                 /* the network transport's resources for this context */
+    unsigned destroyed;        /* SHOAL_CTX_DESTROYED once shmem_ctx_destroy'd (api/ctx.c) */
+};
+#define SHOAL_CTX_DESTROYED 0xdeadc7c7u
+
+struct shoal_transport_ops {
+    const char *name;
+    /* Collective over every PE of the job (through the bootstrap), after the
+     * segments exist and shoal.node[] is known. Sets up the default context.
+     * Returns 0, or nonzero after printing why. */
+    int  (*init)(void);
+    void (*fini)(void);
+    /* Gives ctx its own transmit resources (ctx->net); 0 or -1. */
+    int  (*ctx_create)(struct shoal_ctx *ctx);
+    void (*ctx_destroy)(struct shoal_ctx *ctx);
+
+    void (*put)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+    void (*put_nbi)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                    int pe);
+    void (*get)(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+    void (*get_nbi)(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+    void (*amo)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+    void (*amo_nbi)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+    /* Payload, then the 64-bit signal update (SHOAL_AMO_WRITE or SHOAL_AMO_ADD) at
+     * (sig_seg, sig_off), which lands after the payload. nbi: like put_nbi. */
+    void (*put_signal)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                       int sig_seg, uint64_t sig_off, uint64_t signal,
+                       enum shoal_amo_op sig_op, int nbi, int pe);
+
+    void (*fence)(struct shoal_ctx *ctx);
+    void (*quiet)(struct shoal_ctx *ctx);
+    /* Waits until the source buffers of this context's put_nbi may be reused. */
+    void (*local_complete)(struct shoal_ctx *ctx);
+    /* Session hints (SHMEM_CTX_SESSION_BATCH): operations may be coalesced until stop. */
+    void (*session_start)(struct shoal_ctx *ctx, long options);
+    void (*session_stop)(struct shoal_ctx *ctx);
+    void (*progress)(void);
+    /* Triggered operations, NULL where the transport has none. trigger_open gives
+     * a network counter (NULL when the provider offers none); put_signal_triggered
+     * posts a put-with-signal the network issues once that counter reaches
+     * threshold, complete at the quiet after that. */
+    void *(*trigger_open)(void);
+    void (*trigger_add)(void *counter, uint64_t n);
+    void (*trigger_close)(void *counter);
+    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                                 size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
+                                 enum shoal_amo_op sig_op, int pe, void *counter,
+                                 uint64_t threshold);
+};
+
+/* The same-node transport (transport/shm/shm.c). */
+extern const struct shoal_transport_ops shoal_transport_shm;
+/* Network transports built into this library; a NULL entry where one was not built. */
+extern const struct shoal_transport_ops *const shoal_net_ofi;
+/* The one used when every PE is on this node: every operation reports a bug. */
+extern const struct shoal_transport_ops shoal_net_none;
+
+/* Starts the transports once the segments exist and the node layout is known
+ * (collective): shm maps the same-node peers' segments, the network transport the
+ * rest. Ends the job with the remedy when that is impossible. */
+void shoal_transport_init(void);
+void shoal_transport_fini(void);
+
+/* ---- Resolving a symmetric address ------------------------------------------------ */
+
+/* Where a symmetric object of a world PE is, resolved once by the caller and used as
+ * given by every layer below: ptr is its mapping here (same node) or NULL; tp is the
+ * transport that reaches it; (seg, off) names it on every PE. */
+struct shoal_rref {
+    char *ptr;
+    const struct shoal_transport_ops *tp;
+    int seg;
+    int pe;
+    uint64_t off;
+};
+
+/* 0 with *r filled, or -1 when addr is in no symmetric segment. */
+static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
+{
+    uintptr_t a = (uintptr_t)addr;
+    int s = SHOAL_SEG_HEAP;
+    uintptr_t off = a - shoal.seg[s].base;
+    if (SHOAL_UNLIKELY(off >= shoal.seg[s].size)) {
+        s = SHOAL_SEG_DATA;
+        off = a - shoal.seg[s].base;
+        if (SHOAL_UNLIKELY(off >= shoal.seg[s].size))
+            return -1;
+    }
+    char *base = shoal_shm_peer[s][pe];
+    r->ptr = SHOAL_LIKELY(base != NULL) ? base + off : NULL;
+    r->tp = SHOAL_LIKELY(base != NULL) ? &shoal_transport_shm : shoal.net;
+    r->seg = s;
+    r->pe = pe;
+    r->off = off;
+    return 0;
+}
+
+/* [r, r + len) inside the segment: one overflow-safe comparison (off < size holds). */
+static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
+{
+    return SHOAL_LIKELY(len <= shoal.seg[r->seg].size - r->off);
+}
+
+/* ---- Dispatchers ------------------------------------------------------------------ */
+
+/* Contiguous transfers; nbi: the network may complete them at the next quiet. */
+static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
+                                size_t len, int nbi)
+{
+    if (SHOAL_LIKELY(r->ptr != NULL))
+        shoal_shm_copy(r->ptr, src, len);
+    else if (nbi)
+        r->tp->put_nbi(ctx, r->seg, r->off, src, len, r->pe);
+    else
+        r->tp->put(ctx, r->seg, r->off, src, len, r->pe);
+}
+
+static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
+                                size_t len, int nbi)
+{
+    if (SHOAL_LIKELY(r->ptr != NULL))
+        shoal_shm_copy(dst, r->ptr, len);
+    else if (nbi)
+        r->tp->get_nbi(ctx, dst, r->seg, r->off, len, r->pe);
+    else
+        r->tp->get(ctx, dst, r->seg, r->off, len, r->pe);
+}
+
+/* The network half of shoal_tp_amo (transport/transport.c). */
+void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
+
+/* The one choice between a CPU atomic and a network AMO, for every AMO of the
+ * library (the API's, signals, locks, and the collectives' words). AMOs take one
+ * path for the whole job so they stay atomic with respect to each other: CPU
+ * atomics on the shm mapping when every PE shares this node, the network
+ * otherwise, this PE included. v and cmp are the operand and compare value, in the
+ * low width bytes; fetch (a width-byte object, or NULL for a non-fetching AMO)
+ * receives the old value; nbi: the network may write it at the next quiet (the API's
+ * AMO routines or SHOAL_AMO_FROM_USER into it, see struct shoal_amo). mo is
+ * the CPU atomic's memory order (a constant, so the inline path folds it). */
+static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
+                                enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
+                                uint64_t cmp, void *fetch, int nbi, int mo)
+{
+    if (SHOAL_LIKELY(r->ptr != NULL && !shoal.multi_node)) {
+        if (shoal_amo_width(type) == 4) {
+            uint32_t old = shoal_shm_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp, fetch != NULL,
+                                           mo);
+            if (fetch)
+                memcpy(fetch, &old, 4);
+        } else {
+            uint64_t old = shoal_shm_amo64(r->ptr, op, v, cmp, fetch != NULL, mo);
+            if (fetch)
+                memcpy(fetch, &old, 8);
+        }
+        return;
+    }
+    shoal_net_amo(ctx, r, op, type, v, cmp, fetch, nbi);
+}
+
+/* The network half of shoal_tp_put_signal (transport/transport.c). */
+void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
+                          size_t len, const struct shoal_rref *sig, uint64_t signal,
+                          enum shoal_amo_op sig_op, int nbi);
+
+/* Payload, then the 64-bit signal update, visible after the payload. */
+static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst,
+                                       const void *src, size_t len,
+                                       const struct shoal_rref *sig, uint64_t signal,
+                                       enum shoal_amo_op sig_op, int nbi)
+{
+    if (SHOAL_UNLIKELY(dst->ptr == NULL)) {
+        shoal_net_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
+        return;
+    }
+    if (len)
+        shoal_shm_copy(dst->ptr, src, len);
+    shoal_shm_release_after(len);
+    shoal_tp_amo(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0, __ATOMIC_RELEASE);
+}
+
+/* Ordering and completion. Same-node RMA completes inside each call, so for it fence
+ * and quiet only order this thread's stores, plain or non-temporal; the network
+ * transport then orders or completes the context's own operations. */
+static inline void shoal_tp_fence(shmem_ctx_t ctx)
+{
+    shoal_shm_fence();
+    shoal.net->fence(ctx);
+}
+
+static inline void shoal_tp_quiet(shmem_ctx_t ctx)
+{
+    shoal_shm_fence();
+    shoal.net->quiet(ctx);
+}
+
+/* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */
+
+/* On world PE pe, on the default context, whichever way that PE is reached; the
+ * symmetric addresses are the library's own. */
+uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, int pe);
+uint64_t shoal_word_read(const uint64_t *word, int pe);
+/* Non-fetching: returns without waiting for the update to land (barrier arrivals,
+ * whose target waits for them anyway). */
+void shoal_word_add(uint64_t *word, uint64_t v, int pe);
+/* Stores v once the payload put to pe before it (payload bytes) is visible there. */
+void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload);
+/* Blocking copies for the collectives. */
+void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len);
+void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len);
+
+#endif

@@ -1,0 +1,100 @@
+/* oshrun's placement (tools/oshrun/bind.c) on made-up machines: a fake /sys
+ * tree with two sockets of two cores of two hardware threads, numbered as
+ * Linux numbers them (siblings 0+4, 1+5, ...; cores 0,1 on socket 0). Checks
+ * which CPUs each PE gets for every policy, map and PE count that matters. */
+#include "oshrun.h"
+#include "cpulist.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures;
+
+static void put(const char *root, int cpu, const char *file, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/topology", root, cpu);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    if (system(cmd))
+        exit(2);
+    strcat(path, "/");
+    strcat(path, file);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f))
+        exit(2);
+}
+
+/* expect: the CPU lists of PEs 0..np-1 separated by spaces, or "none". */
+static void check(const char *root, const char *allowed, int np, enum bind_to want,
+                  enum map_by map, const char *how, const char *expect)
+{
+    cpu_set_t mask;
+    cpulist_parse(allowed, &mask);
+    struct bind_plan plan;
+    bind_plan(root, &mask, np, want, map, &plan);
+    char got[4096] = "";
+    if (plan.how == BIND_NONE) {
+        strcpy(got, "none");
+    } else {
+        for (int r = 0; r < np; r++) {
+            cpu_set_t set;
+            char list[256];
+            bind_cpus(&plan, r, &set);
+            cpulist_format(&set, list, sizeof list);
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", r ? " " : "", list);
+        }
+    }
+    if (strcmp(got, expect) || strcmp(bind_name(plan.how), how)) {
+        printf("FAIL: allowed %s, %d PEs, --bind-to %s, map %d: got %s [%s], expected %s [%s]\n",
+               allowed, np, bind_name(want), (int)map, bind_name(plan.how), got, how, expect);
+        failures++;
+    }
+}
+
+int main(void)
+{
+    char root[] = "/tmp/shoal-bind-XXXXXX";
+    if (!mkdtemp(root))
+        return 2;
+    for (int c = 0; c < 8; c++) {
+        char sib[32], sock[8];
+        snprintf(sib, sizeof sib, "%d,%d\n", c % 4, c % 4 + 4);
+        snprintf(sock, sizeof sock, "%d\n", (c % 4) / 2);
+        put(root, c, "thread_siblings_list", sib);
+        put(root, c, "physical_package_id", sock);
+    }
+    /* PEs fit the cores: a core each (both its threads), socket by socket. */
+    check(root, "0-7", 1, BIND_AUTO, MAP_CORE, "core", "0,4");
+    check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "core", "0,4 1,5 2,6 3,7");
+    check(root, "0-7", 4, BIND_AUTO, MAP_SOCKET, "core", "0,4 2,6 1,5 3,7");
+    /* More PEs than cores: a hardware thread each, every core's first thread first. */
+    check(root, "0-7", 6, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5");
+    check(root, "0-7", 4, BIND_HWTHREAD, MAP_HWTHREAD, "hwthread", "0 4 1 5");
+    /* More PEs than CPUs: the kernel places them, unless a policy is asked for. */
+    check(root, "0-7", 9, BIND_AUTO, MAP_CORE, "none", "none");
+    check(root, "0-7", 5, BIND_CORE, MAP_CORE, "core", "0,4 1,5 2,6 3,7 0,4");
+    check(root, "0-7", 2, BIND_NONE, MAP_CORE, "none", "none");
+    check(root, "0-7", 3, BIND_SOCKET, MAP_CORE, "socket", "0-1,4-5 0-1,4-5 2-3,6-7");
+    check(root, "0-7", 3, BIND_SOCKET, MAP_SOCKET, "socket", "0-1,4-5 2-3,6-7 0-1,4-5");
+    /* An inherited mask: only its CPUs, and a core counts once however many of
+     * its threads are allowed. */
+    check(root, "0,1,4", 2, BIND_AUTO, MAP_CORE, "core", "0,4 1");
+    check(root, "0,1,4", 3, BIND_AUTO, MAP_CORE, "hwthread", "0 1 4");
+    check(root, "6", 1, BIND_AUTO, MAP_CORE, "core", "6");
+    check(root, "6", 2, BIND_AUTO, MAP_CORE, "none", "none");
+
+    /* No topology files at all: every CPU is a core of its own. */
+    check("/nonexistent", "0-3", 4, BIND_AUTO, MAP_CORE, "core", "0 1 2 3");
+
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    if (system(cmd))
+        failures++;
+    if (!failures)
+        printf("bind_check: every placement as expected\n");
+    return failures ? 1 : 0;
+}

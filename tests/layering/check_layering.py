@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Checks that the library's layers point down (docs/architecture.md).
+
+Layers, lowest first; a file may include headers and call functions of its own
+layer and of the layers below it, never of a layer above:
+
+  env        core/env.*, core/env_table.h, core/compiler.h (shared with oshrun)
+  bootstrap  bootstrap/
+  base       core/state.h, core/error.*, core/backoff.*, core/log.*: the data and
+             the reporting every layer above uses (core/state.c, which sets the
+             initial state, belongs to core)
+  transport  transport/ (generic dispatch) and its backends transport/<name>/
+  core, mem  the rest of core/ (teams, topology, progress) and mem/
+  coll       coll/
+  api        api/
+
+and besides: a backend knows no other backend; coll/ reaches the transports only
+through transport/transport.h (no backend header, no backend identifier); the
+bootstrap touches no transport.
+
+Usage: check_layering.py SRC_DIR       check a tree (exit 1 on a violation)
+       check_layering.py --self-test SRC_DIR
+           plant one violation of each kind into copies of the tree and require
+           that every one is caught (and that the clean tree passes).
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+RANK = {"env": 0, "bootstrap": 1, "base": 2, "transport": 3, "core": 4, "mem": 4,
+        "coll": 5, "api": 6}
+ENV = {"core/env.h", "core/env.c", "core/env_table.h", "core/compiler.h",
+       "core/build_info.h.in"}
+BASE = {"core/state.h", "core/error.h", "core/error.c", "core/backoff.h", "core/backoff.c",
+        "core/log.h", "core/log.c"}
+# Identifiers that belong to one backend, by backend folder.
+BACKEND_IDS = {
+    "shm": r"\bshoal_shm_\w+|\bshoal_transport_shm\b",
+    "ofi": r"\bofi_\w+|\bshoal_net_ofi\b|\bfi_\w+",
+    "mpi": r"\bshoal_mpi_\w+|\bshoal_net_mpi\b|\bMPI_\w+",
+}
+GENERATED = {"build_info.h"}
+
+
+def layer_of(rel):
+    """(layer, backend or None) of a path relative to src/."""
+    if rel in ENV:
+        return "env", None
+    if rel in BASE:
+        return "base", None
+    top = rel.split("/")[0]
+    if top == "transport":
+        parts = rel.split("/")
+        return "transport", parts[1] if len(parts) > 2 else None
+    if top in RANK:
+        return top, None
+    return None, None
+
+
+def strip_comments_and_strings(text):
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+
+
+DEF_RE = re.compile(r"^(?!static\b|typedef\b|extern\b|struct\b[^(]*\{|#)[A-Za-z_][\w \t\*]*?"
+                    r"\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:__attribute__\(\(.*?\)\)\s*)?\{",
+                    re.M | re.S)
+INC_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def sources(src):
+    for root, _, files in os.walk(src):
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                path = os.path.join(root, f)
+                yield os.path.relpath(path, src), path
+
+
+def resolve_include(src, rel, inc):
+    """The src-relative path an #include names, or None for one outside src/."""
+    if inc in GENERATED:
+        return None
+    for cand in (inc, os.path.join(os.path.dirname(rel), inc), os.path.join("core", inc),
+                 os.path.join("bootstrap", inc)):
+        cand = os.path.normpath(cand)
+        if os.path.exists(os.path.join(src, cand)):
+            return cand
+    return None
+
+
+def check(src):
+    errors = []
+    files = {}
+    for rel, path in sources(src):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            raw = fh.read()
+        files[rel] = (raw, strip_comments_and_strings(raw))
+
+    # Where each external function is defined.
+    defined = {}
+    for rel, (_, code) in files.items():
+        layer, _ = layer_of(rel)
+        if layer is None or not rel.endswith(".c"):
+            continue
+        for m in DEF_RE.finditer(code):
+            defined.setdefault(m.group(1), (layer, rel))
+
+    if len(defined) < 50:
+        errors.append(f"only {len(defined)} function definitions found: the parser is broken")
+    for rel, (raw, code) in files.items():
+        layer, backend = layer_of(rel)
+        if layer is None:
+            continue
+        rank = RANK[layer]
+        for inc in INC_RE.findall(raw):
+            target = resolve_include(src, rel, inc)
+            if target is None:
+                continue
+            tlayer, tbackend = layer_of(target)
+            if tlayer is None:
+                continue
+            if RANK[tlayer] > rank:
+                errors.append(f"{rel}: includes {target}: {layer}/ reaches up into {tlayer}/")
+            if backend and tbackend and tbackend != backend:
+                errors.append(f"{rel}: includes {target}: backend {backend} reaches into "
+                              f"backend {tbackend}")
+            if layer == "coll" and tbackend:
+                errors.append(f"{rel}: includes {target}: coll/ touches a transport backend "
+                              "(use transport/transport.h)")
+            if layer == "bootstrap" and tlayer == "transport":
+                errors.append(f"{rel}: includes {target}: the bootstrap touches a transport")
+        for name in sorted(set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code))):
+            if name not in defined:
+                continue
+            dlayer, drel = defined[name]
+            if RANK[dlayer] > rank and drel != rel:
+                errors.append(f"{rel}: calls {name} ({drel}): {layer}/ reaches up into "
+                              f"{dlayer}/")
+        for other, pattern in BACKEND_IDS.items():
+            if other == backend:
+                continue
+            if backend or layer in ("coll", "bootstrap"):
+                m = re.search(pattern, code)
+                if m:
+                    who = f"backend {backend}" if backend else f"{layer}/"
+                    errors.append(f"{rel}: uses {m.group(0)}: {who} touches backend {other}")
+    return errors
+
+
+# One planted violation of each rule: (file to edit, text appended to it).
+PLANTS = [
+    ("transport/shm/shm.c", '#include "api/api.h"\n'),
+    ("core/topology.c", "void planted(void) { shoal_teams_reset(); }\n"),
+    ("coll/barrier.c", '#include "transport/shm/shm.h"\n'),
+    ("coll/coll.c", "void planted(void) { shoal_shm_fence(); }\n"),
+    ("bootstrap/select.c", '#include "transport/transport.h"\n'),
+    ("transport/ofi/ofi_ops.c", "void planted(void) { shoal_shm_fence(); }\n"),
+    ("mem/alloc.c", '#include "coll/coll.h"\n'),
+]
+
+
+def self_test(src):
+    failures = []
+    clean = check(src)
+    if clean:
+        failures.append("the clean tree fails:\n  " + "\n  ".join(clean))
+    for target, text in PLANTS:
+        if not os.path.exists(os.path.join(src, target)):
+            failures.append(f"plant target {target} is missing; update PLANTS")
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, "src")
+            shutil.copytree(src, copy)
+            with open(os.path.join(copy, target), "a", encoding="utf-8") as fh:
+                fh.write(text)
+            found = check(copy)
+            if not found:
+                failures.append(f"not caught: {target} += {text.strip()}")
+            else:
+                print(f"caught: {target} += {text.strip()}\n  -> {found[0]}")
+    return failures
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--self-test":
+        failures = self_test(argv[2])
+        for f in failures:
+            print("FAIL:", f)
+        return 1 if failures else 0
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    errors = check(argv[1])
+    for e in errors:
+        print("layering:", e)
+    if errors:
+        print(f"{len(errors)} layering violation(s); see docs/architecture.md for the layers")
+        return 1
+    print("layering: every include and call points down")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

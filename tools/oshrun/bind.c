@@ -1,0 +1,223 @@
+/* Where each PE runs. oshrun gives every PE its own core when the PEs fit the
+ * cores it may use (its inherited affinity mask, narrowed by the cgroup's
+ * cpuset), and otherwise its own hardware thread (distinct cores first, then
+ * their siblings), or leaves placement to the kernel when PEs outnumber CPUs.
+ * Cores and sockets come from /sys topology, so hyperthread siblings are never
+ * mistaken for cores. */
+#include "oshrun.h"
+#include "cpulist.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One CPU the job may use, with the core and socket it belongs to. */
+struct cpu {
+    int id;
+    int core;              /* lowest CPU number among its core's threads */
+    int socket;
+    int thread;            /* its rank among the allowed threads of its core */
+};
+
+static int read_int(const char *root, int cpu, const char *file, int fallback)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/topology/%s", root, cpu, file);
+    FILE *f = fopen(path, "r");
+    int v;
+    if (!f)
+        return fallback;
+    if (fscanf(f, "%d", &v) != 1)
+        v = fallback;
+    fclose(f);
+    return v;
+}
+
+/* The core a CPU belongs to, named by the lowest CPU of its threads (core_id
+ * alone repeats across sockets). */
+static int core_of(const char *root, int cpu)
+{
+    char path[512], line[4096];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/topology/thread_siblings_list", root,
+             cpu);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cpu;
+    cpu_set_t sib;
+    int core = cpu;
+    if (fgets(line, sizeof line, f) && !cpulist_parse(line, &sib))
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &sib)) {
+                core = c;
+                break;
+            }
+    fclose(f);
+    return core;
+}
+
+/* The cgroup's cpuset (v2, or v1's cpuset hierarchy), intersected into set. A
+ * container may show the host's CPUs in the affinity mask while its cpuset
+ * allows fewer. */
+static void apply_cgroup(const char *root, cpu_set_t *set)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f)
+        return;
+    char line[4096], path[4608];
+    const char *file = NULL;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *ctrl = strchr(line, ':'), *dir = ctrl ? strchr(ctrl + 1, ':') : NULL;
+        if (!dir)
+            continue;
+        *dir++ = '\0';
+        ctrl++;
+        if (!strcmp(ctrl, "")) {                       /* v2: 0::/path */
+            snprintf(path, sizeof path, "%s/fs/cgroup%s/cpuset.cpus.effective", root, dir);
+            file = path;
+        } else if (strstr(ctrl, "cpuset")) {           /* v1: n:cpuset:/path */
+            snprintf(path, sizeof path, "%s/fs/cgroup/cpuset%s/cpuset.effective_cpus", root, dir);
+            file = path;
+            break;
+        }
+    }
+    fclose(f);
+    if (!file || !(f = fopen(file, "r")))
+        return;
+    cpu_set_t cg;
+    if (fgets(line, sizeof line, f) && !cpulist_parse(line, &cg) && CPU_COUNT(&cg) > 0) {
+        cpu_set_t both;
+        CPU_AND(&both, set, &cg);
+        if (CPU_COUNT(&both) > 0)
+            *set = both;
+    }
+    fclose(f);
+}
+
+static int by_socket_core_thread(const void *a, const void *b)
+{
+    const struct cpu *x = a, *y = b;
+    if (x->socket != y->socket)
+        return x->socket - y->socket;
+    if (x->core != y->core)
+        return x->core - y->core;
+    return x->id - y->id;
+}
+
+const char *bind_name(enum bind_to b)
+{
+    static const char *const names[] = { [BIND_AUTO] = "auto", [BIND_NONE] = "none",
+                                         [BIND_CORE] = "core", [BIND_HWTHREAD] = "hwthread",
+                                         [BIND_SOCKET] = "socket" };
+    return names[b];
+}
+
+int bind_parse(const char *s, enum bind_to *out)
+{
+    /* Open MPI qualifiers such as core:overload-allowed change nothing here. */
+    size_t n = strcspn(s, ":");
+    for (int b = BIND_AUTO; b <= BIND_SOCKET; b++)
+        if (strlen(bind_name(b)) == n && !strncmp(s, bind_name(b), n)) {
+            *out = b;
+            return 0;
+        }
+    if (n == 6 && !strncmp(s, "hwthrd", 6)) {
+        *out = BIND_HWTHREAD;
+        return 0;
+    }
+    return -1;
+}
+
+/* Works out how PEs are placed: plan->how is what applies (BIND_NONE when the
+ * kernel places them) and bind_cpus gives each PE its CPUs. */
+void bind_plan(const char *root, const cpu_set_t *allowed_in, int np, enum bind_to want,
+               enum map_by map, struct bind_plan *plan)
+{
+    cpu_set_t allowed = *allowed_in;
+    apply_cgroup(root, &allowed);
+    int ncpu = CPU_COUNT(&allowed), ncore = 0, nsocket = 0, k = 0;
+    *plan = (struct bind_plan){ .allowed = allowed, .how = BIND_NONE, .ncpu = ncpu };
+    struct cpu *cpus = calloc((size_t)ncpu, sizeof *cpus);
+    int *core_first = calloc((size_t)ncpu, sizeof *core_first); /* index in cpus of each core */
+    int *core_order = calloc((size_t)ncpu, sizeof *core_order);
+    int *thread_order = calloc((size_t)ncpu, sizeof *thread_order);
+    if (!cpus || !core_first || !core_order || !thread_order)
+        goto fail;
+    for (int c = 0; c < CPU_SETSIZE && k < ncpu; c++)
+        if (CPU_ISSET(c, &allowed))
+            cpus[k++] = (struct cpu){ .id = c, .core = core_of(root, c),
+                                      .socket = read_int(root, c, "physical_package_id", 0) };
+    qsort(cpus, (size_t)ncpu, sizeof *cpus, by_socket_core_thread);
+    for (int i = 0; i < ncpu; i++) {
+        bool new_core = i == 0 || cpus[i].core != cpus[i - 1].core ||
+                        cpus[i].socket != cpus[i - 1].socket;
+        cpus[i].thread = new_core ? 0 : cpus[i - 1].thread + 1;
+        if (new_core)
+            core_first[ncore++] = i;
+        if (i == 0 || cpus[i].socket != cpus[i - 1].socket)
+            nsocket++;
+    }
+    plan->ncore = ncore;
+    plan->nsocket = nsocket;
+
+    /* The order cores are handed out in: socket by socket, or round robin over
+     * sockets with --map-by socket. */
+    int m = 0;
+    if (map == MAP_SOCKET) {
+        for (int round = 0; m < ncore; round++)
+            for (int s = 0, seen = -1, idx = 0; s < ncore; s++) {
+                int sock = cpus[core_first[s]].socket;
+                idx = sock == seen ? idx + 1 : 0;
+                seen = sock;
+                if (idx == round)
+                    core_order[m++] = s;
+            }
+    } else {
+        for (; m < ncore; m++)
+            core_order[m] = m;
+    }
+    /* Hardware threads: the first thread of every core (in core order), then the
+     * second of every core, and so on; --map-by hwthread keeps siblings together. */
+    m = 0;
+    for (int t = 0; m < ncpu; t++)
+        for (int s = 0; s < ncore; s++) {
+            int first = core_first[core_order[s]];
+            for (int i = first; i < ncpu && cpus[i].core == cpus[first].core &&
+                                cpus[i].socket == cpus[first].socket; i++)
+                if (map == MAP_HWTHREAD ? t == 0 : cpus[i].thread == t)
+                    thread_order[m++] = i;
+        }
+
+    enum bind_to how = want;
+    if (how == BIND_AUTO)
+        how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
+    plan->how = ncpu > 0 ? how : BIND_NONE;
+    plan->shared = how == BIND_SOCKET || np > (how == BIND_HWTHREAD ? ncpu : ncore);
+    plan->cpus = cpus;
+    plan->core_first = core_first;
+    plan->core_order = core_order;
+    plan->thread_order = thread_order;
+    return;
+fail:
+    free(cpus);
+    free(core_first);
+    free(core_order);
+    free(thread_order);
+}
+
+/* The CPUs PE r runs on under plan (plan->how is not BIND_NONE). */
+void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set)
+{
+    const struct cpu *cpus = plan->cpus;
+    CPU_ZERO(set);
+    if (plan->how == BIND_HWTHREAD) {
+        CPU_SET(cpus[plan->thread_order[r % plan->ncpu]].id, set);
+        return;
+    }
+    const struct cpu *first = &cpus[plan->core_first[plan->core_order[r % plan->ncore]]];
+    for (int i = 0; i < plan->ncpu; i++)
+        if (cpus[i].socket == first->socket &&
+            (plan->how == BIND_SOCKET || cpus[i].core == first->core))
+            CPU_SET(cpus[i].id, set);
+}
