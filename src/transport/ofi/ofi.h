@@ -100,6 +100,8 @@ struct ofi_ctx {
     int more_pe;                    /* where the flush goes: the last batched put's target */
     uint64_t more_addr, more_key;
     int fence_pending;              /* the next put or AMO waits for earlier writes */
+    int direct_pending;             /* a direct put's source may still be read: local
+                                       completion must wait for the write counter */
     /* Session modes (ofi_session.c), set between session start and stop. */
     int bundling;                   /* small puts join bundles */
     int pws_defer;                  /* put-with-signal: signals wait for one fence */

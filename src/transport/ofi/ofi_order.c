@@ -31,6 +31,7 @@ void ofi_wait_issued(struct ofi_ctx *c)
 
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
+    c->direct_pending = 0;   /* the waits below cover them */
     if (SHOAL_UNLIKELY(c->trig_ops != NULL))
         ofi_trigger_check(c);
     ofi_wait_issued(c);
@@ -76,6 +77,11 @@ void ofi_local_complete(struct shoal_ctx *ctx)
     struct ofi_ctx *c = ofi_ctx_used(ctx);
     if (!c)
         return;
-    ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+    /* Nothing to wait for when every put since the last wait was injected, bounced
+     * or bundled: their sources were copied when they were issued. */
+    if (c->direct_pending) {
+        ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+        c->direct_pending = 0;
+    }
     ofi_unlock(c);
 }

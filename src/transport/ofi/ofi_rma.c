@@ -54,6 +54,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
     }
     if (ofi_local_seg(c, src, len, &desc)) {
         post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+        c->direct_pending = 1;
         return 1;
     }
     if (len <= ofi.bounce_size) {
@@ -65,6 +66,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
     if (ofi.mr_local)
         desc = ofi_reg_desc(c, src, len);
     post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+    c->direct_pending = 1;
     return 1;
 }
 
