@@ -1,25 +1,48 @@
 #!/bin/sh
-# Builds Shoal (Release) and the benchmark suite, runs it, and writes results.csv,
-# results.json, summary.md and PNG plots into a results folder.
+# Builds Shoal (Release) and the benchmark suite, runs it, and writes runs.csv (every
+# repetition), results.csv (medians with min/max), ranges.md, results.json, summary.md
+# and PNG plots into a results folder outside the source tree.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--extensions [--reps R]]
-#                    [--out results/DIR] [--build DIR]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--reps R] [--bind core|none]
+#                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
+#                    [--build DIR] [--install-deps]
 #
-# --compare-ompi builds the same sources with Open MPI's /usr/bin/oshcc and runs them
-# with /usr/bin/oshrun (Debian's openmpi-bin OSHMEM) so the plots show both side by side.
-# --ofi also runs Shoal with every PE on its own "node" (libfabric over tcp;ofi_rxm on
-# loopback), labelled shoal-ofi.
-# --extensions runs instead the shmemx_ extensions against their standard alternatives
-# (bench/ext, HRA) in shared memory and over libfabric's tcp;ofi_rxm, sockets and shm
-# providers (every PE its own node), plus each provider with bundling off (FI_MORE
-# only); R rounds (default 2) interleave the configurations, and plots use medians.
+# --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
+#                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
+# --ofi           also runs Shoal with every PE on its own "node" (libfabric over
+#                 tcp;ofi_rxm on loopback), labelled shoal-ofi, and in the same
+#                 repetition the provider's own 8-byte round trip (fi_pingpong, same
+#                 provider), labelled fi_pingpong-tcp;ofi_rxm.
+# --reps R        repetitions (default 3). Each repetition runs every program once per
+#                 implementation, back to back, so that load changes hit all of them alike;
+#                 results.csv holds the median and the range of the repetitions.
+# --bind core     (default) every PE of every implementation is pinned the same way: PE r
+#                 to CPU r mod (CPUs available), by taskset; --bind none pins nothing. Both
+#                 launchers get --bind-to none, so neither adds a binding of its own.
+# --targets       which remote buffers rma_latency, msg_rate and amo use: heap
+#                 (shmem_malloc), global (static data) or both (default), as separate
+#                 rows (put_lat for the heap, put_lat.global for static data).
+# --programs      only these programs (names below); --quick: fewer iterations.
+# --out DIR       results folder (default ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/DATE).
+# --install-deps  run scripts/install-deps.sh first (it uses apt-get, and says so);
+#                 without it, missing tools are named and the script stops.
+# --extensions    instead of the suite: the shmemx_ extensions against their standard
+#                 alternatives (bench/ext, HRA) in shared memory and over libfabric's
+#                 tcp;ofi_rxm and sockets (every PE its own node), each also with
+#                 bundling off (FI_MORE only); --reps rounds interleave the
+#                 configurations; plot.py --extensions draws medians (docs/performance.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
 ext=0
-reps=2
+reps=3
+bind=core
+targets=heap,global
+only=""
+quick=0
+deps=0
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
@@ -29,30 +52,95 @@ while [ $# -gt 0 ]; do
         --ofi) ofi=1; shift ;;
         --extensions) ext=1; shift ;;
         --reps) reps="$2"; shift 2 ;;
+        --bind) bind="$2"; shift 2 ;;
+        --targets) targets="$2"; shift 2 ;;
+        --programs) only="$2"; shift 2 ;;
+        --quick) quick=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        --install-deps) deps=1; shift ;;
+        -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-out=${out:-$root/results/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 2 ;; esac
+case "$reps" in ''|*[!0-9]*|0) echo "bench.sh: --reps needs a positive number" >&2; exit 2 ;; esac
+out=${out:-${XDG_CACHE_HOME:-$HOME/.cache}/shoal-bench/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/raw"
 out=$(cd "$out" && pwd)
 
-"$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j 2
+# What the run needs; apt-get only when asked, and announced.
+need="cmake ninja python3"
+[ "$compare" -eq 1 ] && need="$need /usr/bin/oshcc /usr/bin/oshrun"
+[ "$ofi" -eq 1 ] && need="$need fi_pingpong"
+[ "$bind" = core ] && need="$need taskset"
+missing=""
+for t in $need; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
+py=python3
+$py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+$py -c 'import matplotlib' 2>/dev/null || missing="$missing python3-matplotlib"
+if [ -n "$missing" ]; then
+    if [ "$deps" -eq 1 ]; then
+        echo "bench.sh: missing:$missing; running scripts/install-deps.sh (apt-get install, may ask for sudo)"
+        "$root/scripts/install-deps.sh"
+    else
+        echo "bench.sh: missing:$missing. Install them (scripts/install-deps.sh does, with apt-get)" >&2
+        echo "or rerun with --install-deps to let this script run it." >&2
+        exit 1
+    fi
+fi
 
-# Each program with the arguments of a default run: a few minutes on 2 cores.
-programs="rma_latency:micro/rma_latency.c:-i 5000
-rma_bandwidth:micro/rma_bandwidth.c:-i 500
-msg_rate:micro/msg_rate.c:-i 20000
-signal:micro/signal.c:-m 256K -i 2000
-amo:micro/amo.c:-i 20000
-coll:micro/coll.c:-m 256K -i 200
-hra:hra/hra.c:-n 1M -u 200000
-heat:proxy/heat.c:-n 512 -t 200
-bucket_sort:proxy/bucket_sort.c:-e 1M"
+echo "bench.sh: building Shoal (Release) in $build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" -j 2 | tail -n 1
+
+# Each program with the arguments of a default run (--quick: a tenth of the iterations).
+programs="rma_latency:micro/rma_latency.c:-i 5000:t
+rma_bandwidth:micro/rma_bandwidth.c:-i 500:
+msg_rate:micro/msg_rate.c:-i 20000:t
+signal:micro/signal.c:-m 256K -i 2000:
+amo:micro/amo.c:-i 20000:t
+coll:micro/coll.c:-m 256K -i 200:
+hra:hra/hra.c:-n 1M -u 200000:
+heat:proxy/heat.c:-n 512 -t 200:
+bucket_sort:proxy/bucket_sort.c:-e 1M:"
+if [ -n "$only" ]; then
+    programs=$(echo "$programs" | while IFS=: read -r name rest; do
+        case ",$only," in *",$name,"*) echo "$name:$rest" ;; esac
+    done)
+    [ -n "$programs" ] || { echo "bench.sh: --programs $only names no program" >&2; exit 2; }
+fi
+if [ "$quick" -eq 1 ]; then
+    programs=$(echo "$programs" | sed -e 's/-i \([0-9]*\)0\b/-i \1/' -e 's/-u 200000/-u 20000/' \
+                                      -e 's/-t 200/-t 20/' -e 's/-e 1M/-e 128K/')
+fi
+
+impls="shoal"
+if [ "$compare" -eq 1 ]; then
+    impls="shoal oshmem"
+    mkdir -p "$build/bench-oshmem"
+    echo "bench.sh: building the programs with Open MPI's oshcc"
+    echo "$programs" | while IFS=: read -r name src args tgt; do
+        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$src" "$root/bench/common/bench.c" \
+            -lm -o "$build/bench-oshmem/$name"
+    done
+fi
+[ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
+
+# Pinning: a wrapper every PE of every implementation starts through, so both are
+# bound alike whatever their launchers would do.
+ncpu=$(nproc)
+pin="$out/raw/pin.sh"
+cat > "$pin" <<EOF
+#!/bin/sh
+r=\${SHOAL_RANK:-\${OMPI_COMM_WORLD_RANK:-\${PMIX_RANK:-0}}}
+exec taskset -c \$((r % $ncpu)) "\$@"
+EOF
+chmod +x "$pin"
+wrap=""
+[ "$bind" = core ] && wrap="$pin"
 
 # Open MPI's OSHMEM on one node without a network: the default osc/rdma component
 # crashes in shmem_finalize (a memory hook of an unloaded component), so leave it out.
@@ -60,14 +148,28 @@ ompi_run() {
     n=$1; shift
     asroot=""
     [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
-    OMPI_MCA_osc='^rdma' timeout 600 /usr/bin/oshrun $asroot --oversubscribe -np "$n" "$@"
+    OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
+        /usr/bin/oshrun $asroot --oversubscribe --bind-to none -np "$n" $wrap "$@"
 }
 shoal_run() {
     n=$1; shift
-    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 "$@"
+    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 --bind-to none $wrap "$@"
 }
 shoal_ofi_run() {
     SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
+}
+# The provider's own 8-byte ping-pong on loopback: one RESULT line (half round trip).
+provider_run() {
+    prov='tcp;ofi_rxm'
+    port=$((40000 + $$ % 20000))
+    fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -B "$port" > "$1.srv" 2>&1 &
+    srv=$!
+    sleep 0.3
+    line=$(timeout 300 fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -P "$port" 127.0.0.1 2>&1 |
+           awk '$1 == 8 {print $(NF-1)}')
+    wait $srv || true
+    [ -n "$line" ] || return 1
+    echo "RESULT,pingpong,fi_pingpong-$prov,2,8,lat_us,$line"
 }
 
 # --extensions: each configuration is "label:node map:provider:extra environment".
@@ -83,8 +185,7 @@ hra:-n 64K -u 2000"
     n=$(echo "$pes" | cut -d, -f1)
     failed=0
     cd "$out"
-    r=1
-    while [ "$r" -le "$reps" ]; do
+    for r in $(seq "$reps"); do
         while IFS=: read -r label map prov extra; do
             while IFS=: read -r name args; do
                 # With bundling off only the session rows differ: HRA once is enough.
@@ -93,7 +194,7 @@ hra:-n 64K -u 2000"
                 log="$out/raw/$label/np$n/$name.$r.txt"
                 mkdir -p "$(dirname "$log")"
                 env BENCH_IMPL="$label" ${map:+SHOAL_NODE_MAP=$map} ${prov:+SHMEM_OFI_PROVIDER=$prov} \
-                    $extra "$build/tools/oshrun/oshrun" -n "$n" --timeout 900 \
+                    $extra "$build/tools/oshrun/oshrun" -n "$n" --timeout 900 --bind-to none $wrap \
                     "$build/bench/$name" $args < /dev/null > "$log" 2>&1 || {
                     echo "   FAILED (see $log)"; failed=1; }
             done <<EOT
@@ -102,7 +203,6 @@ EOT
         done <<EOT
 $configs
 EOT
-        r=$((r + 1))
     done
     echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
     grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
@@ -113,48 +213,70 @@ EOT
     exit $failed
 fi
 
-impls="shoal"
-if [ "$compare" -eq 1 ]; then
-    [ -x /usr/bin/oshcc ] || { echo "bench.sh: /usr/bin/oshcc not found (apt-get install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
-    impls="shoal oshmem"
-    mkdir -p "$build/bench-oshmem"
-    echo "$programs" | while IFS=: read -r name src args; do
-        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$src" "$root/bench/common/bench.c" \
-            -lm -o "$build/bench-oshmem/$name"
-    done
-fi
-
-[ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
-failed=0
-cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
-echo "== machine limits"
-"$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
-for n in $(echo "$pes" | tr ',' ' '); do
-    for impl in $impls; do
-        mkdir -p "$out/raw/$impl/np$n"
-        # A here-document, not a pipe, so a failure reaches `failed` in this shell;
-        # the launchers read stdin, so each run gets /dev/null instead of the list.
-        while IFS=: read -r name src args; do
-            echo "== $impl, $n PEs: $name $args"
-            case "$impl" in
-            shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
-            shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
-            *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
-            esac
-            log="$out/raw/$impl/np$n/$name.txt"
-            $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
-                echo "   FAILED (see $log)"; failed=1; }
-        done <<EOT
-$programs
-EOT
+# The list of runs, in order: repetition, PE count, program, target, implementation.
+plan="$out/raw/plan.txt"
+: > "$plan"
+for rep in $(seq "$reps"); do
+    for n in $(echo "$pes" | tr ',' ' '); do
+        [ "$ofi" -eq 1 ] && echo "$rep:$n:provider:::" >> "$plan"
+        echo "$programs" | while IFS=: read -r name src args tgt; do
+            tl="-"
+            [ -n "$tgt" ] && tl=$(echo "$targets" | tr ',' ' ')
+            for t in $tl; do
+                for impl in $impls; do echo "$rep:$n:$impl:$name:$args:$t"; done
+            done
+        done >> "$plan"
     done
 done
+total=$(wc -l < "$plan")
 
-echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
-grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
-# The Debian python3-matplotlib serves /usr/bin/python3, not necessarily another python3 on PATH.
-py=python3
-$py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+echo "bench.sh: $total runs ($reps repetitions; PEs $pes; $impls; bind $bind) into $out"
+echo "bench.sh: load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
+failed=0
+cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
+"$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
+echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+grep '^RESULT,' "$out/raw/machine_limits.txt" | sed 's/^RESULT,/0,/' >> "$out/runs.csv" || true
+start=$(date +%s)
+k=0
+# A here-document, not a pipe, so a failure reaches `failed` in this shell; the
+# launchers read stdin, so each run gets /dev/null instead of the list.
+while IFS=: read -r rep n impl name args t; do
+    k=$((k + 1))
+    now=$(date +%s)
+    el=$((now - start))
+    eta="?"
+    [ "$k" -gt 1 ] && eta=$(( el * (total - k + 1) / (k - 1) ))
+    label="$impl $name"
+    [ "$t" != "-" ] && [ -n "$t" ] && label="$label ($t)"
+    printf '[%d/%d] rep %d/%d, %d PEs: %s; %d left, %ds elapsed, about %ss to go\n' \
+        "$k" "$total" "$rep" "$reps" "$n" "$label" "$((total - k))" "$el" "$eta"
+    log="$out/raw/rep$rep/np$n/$impl${name:+-$name}${t:+-$t}.txt"
+    mkdir -p "$(dirname "$log")"
+    if [ "$impl" = provider ]; then
+        provider_run "$log" > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
+    else
+        case "$impl" in
+        shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
+        shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
+        *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
+        esac
+        # Heap rows keep the plain names plot.py knows; global ones are bench.global.
+        target=""
+        [ "$t" = global ] && target=global
+        BENCH_TARGET="$target" $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
+            echo "   FAILED (see $log)"; failed=1; }
+    fi
+    grep '^RESULT,' "$log" | sed "s/^RESULT,/$rep,/" >> "$out/runs.csv" || true
+done <<EOT
+$(cat "$plan")
+EOT
+
+$py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
 $py "$root/bench/plot.py" "$out/results.csv" "$out"
-echo "results in $out"
+{
+    echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
+    echo "bind: $bind; repetitions: $reps; took $(( $(date +%s) - start )) s"
+} >> "$out/ranges.md"
+echo "bench.sh: results in $out (ranges.md: medians and ranges; summary.md; *.png)"
 exit $failed

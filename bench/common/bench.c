@@ -81,10 +81,42 @@ const char *bench_impl(void)
 #endif
 }
 
+static const char *target_name(void)
+{
+    const char *t = getenv("BENCH_TARGET");
+    if (!t || !*t)
+        return NULL;
+    if (strcmp(t, "heap") && strcmp(t, "global")) {
+        fprintf(stderr, "BENCH_TARGET=%s: use heap or global\n", t);
+        exit(2);
+    }
+    return t;
+}
+
+void *bench_target(void *global, size_t global_bytes, size_t bytes)
+{
+    const char *t = target_name();
+    if (!t || strcmp(t, "global")) {
+        void *p = shmem_malloc(bytes);
+        if (!p) {
+            fprintf(stderr, "shmem_malloc(%zu) failed\n", bytes);
+            exit(1);
+        }
+        return p;
+    }
+    if (bytes > global_bytes) {
+        fprintf(stderr, "BENCH_TARGET=global: %zu bytes asked, the static buffer has %zu\n",
+                bytes, global_bytes);
+        exit(2);
+    }
+    return global;
+}
+
 void bench_result(const char *bench, size_t size, const char *metric, double value)
 {
-    printf("RESULT,%s,%s,%d,%zu,%s,%.6g\n", bench, bench_impl(), shmem_n_pes(), size, metric,
-           value);
+    const char *t = target_name();
+    printf("RESULT,%s%s%s,%s,%d,%zu,%s,%.6g\n", bench, t ? "." : "", t ? t : "", bench_impl(),
+           shmem_n_pes(), size, metric, value);
 }
 
 void bench_header(const char *title, const char *columns)

@@ -36,7 +36,15 @@ long bench_iters_for(const struct bench_opts *o, size_t size);
 /* "shoal", "oshmem" or the vendor string: the impl column of every result line. */
 const char *bench_impl(void);
 
-/* Prints one machine-readable line: RESULT,<bench>,<impl>,<npes>,<size>,<metric>,<value>. */
+/* Where a program's remote buffers live, by BENCH_TARGET: "heap" (shmem_malloc, the
+ * default) or "global" (the program's static data, symmetric too, which an
+ * implementation may reach by another path). Returns global (global_bytes long) or a
+ * new heap buffer of bytes; exits when the global one is too small. When BENCH_TARGET
+ * is set, result lines carry it after the bench name (put_lat.global), so the two
+ * targets are separate rows. */
+void *bench_target(void *global, size_t global_bytes, size_t bytes);
+
+/* Prints one machine-readable line: RESULT,<bench>[.<target>],<impl>,<npes>,<size>,<metric>,<value>. */
 void bench_result(const char *bench, size_t size, const char *metric, double value);
 
 /* Prints the human-readable header the way the OSU OpenSHMEM benchmarks do. */

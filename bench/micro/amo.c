@@ -26,7 +26,8 @@ static const char *const kind_names[AMO_KINDS] = {
 };
 
 #define WINDOW 64
-static unsigned long target; /* symmetric */
+static unsigned long global_target; /* symmetric: the target with BENCH_TARGET=global */
+static unsigned long *target;        /* it, or a heap word (bench_target) */
 #if BENCH_HAVE_SPEC_1_5
 static unsigned long fetched[WINDOW]; /* _nbi fetch destinations, one per op of a window */
 #endif
@@ -35,7 +36,7 @@ static volatile unsigned long sink; /* keeps blocking fetches from being optimiz
 /* Issues one AMO of `kind` to PE 1; `slot` picks the _nbi fetch destination. */
 static void amo(enum amo_kind kind, unsigned long v, int slot)
 {
-    unsigned long *t = &target;
+    unsigned long *t = target;
     (void)slot;
     switch (kind) {
     case FETCH: sink = shmem_ulong_atomic_fetch(t, 1); break;
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
     struct bench_opts o = {8, 8, 20000, 100};
     shmem_init();
     bench_parse(argc, argv, &o, "");
+    target = bench_target(&global_target, sizeof global_target, sizeof *target);
+    *target = 0;
     int me = shmem_my_pe();
     if (shmem_n_pes() < 2) {
         if (me == 0)

@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 
-static long target[64]; /* symmetric: each op of a window writes its own element */
+static long global_target[64]; /* symmetric: the target with BENCH_TARGET=global */
+static long *target;            /* it, or a heap array (bench_target); each op of a
+                                 * window writes its own element */
 static long source[64];
 
 static double rate(int use_p, long rounds, long warmup)
@@ -30,6 +32,7 @@ int main(int argc, char **argv)
     struct bench_opts o = {8, 8, 20000, 100};
     shmem_init();
     bench_parse(argc, argv, &o, "");
+    target = bench_target(global_target, sizeof global_target, sizeof global_target);
     int me = shmem_my_pe();
     if (shmem_n_pes() < 2) {
         if (me == 0)

@@ -1,4 +1,5 @@
-/* Blocking put and get latency between PE 0 and PE 1, 1 B .. max size, and the
+/* Blocking put and get latency between PE 0 and PE 1, 1 B .. max size (into the heap
+ * or static data, by BENCH_TARGET), and the
  * half round trip of an 8-byte ping-pong (shmem_long_p + wait_until): the figure to
  * hold against the machine's plain shared-memory ping-pong. Other PEs stay idle. */
 #include "bench.h"
@@ -7,6 +8,7 @@
 #include <string.h>
 
 static long ping; /* symmetric: the ping-pong flag */
+static char global_dst[4u << 20]; /* symmetric: the put/get target with BENCH_TARGET=global */
 
 static double put_latency(char *dst, const char *src, size_t size, long iters, long warmup)
 {
@@ -62,7 +64,7 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 1;
     }
-    char *dst = shmem_malloc(o.max_size);
+    char *dst = bench_target(global_dst, sizeof global_dst, o.max_size);
     char *src = shmem_malloc(o.max_size);
     memset(dst, 1, o.max_size);
     memset(src, 2, o.max_size);
@@ -97,7 +99,8 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     shmem_free(src);
-    shmem_free(dst);
+    if (dst != global_dst)
+        shmem_free(dst);
     shmem_finalize();
     return 0;
 }

@@ -48,6 +48,11 @@ void shoal_banner(void)
         else
             printf("shm (every PE on one node)\n");
         if (shoal.cfg.info) {
+            printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n", shoal.spin_polls,
+                   shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
+                   : shoal.own_core          ? "it has a core of its own"
+                   : shoal.host_busy         ? "the host was busy at start-up"
+                                             : "PEs outnumber its cores");
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);
         }

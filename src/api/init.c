@@ -51,9 +51,10 @@ static int init_first(int requested)
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
-    if (shoal.cfg.spin_count < 0 || shoal.cfg.yield_sleep_us < 0) {
-        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT and SHOAL_YIELD_SLEEP_US must not "
-                "be negative (now %ld and %ld)\n", shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
+    if (shoal.cfg.spin_count < -1 || shoal.cfg.yield_sleep_us < 0) {
+        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
+                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n", shoal.cfg.spin_count,
+                shoal.cfg.yield_sleep_us);
         return -1;
     }
     shoal.boot = shoal_boot_select();
@@ -81,6 +82,7 @@ static int init_first(int requested)
     init_teams();
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    shoal_backoff_setup();
     shoal_transport_init();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;

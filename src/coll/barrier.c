@@ -1,31 +1,132 @@
-/* Team barrier: a dissemination barrier over the team's symmetric sync words. In
- * round r each member adds 1 to word r of member (me + 2^r) mod n and waits for its
- * own word r to reach the barrier's epoch. Counts only grow, so no word is ever
- * reset and back-to-back barriers cannot confuse rounds; ceil(log2 n) rounds of one
- * AMO each. */
-#include "coll/coll.h"
-#include "core/error.h"
+/* Team barriers, over the team's symmetric sync words (zeroed when the team is made).
+ *
+ * Flat: a dissemination barrier. In round r each member bumps word r of member
+ * (me + 2^r) mod n to the barrier's epoch and waits for its own word r to reach it:
+ * ceil(log2 n) rounds of one message each.
+ * Node-aware (SHOAL_COLL_NODE_AWARE, for a team over several nodes with more than
+ * one member on some node): the members of each node run the dissemination barrier
+ * among themselves through shared memory (words LOCAL_WORD + r), the node leaders
+ * (each node's lowest member) run it over the network (words r), and each leader
+ * releases its node's members (word DOWN_WORD). One PE per node then uses the
+ * network, and each network round carries one message per node.
+ *
+ * Every word has one writer for the team's life (the shape of a team never
+ * changes), so shoal_word_signal may store to it when the writer shares the node and
+ * add to it over the network otherwise; each barrier bumps it once, so its value is
+ * the count of barriers: it only grows, is never reset, and back-to-back barriers
+ * cannot confuse rounds. */
+#include <stdlib.h>
+
+#include "coll/coll_common.h"
 #include "core/log.h"
-#include "core/progress.h"
-#include "core/team.h"
-#include "transport/transport.h"
+
+#define LOCAL_WORD 20       /* words 20..25: rounds among one node's members */
+#define LOCAL_ROUNDS 6      /* so up to 64 members per node */
+#define DOWN_WORD 26        /* release from the node leader */
+_Static_assert(COLL_KMAX <= LOCAL_WORD && DOWN_WORD < COLL_READY_WORD,
+               "the node-aware barrier's words overlap others");
+
+/* How a team's members sit on nodes, as this PE sees it; cached per team slot and
+ * recomputed when the slot holds another team. */
+struct shape {
+    int start, stride, size;      /* the team it describes */
+    int node_aware;               /* the same on every member */
+    int nlocal, lrank;            /* members on this node, and this PE's rank among them */
+    int nlead, lead_rank;         /* node leaders, and this PE's rank among them (-1) */
+    int *local;                   /* local[i]: member index of the i-th member here */
+    int *lead;                    /* lead[j]: member index of the j-th leader */
+};
+
+static struct shape shapes[SHOAL_TEAM_SLOTS];
+
+static int member_node(const struct shoal_team *t, int i)
+{
+    return shoal.node[t->start + i * t->stride];
+}
+
+static void shape_compute(const struct shoal_team *t, struct shape *s)
+{
+    int n = t->size, me = t->my_pe, mine = member_node(t, me), maxnode = 0;
+    for (int i = 0; i < n; i++)
+        if (member_node(t, i) > maxnode)
+            maxnode = member_node(t, i);
+    int *count = calloc((size_t)maxnode + 1, sizeof *count);
+    free(s->local);
+    s->local = malloc(sizeof(int) * (size_t)n * 2);
+    if (!count || !s->local)
+        shoal_fatal("shmem_barrier", "out of memory for a team's node layout");
+    s->lead = s->local + n;
+    *s = (struct shape){ .start = t->start, .stride = t->stride, .size = n, .lead_rank = -1,
+                         .local = s->local, .lead = s->lead };
+    int biggest = 0;
+    for (int i = 0; i < n; i++) {
+        int nd = member_node(t, i);
+        if (!count[nd]++) {
+            if (i == me)
+                s->lead_rank = s->nlead;
+            s->lead[s->nlead++] = i;
+        }
+        if (count[nd] > biggest)
+            biggest = count[nd];
+        if (nd == mine) {
+            if (i == me)
+                s->lrank = s->nlocal;
+            s->local[s->nlocal++] = i;
+        }
+    }
+    free(count);
+    s->node_aware = shoal.cfg.coll_node_aware && s->nlead > 1 && biggest > 1 &&
+                    biggest <= 1 << LOCAL_ROUNDS;
+}
+
+static const struct shape *team_shape(const struct shoal_team *t)
+{
+    struct shape *s = &shapes[t->slot];
+    if (SHOAL_UNLIKELY(s->start != t->start || s->stride != t->stride || s->size != t->size ||
+                       !s->local))
+        shape_compute(t, s);
+    return s;
+}
+
+/* Dissemination over n participants, this one being me; participant i is member
+ * idx[i] of the team (idx NULL: member i). */
+static void dissemination(const struct shoal_team *t, const int *idx, int n, int me,
+                          uint64_t *words, uint64_t epoch)
+{
+    for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
+        int to = (me + dist) % n;
+        int peer = t->start + (idx ? idx[to] : to) * t->stride;
+        shoal_word_signal(peer, NULL, NULL, 0, &words[r], epoch);
+        coll_wait_ge(&words[r], epoch);
+    }
+}
 
 void shoal_team_barrier(struct shoal_team *team)
 {
-    int n = team->size, me = team->my_pe;
     uint64_t epoch = ++team->barrier_epoch;
     SHOAL_LOG(COLL, TRACE, "barrier %llu on the team of %d in slot %d",
-              (unsigned long long)epoch, n, team->slot);
+              (unsigned long long)epoch, team->size, team->slot);
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        int peer = team->start + ((me + dist) % n) * team->stride;
-        shoal_word_add(&words[r], 1, peer);
-        struct shoal_backoff b = { 0 };
-        while (__atomic_load_n(&words[r], __ATOMIC_ACQUIRE) < epoch)
-            shoal_backoff(&b);
+    if (!shoal.multi_node || team->size < 3) {
+        dissemination(team, NULL, team->size, team->my_pe, words, epoch);
+        return;
     }
+    const struct shape *s = team_shape(team);
+    if (!s->node_aware) {
+        dissemination(team, NULL, team->size, team->my_pe, words, epoch);
+        return;
+    }
+    dissemination(team, s->local, s->nlocal, s->lrank, &words[LOCAL_WORD], epoch);
+    if (s->lrank) {
+        coll_wait_ge(&words[DOWN_WORD], epoch);
+        return;
+    }
+    dissemination(team, s->lead, s->nlead, s->lead_rank, words, epoch);
+    for (int i = 1; i < s->nlocal; i++)
+        shoal_word_signal(team->start + s->local[i] * team->stride, NULL, NULL, 0,
+                          &words[DOWN_WORD], epoch);
 }
 
 void shoal_barrier_world(void)

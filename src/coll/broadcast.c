@@ -3,13 +3,11 @@
  * Small messages, and every active-set call: a binomial tree rooted at the root,
  * farthest subtree first, data put straight into each child's dest: ceil(log2 n)
  * steps, but the root copies the whole message log2 n times.
- * Large team messages (at least BCAST_SCATTER_MIN bytes, more than two members): the
+ * Large team messages (at least SHOAL_COLL_BCAST_RING_MIN bytes, more than two members): the
  * same tree scatters piece p of n to member root + p, then a ring passes the pieces
  * around, so every member copies about the message once (van de Geijn). Measured at
  * 4 PEs, the two cross between 64 and 128 KiB; at 2 MiB the ring takes 40% less. */
 #include "coll/coll_common.h"
-
-#define BCAST_SCATTER_MIN (64 * 1024)
 
 /* The tree's signal from the parent at distance 2^k: a team signal word, or pSync. */
 static void tree_wait(const struct coll *c, int k)
@@ -22,13 +20,16 @@ static void tree_wait(const struct coll *c, int k)
     }
 }
 
-static void tree_signal(const struct coll *c, int k, int to, size_t payload)
+/* Puts len bytes of src to dst at member to and signals it. */
+static void tree_send(const struct coll *c, int k, int to, char *dst, const char *src,
+                      size_t len)
 {
     if (c->team) {
         struct coll_sig sg = coll_tree_sig(c, k);
-        coll_sig_send(c, &sg, to, payload);
+        coll_sig_send(c, &sg, to, dst, src, len);
     } else {
-        coll_psync_give(c, to, &c->psync[COLL_PS_BCAST], 1, payload);
+        coll_put(c, to, dst, src, len);
+        coll_psync_give(c, to, &c->psync[COLL_PS_BCAST], 1, len);
     }
 }
 
@@ -45,9 +46,7 @@ static void bcast_tree(const struct coll *c, char *dest, const char *source, siz
     for (int j = k - 1; j >= 0; j--) {
         if (rel + (1 << j) >= n)
             continue;
-        int to = (c->me + (1 << j)) % n;
-        coll_put(c, to, dest, from, len);
-        tree_signal(c, j, to, len);
+        tree_send(c, j, (c->me + (1 << j)) % n, dest, from, len);
     }
     if (!rel && root_writes_dest && dest != source)
         memcpy(dest, source, len);
@@ -74,9 +73,8 @@ static void bcast_scatter_ring(const struct coll *c, char *dest, const char *sou
             continue;
         int end = child + (1 << j) < n ? child + (1 << j) : n;
         int to = (me + (1 << j)) % n;
-        coll_put(c, to, dest + AT(child), from + AT(child), AT(end) - AT(child));
         sg = coll_tree_sig(c, j);
-        coll_sig_send(c, &sg, to, AT(end) - AT(child));
+        coll_sig_send(c, &sg, to, dest + AT(child), from + AT(child), AT(end) - AT(child));
     }
     if (!rel && dest != source)
         memcpy(dest, source, AT(1));
@@ -88,10 +86,8 @@ static void bcast_scatter_ring(const struct coll *c, char *dest, const char *sou
     sg = coll_tree_sig(c, 0);
     for (int s = 1; s < n; s++) {
         int p = (rel - s + 1 + n) % n;
-        size_t bytes = AT(p + 1) - AT(p);
-        if (p < nrel || p >= held_end)
-            coll_put(c, (me + 1) % n, dest + AT(p), dest + AT(p), bytes);
-        coll_sig_send(c, &sg, (me + 1) % n, bytes);
+        size_t bytes = p < nrel || p >= held_end ? AT(p + 1) - AT(p) : 0;
+        coll_sig_send(c, &sg, (me + 1) % n, dest + AT(p), dest + AT(p), bytes);
         coll_sig_wait(&sg);
     }
 #undef AT
@@ -116,7 +112,7 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     if (!len)
         return 0;
     coll_check_sym(fn, dest, len);
-    if (c.n > 2 && len >= BCAST_SCATTER_MIN)
+    if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
         bcast_scatter_ring(&c, dest, source, len, root);
     else
         bcast_tree(&c, dest, source, len, root, 1);

@@ -73,11 +73,14 @@ struct coll_chan coll_dis_chan(const struct coll *c, int k)
                 coll_log2_ceil(c->n));
 }
 
+/* No acknowledgements: the partners alternate, each sending its message q and then
+ * waiting for the other's. A partner that sent message q - 1 had consumed our q - 2
+ * before, so once ours q - 1 is received, slot q % COLL_SLOTS is free again. */
 struct coll_chan coll_xor_chan(const struct coll *c, int k)
 {
     struct coll_scratch *s = coll_scratch(c);
-    return chan(c, &s->w.xor[k], &s->w.xor_ack[k], &s->cnt.xor_out[k], &s->cnt.xor_in[k],
-                COLL_HALF_BYTES, k, coll_log2_floor(c->n) + 1);
+    return chan(c, &s->w.xor[k], NULL, &s->cnt.xor_out[k], &s->cnt.xor_in[k], COLL_HALF_BYTES,
+                k, coll_log2_floor(c->n) + 1);
 }
 
 struct coll_chan coll_fold_chan(const struct coll *c)
@@ -92,10 +95,9 @@ void coll_chan_send(const struct coll *c, const struct coll_chan *ch, int to, co
                     size_t len)
 {
     uint64_t q = ++*ch->out;
-    if (q > COLL_SLOTS)
+    if (ch->ack && q > COLL_SLOTS)
         coll_wait_ge(ch->ack, q - COLL_SLOTS);
-    coll_put(c, to, ch->slots + (q % COLL_SLOTS) * ch->slot_bytes, src, len);
-    coll_store(c, to, ch->flag, q, len);
+    coll_signal(c, to, ch->slots + (q % COLL_SLOTS) * ch->slot_bytes, src, len, ch->flag, q);
 }
 
 const void *coll_chan_recv(const struct coll_chan *ch)
@@ -107,7 +109,8 @@ const void *coll_chan_recv(const struct coll_chan *ch)
 
 void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int from)
 {
-    coll_store(c, from, ch->ack, *ch->in, 0);
+    if (ch->ack)
+        coll_signal(c, from, NULL, NULL, 0, ch->ack, *ch->in);
 }
 
 /* ---- Barriers -------------------------------------------------------------------- */

@@ -92,12 +92,12 @@ static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const v
                       s + (ptrdiff_t)t * sst * (ptrdiff_t)esize, esize);
 }
 
-/* Stores v into member i's copy of word_sym once the payload put before it (at most
- * payload bytes in one put) is visible there. */
-static inline void coll_store(const struct coll *c, int i, uint64_t *word_sym, uint64_t v,
-                              size_t payload)
+/* Bumps member i's copy of the counter word_sym, whose only writer is this PE, after
+ * putting len bytes of src to dst_sym there: one put-with-signal (transport.h). */
+static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const void *src,
+                               size_t len, uint64_t *word_sym, uint64_t count)
 {
-    shoal_word_store(word_sym, v, coll_world_pe(c, i), payload);
+    shoal_word_signal(coll_world_pe(c, i), dst_sym, src, len, word_sym, count);
 }
 
 /* Waits until this PE's own word reaches v. */
@@ -118,8 +118,7 @@ struct coll_words {
     uint64_t tree[COLL_KMAX];     /* signal from member me - 2^k (mod n) */
     uint64_t dis[COLL_KMAX];      /* channel data from member me - 2^k */
     uint64_t dis_ack[COLL_KMAX];  /* acknowledgement from member me + 2^k */
-    uint64_t xor[COLL_KMAX];      /* channel data from member me ^ 2^k */
-    uint64_t xor_ack[COLL_KMAX];  /* acknowledgement from member me ^ 2^k */
+    uint64_t xor[COLL_KMAX];      /* channel data from member me ^ 2^k (no acks: coll.c) */
     uint64_t fold;                /* channel data from member me + p2 (p2: see reduce.c) */
     uint64_t fold_ack;            /* acknowledgement from member me - p2 */
     uint64_t unfold;              /* signal from member me - p2 */
@@ -156,7 +155,8 @@ struct coll_sig {
 /* A data stream from one fixed sender to one fixed receiver, through slots. */
 struct coll_chan {
     uint64_t *flag;          /* symmetric: the receiver's flag word */
-    uint64_t *ack;           /* symmetric: the sender's acknowledgement word */
+    uint64_t *ack;           /* symmetric: the sender's acknowledgement word; NULL for
+                              * the xor channels, whose two ends alternate messages */
     uint64_t *out, *in;      /* this PE's counts of messages sent and received */
     unsigned char *slots;    /* symmetric: the receiver's COLL_SLOTS slots */
     size_t slot_bytes;
@@ -186,10 +186,11 @@ static inline struct coll_sig coll_tree_sig(const struct coll *c, int k)
     return (struct coll_sig){ &s->w.tree[k], &s->cnt.tree_out[k], &s->cnt.tree_in[k] };
 }
 
+/* Puts len bytes of src to dst_sym at member to, then signals it (len may be 0). */
 static inline void coll_sig_send(const struct coll *c, const struct coll_sig *sg, int to,
-                                 size_t payload)
+                                 void *dst_sym, const void *src, size_t len)
 {
-    coll_store(c, to, sg->flag, ++*sg->out, payload);
+    coll_signal(c, to, dst_sym, src, len, sg->flag, ++*sg->out);
 }
 
 static inline void coll_sig_wait(const struct coll_sig *sg)

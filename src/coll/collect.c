@@ -29,19 +29,22 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
         memcpy(dest + (size_t)me * len, source, len);
     for (int k = 0, have = 1; have < n; k++, have <<= 1) {
         /* This member holds blocks me - have + 1 .. me (mod n); the receiver lacks
-         * the cnt of them nearest to me. */
+         * the cnt of them nearest to me. Blocks that wrap around go as two
+         * messages, each signalled, as a signal orders only its own payload. */
         int cnt = have < n - have ? have : n - have, to = (me + have) % n, first = me - cnt + 1;
-        if (first >= 0) {
-            coll_put(c, to, dest + (size_t)first * len, dest + (size_t)first * len,
-                     (size_t)cnt * len);
-        } else {
-            coll_put(c, to, dest, dest, (size_t)(me + 1) * len);
-            coll_put(c, to, dest + (size_t)(n + first) * len, dest + (size_t)(n + first) * len,
-                     (size_t)-first * len);
-        }
         struct coll_sig sg = coll_tree_sig(c, k);
-        coll_sig_send(c, &sg, to, (size_t)cnt * len);
+        if (first >= 0) {
+            coll_sig_send(c, &sg, to, dest + (size_t)first * len, dest + (size_t)first * len,
+                          (size_t)cnt * len);
+        } else {
+            coll_sig_send(c, &sg, to, dest, dest, (size_t)(me + 1) * len);
+            coll_sig_send(c, &sg, to, dest + (size_t)(n + first) * len,
+                          dest + (size_t)(n + first) * len, (size_t)-first * len);
+        }
+        int from = (me - have + n) % n;
         coll_sig_wait(&sg);
+        if (from - cnt + 1 < 0)
+            coll_sig_wait(&sg);
     }
 }
 

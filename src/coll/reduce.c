@@ -2,12 +2,12 @@
  * Every member ends with the same bits: each pairwise combination is computed either
  * once, or by both partners with commutative operators.
  *
- * Small (at most two xor-channel slots): recursive doubling. With p2 the largest
- * power of two <= n, member me + p2 first folds its data into member me through the
- * fold channel; the p2 members exchange partials with me ^ 2^k in round k over xor
+ * Small: recursive doubling. With p2 the largest power of two <= n, member me + p2
+ * first folds its data into member me through the fold channel; the p2 members exchange partials with me ^ 2^k in round k over xor
  * channel k; the folded members get the result put into their dest (unfold signal).
  * log2(p2) + 2 steps; larger data goes in slot-sized chunks.
- * Large: reduce-scatter + allgather through the scratch inbox, in rounds of n pieces
+ * Large (more than SHOAL_COLL_REDUCE_RSAG_MIN bytes): reduce-scatter + allgather
+ * through the scratch inbox, in rounds of n pieces
  * of COLL_HALF_BYTES / n bytes: each member puts piece j of its source into member
  * j's inbox, a barrier, member j reduces its piece into its dest and puts it into
  * every dest. Rounds alternate inbox halves, so one barrier per round suffices. Each
@@ -48,10 +48,8 @@ static void reduce_rd(const struct coll *c, char *dest, const char *source, size
             op(d, coll_chan_recv(&x[k]), m);
             coll_chan_release(c, &x[k], partner);
         }
-        if (me < extra) {
-            coll_put(c, me + p2, d, d, bytes);
-            coll_sig_send(c, &unfold, me + p2, bytes);
-        }
+        if (me < extra)
+            coll_sig_send(c, &unfold, me + p2, d, d, bytes);
     }
     if (me >= p2)
         for (size_t off = 0; off < nelems; off += chunk)
@@ -116,7 +114,9 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     }
     coll_check_sym(fn, dest, bytes);
     size_t piece = COLL_HALF_BYTES / (size_t)c.n / esize;
-    if (bytes > 2 * coll_fold_chan(&c).slot_bytes && piece * esize >= RSAG_MIN_PIECE)
+    size_t rsag_min = shoal.cfg.coll_reduce_rsag_min ? shoal.cfg.coll_reduce_rsag_min
+                                                     : 2 * coll_fold_chan(&c).slot_bytes;
+    if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE)
         reduce_rsag(&c, dest, source, nreduce, esize, op, piece);
     else
         reduce_rd(&c, dest, source, nreduce, esize, op);

@@ -1,12 +1,37 @@
-/* The slow part of waiting: once spinning has not paid off, give the core away.
- * CI runs 8 PEs on 2 cores; a PE that keeps spinning there delays the very PE
- * it waits for. sched_yield alone is weak under EEVDF, so long waits also sleep,
- * growing to SHOAL_YIELD_SLEEP_US. */
+/* The slow part of waiting, and how long a wait spins.
+ *
+ * A wait spins with a pause between polls, driving the network on every poll
+ * when the job spans nodes, then yields the core, then sleeps, growing to
+ * SHOAL_YIELD_SLEEP_US. A PE with a core of its own spins long (OWN_CORE_*: a
+ * few hundred microseconds), so that a peer's answer finds it polling and a
+ * target keeps driving the provider. Where PEs outnumber cores (CI runs 8 PEs on
+ * 2) it spins briefly: a spinning PE there delays the very PE it waits for, and
+ * a PE that has slept is favoured by the scheduler when it wakes, where one that
+ * spun has used its share. sched_yield alone is weak under EEVDF.
+ * SHOAL_SPIN_COUNT set to 0 or more replaces the count. */
 #include <sched.h>
 #include <time.h>
 
 #include "core/backoff.h"
 #include "core/state.h"
+
+#define OWN_CORE_SPINS 8192u        /* pause ~40 ns on recent x86 */
+#define OWN_CORE_NET_SPINS 512u     /* each poll drives the provider: ~1 us */
+#define SHARED_SPINS 200u
+
+void shoal_backoff_setup(void)
+{
+    if (shoal.cfg.spin_count >= 0)
+        shoal.spin_polls = (unsigned)shoal.cfg.spin_count;
+    else if (shoal.own_core)
+        shoal.spin_polls = shoal.multi_node ? OWN_CORE_NET_SPINS : OWN_CORE_SPINS;
+    else
+        shoal.spin_polls = SHARED_SPINS;
+    /* Shared cores: a poll that drives the network costs system calls, and the
+     * peers it waits for need this core to progress too: give it up far sooner. */
+    if (shoal.multi_node && !shoal.own_core)
+        shoal.spin_polls >>= 6;
+}
 
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
 {

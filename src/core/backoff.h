@@ -8,6 +8,9 @@
 
 struct shoal_backoff { unsigned polls; };
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
+/* Sets shoal.spin_polls, the spins of every wait, from whether this PE owns a
+ * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */
+void shoal_backoff_setup(void);
 
 /* One poll: a pause instruction for the first spins polls, then the slow path. */
 static inline void shoal_backoff_spin(struct shoal_backoff *b, unsigned spins)

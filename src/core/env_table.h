@@ -17,10 +17,16 @@
       "Print the library version and every environment variable with its value at start-up (PE 0)") \
     X(SHMEM_VERSION, "SMA_VERSION", BOOL, "0", version, \
       "Print the library version at start-up (PE 0)") \
-    X(SHOAL_SPIN_COUNT, NULL, INT, "200", spin_count, \
-      "Polls of a waited-on location before a waiting PE starts yielding its core") \
+    X(SHOAL_SPIN_COUNT, NULL, INT, "-1", spin_count, \
+      "Polls of a waited-on location before a waiting PE starts yielding its core; -1 = automatic: spin (yielding now and then) when the PE has a core of its own, 200 when PEs outnumber cores") \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
+    X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", coll_node_aware, \
+      "Team barriers that span nodes gather each node's members to one leader by shared memory, and only leaders use the network") \
+    X(SHOAL_COLL_BCAST_RING_MIN, NULL, SIZE, "64K", coll_bcast_ring_min, \
+      "Broadcasts of at least this many bytes over more than two PEs scatter the message down a tree, then pass the pieces around a ring; smaller ones use the tree") \
+    X(SHOAL_COLL_REDUCE_RSAG_MIN, NULL, SIZE, "0", coll_reduce_rsag_min, \
+      "Reductions of more than this many bytes use reduce-scatter + allgather; smaller ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)") \
     X(SHOAL_BIND, NULL, STR, "auto", bind, \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
     X(SHOAL_LOG, NULL, STR, "", log, \
@@ -39,8 +45,8 @@
       "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
     X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size, \
       "Bytes of small puts to one PE a session bundles into one network write (puts up to half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE") \
-    X(SHMEM_OFI_PROGRESS_THREAD, NULL, BOOL, "0", ofi_progress_thread, \
-      "Run a thread that drives libfabric progress, so peers progress while this PE computes") \
+    X(SHMEM_OFI_PROGRESS_THREAD, NULL, STR, "auto", ofi_progress_thread, \
+      "A thread that drives libfabric while this PE computes, asleep on the provider's wait object while idle: auto (when the provider's data progress is manual), on (1, yes) or off (0, no)") \
     X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache, \
       "Registrations of large local buffers kept for reuse when the provider needs FI_MR_LOCAL; 0 = release each at completion") \
     X(SHMEM_OFI_MR_LOCAL, NULL, BOOL, "0", ofi_mr_local, \

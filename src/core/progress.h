@@ -14,16 +14,11 @@ static inline void shoal_progress(void)
         shoal.net->progress();
 }
 
+/* spin_polls already counts the cost of driving the network (backoff.c). */
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
-    unsigned spins = (unsigned)shoal.cfg.spin_count;
-    if (SHOAL_UNLIKELY(shoal.multi_node)) {
-        shoal.net->progress();
-        /* A poll that drives the network costs system calls, and the peers it waits
-         * for need this core to progress too: give it up far sooner. */
-        spins >>= 6;
-    }
-    shoal_backoff_spin(b, spins);
+    shoal_progress();
+    shoal_backoff_spin(b, shoal.spin_polls);
 }
 
 #endif

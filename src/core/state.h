@@ -42,6 +42,12 @@ struct shoal_state {
     int *node;
     int n_nodes;
     int multi_node;
+    /* No other PE of this host can run on this PE's CPUs and the host was not
+     * busy at start-up, or only the latter failed (topology.c); the polls a wait
+     * spins before it gives the core away (backoff.c). */
+    int own_core;
+    int host_busy;
+    unsigned spin_polls;
     const struct shoal_transport_ops *net;
     const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };

@@ -1,6 +1,7 @@
 /* Node layout: which PEs share this node's memory. Normally the PEs compare host
  * names; SHOAL_NODE_MAP overrides that so the network path can be tested on one
  * machine. SHMEM_TEAM_SHARED is this PE's node, when its PEs form a strided set. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,28 +57,103 @@ int shoal_node_map_parse(const char *map, int n_pes, int *node, char *err, size_
     return 0;
 }
 
-/* Node numbers from host names: PE pe's node is the lowest PE on the same host. */
-static int nodes_from_hosts(int *node)
+/* What each PE tells the others at start-up: its host and the CPUs it may run on. */
+struct whereabouts {
+    char host[HOST_LEN];
+    cpu_set_t cpus;
+};
+
+/* CPUs the cgroup lets this process use (cpu.max quota / period), or INT32_MAX. */
+static int cgroup_cpus(void)
 {
-    int n = shoal.n_pes;
-    char mine[HOST_LEN] = { 0 };
-    if (gethostname(mine, sizeof mine - 1) != 0)
-        strcpy(mine, "localhost");
-    char *all = malloc((size_t)n * HOST_LEN);
-    if (!all || shoal.boot->allgather(mine, all, HOST_LEN)) {
-        free(all);
-        return -1;
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    if (!f)
+        return INT32_MAX;
+    long quota = 0, period = 0;
+    int n = fscanf(f, "%ld %ld", &quota, &period);
+    fclose(f);
+    if (n != 2 || quota <= 0 || period <= 0)
+        return INT32_MAX;   /* "max": no quota */
+    return (int)((quota + period - 1) / period);
+}
+
+/* Tasks running or ready to run on the host right now (/proc/loadavg), this
+ * job's PEs included; 0 when unknown. */
+static int host_runnable(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return 0;
+    double l1, l5, l15;
+    int running = 0, total;
+    if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5)
+        running = 0;
+    fclose(f);
+    return running;
+}
+
+/* Whether this PE has a core to itself: the PEs of its host whose CPU sets
+ * overlap its own are no more than the CPUs of those sets (and the cgroup's
+ * quota). Unbound PEs share one set, so this is "PEs <= CPUs"; PEs bound one
+ * per core each see only themselves; PEs packed onto fewer cores see the crowd.
+ * A host already busier than its CPUs at start-up (other jobs, parallel tests)
+ * counts as crowded too: there a spinning PE holds up the PE it waits for. */
+static int owns_core(const struct whereabouts *all)
+{
+    const struct whereabouts *me = &all[shoal.my_pe];
+    cpu_set_t reach = me->cpus;
+    int crowd = 0;
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        const struct whereabouts *w = &all[pe];
+        cpu_set_t both;
+        CPU_AND(&both, &w->cpus, &me->cpus);
+        if (strcmp(w->host, me->host) != 0 || CPU_COUNT(&both) == 0)
+            continue;
+        CPU_OR(&reach, &reach, &w->cpus);
+        crowd++;
     }
-    for (int pe = 0; pe < n; pe++) {
+    int cpus = CPU_COUNT(&reach), quota = cgroup_cpus();
+    if (quota < cpus)
+        cpus = quota;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (crowd > cpus)
+        return 0;
+    shoal.host_busy = host_runnable() > (online > 0 ? online : 1);
+    return !shoal.host_busy;
+}
+
+/* Node numbers from host names: PE pe's node is the lowest PE on the same host. */
+static void nodes_from_hosts(const struct whereabouts *all, int *node)
+{
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
         node[pe] = pe;
         for (int q = 0; q < pe; q++)
-            if (strcmp(all + (size_t)q * HOST_LEN, all + (size_t)pe * HOST_LEN) == 0) {
+            if (strcmp(all[q].host, all[pe].host) == 0) {
                 node[pe] = node[q];
                 break;
             }
     }
-    free(all);
-    return 0;
+}
+
+/* Every PE's whereabouts, gathered; NULL when the exchange failed. */
+static struct whereabouts *gather_whereabouts(void)
+{
+    struct whereabouts mine;
+    memset(&mine, 0, sizeof mine);
+    if (gethostname(mine.host, sizeof mine.host - 1) != 0)
+        strcpy(mine.host, "localhost");
+    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) {
+        CPU_ZERO(&mine.cpus);
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &mine.cpus);
+    }
+    struct whereabouts *all = malloc((size_t)shoal.n_pes * sizeof *all);
+    if (!all || shoal.boot->allgather(&mine, all, sizeof mine)) {
+        free(all);
+        return NULL;
+    }
+    return all;
 }
 
 /* The PEs of this node as a strided team; just this PE when they are not strided. */
@@ -111,13 +187,19 @@ int shoal_topology_init(struct shoal_team *shared)
     shoal.node = calloc((size_t)n, sizeof *shoal.node);
     if (!shoal.node)
         return -1;
+    struct whereabouts *all = gather_whereabouts();
+    if (!all)
+        return -1;
+    /* Cores are shared by the PEs of a real host, whatever SHOAL_NODE_MAP says. */
+    shoal.own_core = owns_core(all);
     if (shoal.cfg.node_map && *shoal.cfg.node_map) {
         char err[256];
         if (shoal_node_map_parse(shoal.cfg.node_map, n, shoal.node, err, sizeof err))
             shoal_fatal("shmem_init", "%s", err);
-    } else if (nodes_from_hosts(shoal.node)) {
-        return -1;
+    } else {
+        nodes_from_hosts(all, shoal.node);
     }
+    free(all);
     shoal.n_nodes = 0;
     for (int pe = 0; pe < n; pe++) {
         int first = 1;

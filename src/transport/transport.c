@@ -97,8 +97,30 @@ void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
         return;
     }
     /* The payload put before it must land first. */
-    r.tp->fence(SHMEM_CTX_DEFAULT);
+    if (payload)
+        r.tp->fence(SHMEM_CTX_DEFAULT);
     shoal_net_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, v, 0, NULL, 0);
+}
+
+void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint64_t *word,
+                       uint64_t count)
+{
+    struct shoal_rref w = own(word, pe);
+    if (w.ptr) {
+        if (len)
+            shoal_shm_copy(own(dest_sym, pe).ptr, src, len);
+        shoal_shm_release_after(len);
+        __atomic_store_n((uint64_t *)w.ptr, count, __ATOMIC_RELEASE);
+        return;
+    }
+    /* Adds commute: signals of one writer need no order among themselves. */
+    if (len) {
+        struct shoal_rref d = own(dest_sym, pe);
+        shoal_shm_release_after(0); /* this thread's same-node stores first, as for AMOs */
+        shoal_net_put_signal(SHMEM_CTX_DEFAULT, &d, src, len, &w, 1, SHOAL_AMO_ADD, 0);
+    } else {
+        shoal_net_amo(SHMEM_CTX_DEFAULT, &w, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, 1, 0, NULL, 0);
+    }
 }
 
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)

@@ -250,8 +250,16 @@ uint64_t shoal_word_read(const uint64_t *word, int pe);
 /* Non-fetching: returns without waiting for the update to land (barrier arrivals,
  * whose target waits for them anyway). */
 void shoal_word_add(uint64_t *word, uint64_t v, int pe);
-/* Stores v once the payload put to pe before it (payload bytes) is visible there. */
+/* Stores v once the payload put to pe before it (payload bytes; 0 when there is
+ * none, so nothing to wait for) is visible there. */
 void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload);
+/* A message to a counter word at pe that only this PE updates, and always the same
+ * way: the len bytes at src go to dest_sym at pe, then the word becomes count (its
+ * previous value plus one) once they are visible there. Same node: a copy and a
+ * release store. Network: one put-with-signal adding 1 (one non-fetching add when
+ * len is 0), with no fence and no wait; the source is free on return. */
+void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint64_t *word,
+                       uint64_t count);
 /* Blocking copies for the collectives. */
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len);
 void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len);

@@ -42,6 +42,10 @@ add_test(NAME api.setup.version
 add_test(NAME api.setup.quiet
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "SHMEM_SYMMETRIC_SIZE|OpenSHMEM" 0
     -- ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
+# How waiting PEs wait (spin with a core each, back off when crowded), per SHMEM_INFO.
+add_test(NAME api.setup.wait_policy
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wait_policy.sh ${SHOAL_OSHRUN}
+    $<TARGET_FILE:api.setup>)
 # SHOAL_LOG: each PE logs its bootstrap line once at info; a bad value stops shmem_init.
 add_test(NAME api.setup.log
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "^shoal: PE [0-3]: \\[boot\\] bootstrap oshrun: PE [0-3] of 4" 4
@@ -53,31 +57,19 @@ add_test(NAME api.setup.log_bad
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*subsystem:level" +
     -- env SHOAL_LOG=ofi:loud ${SHOAL_OSHRUN} -n 2 --timeout 30 $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
-  api.setup.log api.setup.log_off api.setup.log_bad
+  api.setup.log api.setup.log_off api.setup.log_bad api.setup.wait_policy
   PROPERTIES TIMEOUT 30 LABELS "pe")
 
-# Error cases: each mode of test_errors.c at 1, 2 and 4 PEs.
+# Error cases: one test per row of error_cases.h, which also says how to run and judge
+# it (test_errors.sh asks api.errors --spec MODE).
 add_executable(api.errors test_errors.c)
 target_link_libraries(api.errors PRIVATE shoal)
-foreach(mode before_init after_finalize pe_range pe_negative not_symmetric
-    not_symmetric_malloc debug_range debug_range_static misaligned misaligned_global
-    bad_size bad_size_suffix bad_cmp ctx_invalid global_exit global_exit_all
-    free_nonheap free_global free_twice free_interior realloc_nonheap
-    # contexts used after shmem_ctx_destroy / shmem_team_destroy
-    ctx_destroyed ctx_destroyed_nodebug ctx_destroyed_quiet ctx_destroy_twice
-    ctx_team_destroyed team_destroyed team_destroyed_coll typed_overflow
-    # arguments of collective routines that differ between PEs (SHMEM_DEBUG)
-    malloc_mismatch calloc_mismatch align_mismatch realloc_mismatch
-    free_mismatch bcast_root_mismatch reduce_mismatch fcollect_mismatch
-    alltoalls_mismatch scan_mismatch
-    # zero and huge sizes
-    put_overflow zero_and_huge zero_and_huge_debug
-    # each family before shmem_init and after shmem_finalize
-    before_init_put before_init_p before_init_get before_init_ctx_put before_init_amo
-    before_init_reduce before_init_bcast before_init_malloc before_init_free
-    after_finalize_put after_finalize_p after_finalize_get after_finalize_ctx_put
-    after_finalize_amo after_finalize_quiet after_finalize_reduce after_finalize_bcast
-    after_finalize_malloc after_finalize_free)
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/error_cases.h error_table)
+string(REGEX MATCHALL "\n *X\\([a-z0-9_]+," error_rows "${error_table}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_SOURCE_DIR}/error_cases.h)
+foreach(row ${error_rows})
+  string(REGEX REPLACE "^\n *X\\(([a-z0-9_]+),$" "\\1" mode "${row}")
   add_test(NAME api.errors.${mode}
     COMMAND bash ${SHOAL_API_ERRORS_SH} mode ${SHOAL_OSHRUN} $<TARGET_FILE:api.errors> ${mode})
   set_tests_properties(api.errors.${mode} PROPERTIES TIMEOUT 90 LABELS "pe;errors")

@@ -14,13 +14,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "coll_check.h"
 
 #define MAXN 20000
 #define MAXPES 8
 #define BUF (((size_t)MAXN * MAXPES + 1) * 16)
 #define GUARD 111
 
-static int me, npes;
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE];   /* the calls under test, alternately */
 static long psync_sep[2][SHMEM_BARRIER_SYNC_SIZE]; /* separate test cases */
 static long counter[2];
@@ -32,15 +32,10 @@ static size_t cur_n;
 static int s_start, s_log, s_size, s_me;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                          \
-    do {                                                                                   \
-        if (!(c)) {                                                                        \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);         \
-            fprintf(stderr, "PE %d: %s of %zu on the active set (%d, %d, %d)\n", me, cur,  \
-                    cur_n, s_start, s_log, s_size);                                        \
-            shmem_global_exit(1);                                                          \
-        }                                                                                  \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "%s of %zu on the active set (%d, %d, %d)", cur, cur_n, s_start, s_log, s_size);
+}
 
 #define SET s_start, s_log, s_size
 

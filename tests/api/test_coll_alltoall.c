@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_check.h"
 #include "coll_teams.h"
 
 #define MAXN 100000
@@ -22,21 +23,15 @@
 #define VAL(from, to, i) (((from) * 31 + (to) * 17 + (long)(i) * 7 + 3) % 101)
 #define GUARD 111
 
-static int me, npes;
 static unsigned char *src, *dst;
 static const char *cur_type = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                         \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);        \
-            fprintf(stderr, "PE %d: %s of %zu %s per block on the %s team\n", me, cur_op, \
-                    cur_n, cur_type, cur_team);                                           \
-            shmem_global_exit(1);                                                         \
-        }                                                                                 \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "%s of %zu %s per block on the %s team", cur_op, cur_n, cur_type, cur_team);
+}
 
 typedef void fn_t(shmem_team_t t, size_t n, int nb);
 typedef void sfn_t(shmem_team_t t, size_t n, ptrdiff_t dst_stride, ptrdiff_t src_stride);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_check.h"
 #include "coll_teams.h"
 
 #define MAXN 100000
@@ -20,22 +21,17 @@
 #define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)   /* exact in every type */
 #define GUARD 111
 
-static int me, npes;
 static unsigned char *src, *dst;       /* symmetric: BUF and NB2B * BUF bytes */
 static const char *cur_type = "", *cur_team = "";
 static size_t cur_n;
 static int cur_root;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                           \
-    do {                                                                                    \
-        if (!(c)) {                                                                         \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);          \
-            fprintf(stderr, "PE %d: broadcast of %zu %s on the %s team from root %d\n", me, \
-                    cur_n, cur_type, cur_team, cur_root);                                   \
-            shmem_global_exit(1);                                                           \
-        }                                                                                   \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "broadcast of %zu %s on the %s team from root %d", cur_n, cur_type, cur_team,
+            cur_root);
+}
 
 typedef void bcast_fn(shmem_team_t t, size_t n, int root);
 typedef void b2b_fn(shmem_team_t t, size_t n);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_check.h"
 #include "coll_teams.h"
 
 #define MAXN 100000
@@ -21,21 +22,16 @@
 #define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)
 #define GUARD 111
 
-static int me, npes;
 static unsigned char *src, *dst;
 static const char *cur_type = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                              \
-    do {                                                                                       \
-        if (!(c)) {                                                                            \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);             \
-            fprintf(stderr, "PE %d: %s of %s, size pattern %zu, on the %s team\n", me, cur_op, \
-                    cur_type, cur_n, cur_team);                                                \
-            shmem_global_exit(1);                                                              \
-        }                                                                                      \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "%s of %s, size pattern %zu, on the %s team", cur_op, cur_type, cur_n,
+            cur_team);
+}
 
 /* collect's count for member p under pattern k (k = 0: all zero). */
 static size_t count_of(int p, size_t k)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_check.h"
 
 #define N 3                 /* elements per PE, or per block */
 #define SST 3               /* alltoalls source stride */
@@ -19,18 +20,13 @@
 #define BUF 4096            /* bytes of each symmetric buffer */
 #define GUARD 99
 
-static int me, npes;
 static void *src, *dst;     /* symmetric, BUF bytes each */
 static const char *cur = "";
 
-#define TCHECK(c)                                                                \
-    do {                                                                         \
-        if (!(c)) {                                                              \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s (testing %s)\n", me, __FILE__,  \
-                    __LINE__, #c, cur);                                          \
-            shmem_global_exit(1);                                                \
-        }                                                                        \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "testing %s", cur);
+}
 
 /* Nonnegative, below 128, so every type holds it exactly. */
 #define V(p, i) ((((p) * 16 + (i)) % 120) + 1)

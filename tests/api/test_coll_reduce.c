@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "coll_check.h"
 #include "coll_teams.h"
 
 #define MAXN 100000
@@ -22,22 +23,17 @@
 #define BUF (((size_t)MAXN + 1) * ESIZE)
 #define GUARD 111
 
-static int me, npes;
 static unsigned char *bufs;            /* symmetric: source + NB2B dests, BUF each */
 static const char *cur_name = "", *cur_team = "";
 static size_t cur_n;
 static int cur_inplace;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                      \
-    do {                                                                               \
-        if (!(c)) {                                                                    \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);     \
-            fprintf(stderr, "PE %d: %s_reduce of %zu elements%s on the %s team\n", me, \
-                    cur_name, cur_n, cur_inplace ? " in place" : "", cur_team);        \
-            shmem_global_exit(1);                                                      \
-        }                                                                              \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "%s_reduce of %zu elements%s on the %s team", cur_name, cur_n,
+            cur_inplace ? " in place" : "", cur_team);
+}
 
 #define IS_COMPLEX(T) _Generic((T)0, double _Complex: 1, float _Complex: 1, default: 0)
 #define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "coll_check.h"
 #include "coll_teams.h"
 
 #define MAXN 20000
@@ -19,22 +20,17 @@
 #define BUF (((size_t)MAXN + 1) * ESIZE)
 #define GUARD 111
 
-static int me, npes;
 static unsigned char *bufs;            /* symmetric: source + NB2B dests */
 static const char *cur_name = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 static int cur_inplace;
 
 /* Evaluates c once: it may be a collective call. */
-#define TCHECK(c)                                                                           \
-    do {                                                                                    \
-        if (!(c)) {                                                                         \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);          \
-            fprintf(stderr, "PE %d: %s_%s of %zu elements%s on the %s team\n", me, cur_name, \
-                    cur_op, cur_n, cur_inplace ? " in place" : "", cur_team);               \
-            shmem_global_exit(1);                                                           \
-        }                                                                                   \
-    } while (0)
+static void coll_describe(FILE *out)
+{
+    fprintf(out, "%s_%s of %zu elements%s on the %s team", cur_name, cur_op, cur_n,
+            cur_inplace ? " in place" : "", cur_team);
+}
 
 #define IMAG(T) _Generic((T)0, double _Complex: I, float _Complex: I, default: 0)
 #define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)

@@ -1,5 +1,6 @@
-/* Erroneous programs, one per mode (argv[1]); test_errors.sh runs each under oshrun
- * at 1, 2 and 4 PEs and checks the exit status and the message. Where only one PE
+/* Erroneous programs, one per mode (argv[1]), listed with how to judge them in
+ * error_cases.h; test_errors.sh runs each under oshrun at the PE counts listed there
+ * and checks the exit status and the message. Where only one PE
  * errs, the others wait in a barrier that can never complete, so the job ends only if
  * the launcher tears it down. Every mode must fail: reaching the end is an error
  * (except zero_and_huge*, which checks that empty and huge sizes are not errors). */
@@ -8,6 +9,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "error_cases.h"
+
+/* --spec MODE: how test_errors.sh runs and judges MODE, as PES, ENV, STATUS and
+ * REGEX separated by the unit separator (0x1f), which no field contains. */
+static int print_spec(const char *mode)
+{
+    static const struct { const char *mode, *pes, *env, *status, *regex; } cases[] = {
+#define ERROR_CASE_ROW(m, pes, env, status, regex) { #m, pes, env, status, regex },
+        ERROR_CASES(ERROR_CASE_ROW)
+#undef ERROR_CASE_ROW
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!strcmp(cases[i].mode, mode)) {
+            printf("%s\x1f%s\x1f%s\x1f%s\n", cases[i].pes, cases[i].env, cases[i].status,
+                   cases[i].regex);
+            return 0;
+        }
+    fprintf(stderr, "test_errors: no case %s in error_cases.h\n", mode);
+    return 2;
+}
 
 static int gvar[16];
 static long gwait;
@@ -24,6 +46,8 @@ static long gwait;
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--spec"))
+        return print_spec(argv[2]);
     const char *mode = argc > 1 ? argv[1] : "";
     setvbuf(stdout, NULL, _IONBF, 0);
 

@@ -2,7 +2,8 @@
  * while every other PE gets a large buffer from it and adds to its counter,
  * all of which need PE 0's endpoint to move; only then do they release it.
  * With argument "compute", PE 0 instead spins on plain loads without calling
- * Shoal: only the progress thread (SHMEM_OFI_PROGRESS_THREAD=1) serves them. */
+ * Shoal: only the progress thread (on by default for manual-progress providers,
+ * SHMEM_OFI_PROGRESS_THREAD=1 forces it) serves them. */
 #include <stdint.h>
 #include <string.h>
 

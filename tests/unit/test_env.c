@@ -125,7 +125,7 @@ static void test_env_load(void)
     CHECK(load(&cfg, err, sizeof err) == 0);
     CHECK(cfg.symmetric_size == (size_t)512 << 20);
     CHECK(cfg.debug == 0 && cfg.info == 0 && cfg.version == 0);
-    CHECK(cfg.spin_count == 200 && cfg.yield_sleep_us == 50);
+    CHECK(cfg.spin_count == -1 && cfg.yield_sleep_us == 50);
     CHECK(cfg.boot_fd == -1 && cfg.rank == -1 && cfg.size == 0);
 
     CHECK(setenv("SHMEM_SYMMETRIC_SIZE", "1G", 1) == 0);

@@ -153,6 +153,8 @@ struct ofi_state {
     int mr_local;                   /* pass descriptors of registered local buffers */
     int fence_flag;                 /* the provider orders with FI_FENCE */
     int writes_ordered;             /* puts and AMOs to a PE land in issue order */
+    int atomics_ordered;            /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
+    size_t atomic_bytes;            /* most bytes one native atomic write of bytes may carry */
     int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
     int locked;                     /* threads share contexts or the progress thread runs */
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
@@ -162,7 +164,10 @@ struct ofi_state {
     int trigger_ok;                 /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
     uint64_t next_key;              /* requested keys when the provider does not pick them */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
-    pthread_t progress_thread;
+    int progress_thread;            /* a progress thread runs (or will, after start-up) */
+    pthread_t progress_tid;
+    int progress_fd;                /* the default CQ's wait object, or -1: the thread polls */
+    int progress_stop_fd;           /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
 };
@@ -302,15 +307,17 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
+/* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
 
-/* One poll of a wait inside the transport: drives every context, then backs off,
- * giving the core up far sooner than a load/store poll (core/progress.h). */
+/* One poll of a wait inside the transport: drives every context, then backs off
+ * as every wait of a multi-node job does (spin_polls, core/backoff.c). */
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, (unsigned)shoal.cfg.spin_count >> 6);
+    shoal_backoff_spin(b, shoal.spin_polls);
 }
 
 /* ofi_order.c */

@@ -52,6 +52,10 @@ void ofi_amo_table(void)
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
         }
+    /* Put-with-signal may send a small payload as an atomic write of bytes. */
+    size_t count = 0;
+    if (!ofi.emulate_amo && !fi_atomicvalid(ep, FI_UINT8, FI_ATOMIC_WRITE, &count))
+        ofi.atomic_bytes = count;
     if (!ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT32] ||
         !ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT64])
         shoal_fatal("shmem_init", "libfabric provider %s has no compare-and-swap on 32- and "

@@ -54,16 +54,35 @@ struct ofi_ctx *ofi_ctx_open(int shared)
     return c;
 }
 
+/* The default context's CQ, which the progress thread sleeps on: with a file
+ * descriptor to wait for where the provider offers one (the thread then costs
+ * nothing while idle), without where it does not (the thread polls). */
+static int open_cq(struct ofi_ctx *c)
+{
+    struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
+    if (c == ofi.dflt && ofi.progress_thread) {
+        ofi.progress_fd = -1;
+        attr.wait_obj = FI_WAIT_FD;
+        if (!fi_cq_open(ofi.domain, &attr, &c->cq, NULL)) {
+            if (!fi_control(&c->cq->fid, FI_GETWAIT, &ofi.progress_fd))
+                return 0;
+            ofi.progress_fd = -1;
+            fi_close(&c->cq->fid);
+        }
+        attr.wait_obj = FI_WAIT_NONE;
+    }
+    return fi_cq_open(ofi.domain, &attr, &c->cq, NULL);
+}
+
 int ofi_ctx_enable(struct ofi_ctx *c)
 {
-    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     int rc;
     SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
               c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
-    if ((rc = fi_cq_open(ofi.domain, &cq_attr, &c->cq, NULL)) ||
+    if ((rc = open_cq(c)) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
         return ctx_fail("completion queue or counter creation", rc);

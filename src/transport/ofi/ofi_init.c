@@ -25,7 +25,10 @@ static struct fi_info *base_hints(void)
     h->domain_attr->av_type = FI_AV_TABLE;
     h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED |
                               FI_MR_LOCAL | FI_MR_ENDPOINT;
-    h->domain_attr->threading = ofi.locked ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
+     * is manual) drives endpoints beside the threads that use them. */
+    h->domain_attr->threading = ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE
+                                                                           : FI_THREAD_DOMAIN;
     /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
      * context, so a provider that needs one per operation does not fit. */
     h->mode = 0;
@@ -78,28 +81,69 @@ static _Noreturn void no_provider(int rc)
                 fi_strerror(-rc), avail);
 }
 
-/* The first provider that fits decides; then the same provider, fabric and
- * domain are asked for the optional features, best first: delivery-complete
+/* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
+ * ofi_rxd (over udp) crashes inside libfabric 1.17 on fetching atomics and takes
+ * hundreds of microseconds per operation on loopback. */
+static const struct { const char *prov, *why; } refused[] = {
+    { "ofi_rxd", "its fetching atomics crash inside libfabric (seen with 1.17)" },
+};
+
+static const char *refusal(const struct fi_info *i)
+{
+    for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++)
+        if (strstr(i->fabric_attr->prov_name, refused[r].prov))
+            return refused[r].why;
+    return NULL;
+}
+
+/* The first offer that is not refused; a refused provider the user asked for ends
+ * the job with a message naming the ones that work. */
+static struct fi_info *first_usable(struct fi_info *all)
+{
+    for (struct fi_info *i = all; i; i = i->next)
+        if (!refusal(i))
+            return i;
+    shoal_fatal("shmem_init", "libfabric provider %s cannot carry OpenSHMEM: %s; set "
+                "SHMEM_OFI_PROVIDER to one that works: tcp;ofi_rxm (any Ethernet), "
+                "verbs;ofi_rxm, cxi, efa, shm (one node) or sockets",
+                all->fabric_attr->prov_name, refusal(all));
+}
+
+/* Whether to ask the provider for FI_DELIVERY_COMPLETE. shm sends every small
+ * delivery-complete write through its segmentation buffer, one at a time per
+ * peer and each waiting for the target's progress (about 140 us a put); its
+ * plain completion is enough for quiet: writes land by a CMA copy before they
+ * complete, or (without CMA) wait in the target's single ordered command queue,
+ * ahead of any later operation that could observe them. */
+static int want_delivery_complete(const struct fi_info *i)
+{
+    return strcmp(i->fabric_attr->prov_name, "shm") != 0;
+}
+
+/* The first usable provider that fits decides; then the same provider, fabric
+ * and domain are asked for the optional features, best first: delivery-complete
  * counters and FI_FENCE. */
 static struct fi_info *select_provider(void)
 {
-    struct fi_info *h = base_hints(), *first = NULL;
+    struct fi_info *h = base_hints(), *all = NULL;
     if (!h)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
-    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &first);
-    if (rc || !first)
+    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &all);
+    if (rc || !all)
         no_provider(rc ? rc : -FI_ENODATA);
+    struct fi_info *first = first_usable(all);
     free(h->fabric_attr->prov_name);
     free(h->fabric_attr->name);
     free(h->domain_attr->name);
     h->fabric_attr->prov_name = strdup(first->fabric_attr->prov_name);
     h->fabric_attr->name = strdup(first->fabric_attr->name);
     h->domain_attr->name = strdup(first->domain_attr->name);
+    size_t t0 = want_delivery_complete(first) ? 0 : 2;
 
     static const struct { uint64_t op_flags, caps; } tries[] = {
         { FI_DELIVERY_COMPLETE, FI_FENCE }, { FI_DELIVERY_COMPLETE, 0 }, { 0, FI_FENCE },
     };
-    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+    for (size_t t = t0; t < sizeof tries / sizeof tries[0]; t++) {
         struct fi_info *got = NULL;
         h->tx_attr->op_flags = tries[t].op_flags;
         h->caps |= tries[t].caps;
@@ -113,13 +157,18 @@ static struct fi_info *select_provider(void)
                 fi_freeinfo(got);
                 got = trig;
             }
-            fi_freeinfo(first);
+            fi_freeinfo(all);
             fi_freeinfo(h);
             return got;
         }
     }
     fi_freeinfo(h);
-    return first;
+    /* The offer itself, alone: the rest of the list goes. */
+    struct fi_info *one = fi_dupinfo(first);
+    fi_freeinfo(all);
+    if (!one)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
+    return one;
 }
 
 /* Reads what the provider granted into the transport's switches. */
@@ -136,6 +185,7 @@ static void adopt_info(struct fi_info *info)
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
+    ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
     ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
@@ -164,9 +214,15 @@ static void adopt_info(struct fi_info *info)
 
 int ofi_net_init(void)
 {
-    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.cfg.ofi_progress_thread;
+    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     adopt_info(select_provider());
+    /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
+     * move only inside libfabric calls; a PE that computes would hold them up. */
+    int wanted = ofi_progress_thread_wanted();
+    ofi.progress_thread = wanted > 0 ||
+                          (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
+    ofi.locked |= ofi.progress_thread;
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -189,7 +245,7 @@ int ofi_net_init(void)
     if (ofi_mr_segments() || ofi_mr_exchange())
         return -1;
     ofi_amo_table();
-    if (shoal.cfg.ofi_progress_thread && ofi_progress_thread_start())
+    if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
     return shoal.boot->barrier() ? -1 : 0;
 }

@@ -2,14 +2,24 @@
  * serve peers' operations only inside calls that read a CQ or counter, so every
  * wait here drives its own context and the default context's endpoint (the
  * target of every peer, this PE included), and progress() drives them all. */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
+#include <strings.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "transport/ofi/ofi.h"
 
-/* How often the optional progress thread polls: often enough that a peer's get
- * waits little, rarely enough that it costs a PE's core almost nothing. */
-#define OFI_PROGRESS_INTERVAL_NS 50000L
+/* The progress thread sleeps on the default CQ's wait object, waking at least
+ * every OFI_WAKE_MS. Where the provider has none it polls, every OFI_POLL_MIN_NS
+ * after traffic, doubling up to OFI_POLL_MAX_NS while nothing happens: a
+ * peer's first get after a pause waits at most that long, and an idle PE costs
+ * about a thousand wake-ups a second. */
+#define OFI_WAKE_MS 100
+#define OFI_POLL_MIN_NS 20000L
+#define OFI_POLL_MAX_NS 1000000L
 #define OFI_CQ_BATCH 16
 
 static _Noreturn void cq_error(struct ofi_ctx *c)
@@ -119,24 +129,32 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
     return s;
 }
 
-void ofi_progress(void)
+/* Drives every context's endpoint; 1 when it drove the default one, 0 when
+ * another thread holds that (and drives it). */
+static int progress_all(int flush)
 {
     /* A flush below may wait, and waiting progresses: the nested call has
      * nothing to add (the wait drives its own context and the default one). */
     static __thread int inside;
     if (inside)
-        return;
+        return 1;
     inside = 1;
+    int drove = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
         if (ofi.locked && !c->locked)
             continue;   /* private: only its owner may drive it */
-        if (c->locked && pthread_mutex_trylock(&c->lock))
+        if (c->locked && pthread_mutex_trylock(&c->lock)) {
+            if (c == ofi.dflt)
+                drove = 0;
             continue;   /* its holder drives it */
+        }
         /* What a session holds back goes out while the PE waits: a peer may be
-         * waiting for it. */
+         * waiting for it. Not from the progress thread: the PE is not waiting, and
+         * bundles would leave half full. */
         if (c->ready) {
-            ofi_flush_deferred(c);
+            if (flush)
+                ofi_flush_deferred(c);
             ofi_drain_cq(c);
         }
         if (c->locked)
@@ -144,15 +162,66 @@ void ofi_progress(void)
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
     inside = 0;
+    return drove;
+}
+
+void ofi_progress(void)
+{
+    progress_all(1);
+}
+
+int ofi_progress_thread_wanted(void)
+{
+    const char *v = shoal.cfg.ofi_progress_thread;
+    if (!v || !*v || !strcmp(v, "auto"))
+        return -1;
+    static const char *const off[] = { "0", "no", "false", "off" };
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        if (!strcasecmp(v, off[i]))
+            return 0;
+    return 1;
+}
+
+/* Sleeps until the default CQ's wait object or the stop eventfd fires, or
+ * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). */
+static void sleep_on_fd(void)
+{
+    struct fid *cq = &ofi.dflt->cq->fid;
+    if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS)
+        return;     /* events are pending: drive again at once */
+    struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 }, { ofi.progress_stop_fd, POLLIN, 0 } };
+    poll(p, 2, OFI_WAKE_MS);
+}
+
+/* Without a wait object: poll, more rarely the longer nothing happens. */
+static void sleep_polling(long *ns)
+{
+    struct timespec t = { 0, *ns };
+    nanosleep(&t, NULL);
+    if (*ns < OFI_POLL_MAX_NS)
+        *ns *= 2;
 }
 
 static void *progress_main(void *arg)
 {
     (void)arg;
-    const struct timespec pause = { 0, OFI_PROGRESS_INTERVAL_NS };
+    long poll_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
-        ofi_progress();
-        nanosleep(&pause, NULL);
+        uint64_t before = fi_cntr_read(ofi.dflt->wcntr) + fi_cntr_read(ofi.dflt->rcntr);
+        if (!progress_all(0)) {
+            /* A PE thread is in a wait on the default context and drives it:
+             * do not spin beside it for the lock. */
+            struct timespec t = { 0, OFI_POLL_MIN_NS };
+            nanosleep(&t, NULL);
+            continue;
+        }
+        if (ofi.progress_fd >= 0) {
+            sleep_on_fd();
+            continue;
+        }
+        if (fi_cntr_read(ofi.dflt->wcntr) + fi_cntr_read(ofi.dflt->rcntr) != before)
+            poll_ns = OFI_POLL_MIN_NS;
+        sleep_polling(&poll_ns);
     }
     return NULL;
 }
@@ -160,10 +229,12 @@ static void *progress_main(void *arg)
 int ofi_progress_thread_start(void)
 {
     ofi.progress_stop = 0;
-    int rc = pthread_create(&ofi.progress_thread, NULL, progress_main, NULL);
+    ofi.progress_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    int rc = ofi.progress_stop_fd < 0 ? errno
+             : pthread_create(&ofi.progress_tid, NULL, progress_main, NULL);
     if (rc) {
         shoal_warn("shmem_init", "cannot start the libfabric progress thread (error %d); "
-                   "unset SHMEM_OFI_PROGRESS_THREAD or raise the thread limit", rc);
+                   "set SHMEM_OFI_PROGRESS_THREAD=0 or raise the thread limit", rc);
         return -1;
     }
     ofi.progress_running = 1;
@@ -175,6 +246,11 @@ void ofi_progress_thread_stop(void)
     if (!ofi.progress_running)
         return;
     __atomic_store_n(&ofi.progress_stop, 1, __ATOMIC_RELEASE);
-    pthread_join(ofi.progress_thread, NULL);
+    uint64_t one = 1;
+    if (write(ofi.progress_stop_fd, &one, sizeof one) < 0) {
+        /* The thread still sees the flag within OFI_WAKE_MS. */
+    }
+    pthread_join(ofi.progress_tid, NULL);
+    close(ofi.progress_stop_fd);
     ofi.progress_running = 0;
 }

@@ -1,13 +1,48 @@
 /* Put-with-signal over libfabric: the payload put, then the 64-bit signal AMO
  * (set or add), which must land after the payload. How it is ordered depends on
  * what the provider offers, best first:
- *   FI_ORDER_WAW   writes and atomics to a target land in issue order: nothing to do;
- *   FI_FENCE       the signal carries FI_FENCE, so it starts after the payload completes;
- *   neither        (tcp;ofi_rxm) wait for the payload's delivery completion, then signal.
- * The last costs one round trip before the signal even for the nbi variant.
+ *   FI_ORDER_WAW         writes and atomics to a target land in issue order: nothing to do;
+ *   FI_ORDER_ATOMIC_WAW  atomics land in issue order (tcp;ofi_rxm): a payload that fits
+ *                        one atomic write of bytes (and a bounce slot) goes as that
+ *                        atomic, and the signal follows at once: one trip, no wait;
+ *   FI_FENCE             the signal carries FI_FENCE, so it starts after the payload completes;
+ *   none of these        wait for the payload's delivery completion, then signal.
+ * The last costs one round trip before the signal even for the nbi variant; the
+ * collectives' channels (transport/route.c) are built on this call, so on
+ * tcp;ofi_rxm each of their small messages is one trip.
  * Inside a session with SHMEM_SESSION_OP_PWS the signal is held back instead, and
  * the held-back signals follow their payloads behind one fence (ofi_bundle.c). */
 #include "transport/ofi/ofi.h"
+
+/* The payload as a native atomic write of len bytes; its source is free at once. */
+static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                         int pe)
+{
+    if (!ofi.atomics_ordered || ofi.writes_ordered || len > ofi.atomic_bytes ||
+        (len > ofi.inject_size && len > ofi.bounce_size))
+        return 0;
+    struct ofi_slot *s = NULL;
+    struct fi_ioc ioc = { (void *)src, len };
+    void *desc = NULL, *context = NULL;
+    uint64_t flags = FI_INJECT;
+    if (len > ofi.inject_size) {
+        s = ofi_slot_get(c);
+        memcpy(s->buf, src, len);
+        ioc.addr = s->buf;
+        desc = c->slot_desc;
+        context = &s->fctx;
+        flags = FI_COMPLETION;
+    }
+    struct fi_rma_ioc rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
+    struct fi_msg_atomic msg = { .msg_iov = &ioc, .desc = &desc, .iov_count = 1,
+                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+                                 .datatype = FI_UINT8, .op = FI_ATOMIC_WRITE,
+                                 .context = context };
+    ofi_before_write(c);
+    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
+    c->writes++;
+    return 1;
+}
 
 void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                     int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
@@ -17,20 +52,26 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
                              .off = sig_off, .operand = &signal };
     uint64_t flags = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
-    int direct = len ? ofi_put_locked(c, seg, off, src, len, pe) : 0;
     if (SHOAL_UNLIKELY(c->pws_defer)) {
-        if (direct && !nbi)
+        /* The put-with-signal transform: the payload joins a bundle (or goes now),
+         * the signal waits for the session's flush (ofi_bundle.c). */
+        if (len && ofi_put_locked(c, seg, off, src, len, pe) && !nbi)
             ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal");
         ofi_pws_defer(c, sig_seg, sig_off, signal, sig_op, pe);
         ofi_unlock(c);
         return;
     }
-    if (!ofi.writes_ordered) {
-        /* The compare-and-swap fallback cannot carry the fence. */
-        if (ofi.fence_flag && ofi.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64])
-            flags = FI_FENCE;
-        else
-            ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal payload");
+    int direct = 0, native = ofi.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64];
+    /* No payload: nothing to order the signal after. */
+    if (len && !(native && put_as_atomic(c, seg, off, src, len, pe))) {
+        direct = ofi_put_locked(c, seg, off, src, len, pe);
+        if (!ofi.writes_ordered) {
+            /* The compare-and-swap fallback cannot carry the fence. */
+            if (ofi.fence_flag && native)
+                flags = FI_FENCE;
+            else
+                ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal payload");
+        }
     }
     ofi_amo_locked(c, &sig, pe, nbi, flags);
     if (direct && !nbi)

@@ -1,0 +1,84 @@
+/* What a PE that does not call the library costs its peers and itself:
+ *   get_busy   8-byte blocking get latency from PE 0 to PE 1 while PE 1 computes
+ *              (spins on plain loads, no SHMEM call): over a network whose
+ *              provider needs the target's progress, only a progress thread
+ *              serves it;
+ *   get_wait   the same while PE 1 waits in shmem_long_wait_until;
+ *   idle_cpu   the CPU time (percent of one core) a PE uses while its program
+ *              sleeps for a second between SHMEM calls (getrusage).
+ * Other PEs stay idle. Verifies every value it gets. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static long value = 42;    /* symmetric: what PE 0 gets */
+static long release;       /* symmetric: PE 0 sets it when done */
+
+static double get_latency(long iters, long warmup)
+{
+    double t0 = 0;
+    for (long i = -warmup; i < iters; i++) {
+        if (i == 0)
+            t0 = bench_now();
+        if (shmem_long_g(&value, 1) != 42) {
+            fprintf(stderr, "progress: PE 0 got a wrong value from PE 1\n");
+            shmem_global_exit(1);
+        }
+    }
+    return (bench_now() - t0) / (double)iters * 1e6;
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 +
+           (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec * 1e-6;
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_opts o = { 8, 8, 2000, 50 };
+    bench_parse(argc, argv, &o, "[-i iters] [-w warmup]");
+    shmem_init();
+    int me = shmem_my_pe();
+    if (shmem_n_pes() < 2) {
+        if (me == 0)
+            fprintf(stderr, "progress: needs 2 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
+    if (me == 0)
+        bench_header("Waiting on a PE that does not call SHMEM", "Metric         Value");
+    for (int busy = 1; busy >= 0; busy--) {
+        release = 0;
+        shmem_barrier_all();
+        if (me == 0) {
+            double us = get_latency(o.iters, o.warmup);
+            shmem_long_p(&release, 1, 1);
+            shmem_quiet();
+            printf("%-14s %10.2f us\n", busy ? "get_busy" : "get_wait", us);
+            bench_result(busy ? "get_busy" : "get_wait", 8, "lat_us", us);
+        } else if (me == 1) {
+            if (busy)
+                while (!__atomic_load_n(&release, __ATOMIC_ACQUIRE))
+                    ;   /* computing: no SHMEM call */
+            else
+                shmem_long_wait_until(&release, SHMEM_CMP_NE, 0);
+        }
+    }
+    shmem_barrier_all();
+    double c0 = cpu_seconds(), w0 = bench_now();
+    struct timespec second = { 1, 0 };
+    nanosleep(&second, NULL);
+    double pct = (cpu_seconds() - c0) / (bench_now() - w0) * 100.0;
+    shmem_barrier_all();
+    if (me == 0) {
+        printf("%-14s %10.2f %% of a core\n", "idle_cpu", pct);
+        bench_result("idle_cpu", 0, "pct_core", pct);
+    }
+    shmem_finalize();
+    return 0;
+}
