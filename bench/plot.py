@@ -174,9 +174,9 @@ EXT_FIGS = [
 
 # (extension, its standard alternative, size) for the summary's ratio table.
 EXT_RATIOS = [
-    ("mr_put_nbi_session", "mr_put_nbi", 8), ("mr_put_nbi_session", "mr_put_nbi", 1024),
+    ("mr_put_nbi_session", "mr_put_nbi", 8), ("mr_put_nbi_session", "mr_put_nbi", 512),
     ("mr_put_nbi_scattered_session", "mr_put_nbi_scattered", 8),
-    ("pws_nbi_session", "pws_nbi", 8), ("pws_nbi_session", "pws_nbi", 1024),
+    ("pws_nbi_session", "pws_nbi", 8), ("pws_nbi_session", "pws_nbi", 512),
     ("pws_transform_by_hand", "pws_put_fence_set", 8),
     ("amo_add_single_transmit", "amo_add", 8), ("amo_fetch_add_single_transmit", "amo_fetch_add", 8),
     ("signal_set", "amo_set", 8),
