@@ -169,7 +169,7 @@ EXT_FIGS = [
       ("mr_put_nbi_scattered_session", ":")]),
     ("ext_fig11_pws", "Figs. 10/11/17 shape: put-with-signal rate", "rate_Mops", "rate (Mops/s)",
      [("pws_nbi", "-"), ("pws_nbi_session", "--"), ("pws_transform_by_hand", "-."),
-      ("pws_put_fence_set", ":")]),
+      ("pws_put_fence_set", ":"), ("pws_triggered", (0, (3, 1, 1, 1, 1, 1)))]),
 ]
 
 # (extension, its standard alternative, size) for the summary's ratio table.
@@ -177,7 +177,7 @@ EXT_RATIOS = [
     ("mr_put_nbi_session", "mr_put_nbi", 8), ("mr_put_nbi_session", "mr_put_nbi", 512),
     ("mr_put_nbi_scattered_session", "mr_put_nbi_scattered", 8),
     ("pws_nbi_session", "pws_nbi", 8), ("pws_nbi_session", "pws_nbi", 512),
-    ("pws_transform_by_hand", "pws_put_fence_set", 8),
+    ("pws_transform_by_hand", "pws_put_fence_set", 8), ("pws_triggered", "pws_nbi", 8),
     ("amo_add_single_transmit", "amo_add", 8), ("amo_fetch_add_single_transmit", "amo_fetch_add", 8),
     ("signal_set", "amo_set", 8),
     ("lc_nbi_local", "lc_nbi_quiet", 8), ("lc_nbi_local", "lc_nbi_quiet", 65536),

@@ -6,7 +6,8 @@
  *   Fig. 16  message rate of windows of put_nbi, without and with a bundling
  *            session, to adjacent elements and to scattered ones;
  *   Fig. 10/11  message rate of put_signal_nbi, plain, in a SHMEM_SESSION_OP_PWS
- *            session, and the transform written by hand (puts, fence, signal_set);
+ *            session, the transform written by hand (puts, fence, signal_set), and
+ *            triggered (a window posted, then fired by one trigger increment);
  *   Fig. 18  AMO rate: add and fetch-add with and without a single-transmit
  *            session, atomic_set against shmemx_signal_set.
  * A window is 64 operations followed by one quiet. PE 1 checks the last window's
@@ -74,9 +75,10 @@ static double mr_run(size_t size, size_t stride, int session, long rounds, long 
 }
 
 /* ---- Fig. 10/11/17: put-with-signal ---- */
-enum pws { PWS_PLAIN, PWS_SESSION, PWS_BY_HAND, PWS_FENCE_SET, PWS_KINDS };
+enum pws { PWS_PLAIN, PWS_SESSION, PWS_BY_HAND, PWS_FENCE_SET, PWS_TRIGGERED, PWS_KINDS };
 static const char *const pws_names[PWS_KINDS] = { "pws_nbi", "pws_nbi_session", "pws_transform_by_hand",
-                                                  "pws_put_fence_set" };
+                                                  "pws_put_fence_set", "pws_triggered" };
+static shmemx_trigger_t trigger;
 
 static double pws_run(enum pws k, size_t size, long rounds, long warm, char *src)
 {
@@ -90,7 +92,11 @@ static double pws_run(enum pws k, size_t size, long rounds, long warm, char *src
             shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PWS);
         for (int w = 0; w < WINDOW; w++) {
             char *d = target + (size_t)w * size;
-            if (k == PWS_PLAIN || k == PWS_SESSION) {
+            if (k == PWS_TRIGGERED) {
+                /* Posted now, fired together by the one increment below. */
+                shmemx_putmem_signal_triggered(d, src, size, &sigs[w], v, SHMEM_SIGNAL_SET, 1,
+                                               trigger, shmemx_trigger_read(trigger) + 1);
+            } else if (k == PWS_PLAIN || k == PWS_SESSION) {
                 shmem_putmem_signal_nbi(d, src, size, &sigs[w], v, SHMEM_SIGNAL_SET, 1);
             } else if (k == PWS_BY_HAND) {
                 shmem_putmem_nbi(d, src, size, 1);
@@ -107,6 +113,8 @@ static double pws_run(enum pws k, size_t size, long rounds, long warm, char *src
         }
         if (k == PWS_SESSION)
             shmemx_ctx_session_stop(SHMEM_CTX_DEFAULT);
+        if (k == PWS_TRIGGERED)
+            shmemx_trigger_increment(trigger, 1);
         shmem_quiet();
     }
     return rate_mops(rounds * WINDOW, bench_now() - t0);
@@ -184,6 +192,10 @@ int main(int argc, char **argv)
         shmem_global_exit(1);
     }
     memset(src, 0, o.max_size);
+    if (shmemx_trigger_create(&trigger)) {
+        fprintf(stderr, "ext: shmemx_trigger_create failed\n");
+        shmem_global_exit(1);
+    }
     if (me == 0)
         bench_header("extensions vs standard", "# bench                         size     value");
 
@@ -247,6 +259,7 @@ int main(int argc, char **argv)
     long total = total_failures;
     if (me == 0)
         printf("# check: %s\n", total ? "FAILED" : "PASSED");
+    shmemx_trigger_destroy(trigger);
     free(src);
     shmem_free(sigs);
     shmem_free(target);
