@@ -123,6 +123,86 @@ def coll_plots(data, out, npes_list):
     plt.close(fig)
 
 
+def small_coll_ranges(path, out):
+    """coll_small_ranges.png: each collective's smallest size per implementation and PE
+    count, as the median with its [min, max] over the repetitions (results.csv from
+    scripts/bench.sh has min and max columns; nothing is drawn without them)."""
+    colls = ["barrier", "bcast", "reduce", "collect", "fcollect", "alltoall"]
+    pts = defaultdict(dict)   # (impl, npes) -> {coll: (median, min, max)}
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows or "min" not in rows[0]:
+        return
+    smallest = {}
+    for r in rows:
+        if r["bench"] in colls and r["metric"] == "lat_us":
+            k = (r["bench"], r["impl"], r["npes"])
+            if k not in smallest or int(r["size"]) < int(smallest[k]["size"]):
+                smallest[k] = r
+    for (coll, impl, npes), r in smallest.items():
+        pts[(impl, int(npes))][coll] = (float(r["value"]), float(r["min"]), float(r["max"]))
+    if not pts:
+        return
+    groups = sorted(pts, key=lambda g: (g[1], g[0]))
+    present = [c for c in colls if any(c in pts[g] for g in groups)]
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    width = 0.8 / len(groups)
+    for gi, g in enumerate(groups):
+        xs, med, lo, hi = [], [], [], []
+        for ci, c in enumerate(present):
+            if c in pts[g]:
+                m, a, b = pts[g][c]
+                xs.append(ci + gi * width)
+                med.append(m)
+                lo.append(m - a)
+                hi.append(b - m)
+        ax.bar(xs, med, width, yerr=[lo, hi], capsize=2, label=f"{g[0]}, {g[1]} PEs")
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(present))])
+    ax.set_xticklabels(present)
+    ax.set_yscale("log")
+    ax.set_ylabel("latency of the smallest size (us): median, [min, max]")
+    ax.set_title("small collectives over the repetitions")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "coll_small_ranges.png"), dpi=110)
+    plt.close(fig)
+
+
+def dev_plots(data, out):
+    """GPU-aware put (bench/micro/dev_put.c): latency and bandwidth per source/destination
+    pairing, one line style per implementation (e.g. shoal-cuda, shoal-emu)."""
+    pairs = ["HH", "HD", "DH", "DD"]
+    impls = sorted({i for (b, i, _, _) in data if b.startswith("dev_put_")})
+    for kind, metric, ylabel, name in [("lat", "latency_us", "put + quiet latency (us)",
+                                        "gpu_put_latency.png"),
+                                       ("bw", "bandwidth_MBps", "put_nbi bandwidth (MB/s)",
+                                        "gpu_put_bandwidth.png")]:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        drawn = False
+        for impl, style in zip(impls, ["-", "--", ":", "-."]):
+            for k, pair in enumerate(pairs):
+                for (b, i, n, m), vals in data.items():
+                    if b == f"dev_put_{kind}_{pair}" and i == impl and m == metric:
+                        sizes = sorted(vals)
+                        ax.plot(sizes, [vals[x] for x in sizes], style, marker=".",
+                                color=f"C{k}", label=f"{pair[0]}-{pair[1]} ({impl}, {n} PEs)")
+                        drawn = True
+        if not drawn:
+            plt.close(fig)
+            continue
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel(ylabel)
+        ax.set_title("GPU-aware put by source-destination memory")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name), dpi=110)
+        plt.close(fig)
+
+
 def value(data, bench, impl, npes, metric, size):
     return data.get((bench, impl, npes, metric), {}).get(size)
 
@@ -288,6 +368,10 @@ def main():
                  p("hra"), n)
         text.append(summary(data, n, impls))
     coll_plots(data, out, npes_list)
+    small_coll_ranges(sys.argv[1], out)
+
+
+    dev_plots(data, out)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(text))
     print("\n".join(text))

@@ -67,6 +67,32 @@ void shmemx_ctx_putmem_signal_triggered(shmem_ctx_t ctx, void *dest, const void 
                                         int sig_op, int pe, shmemx_trigger_t trigger,
                                         uint64_t threshold);
 
+/* ---- Memory spaces and device awareness (GPU-aware OpenSHMEM, docs/gpu.md) --------
+ * A space names a symmetric heap: SHMEM_SPACE_DEFAULT the usual one, SHMEM_SPACE_DEVICE
+ * the device heap (SHMEM_SYMMETRIC_SIZE_DEVICE bytes of GPU memory per PE). The
+ * routines are collective and behave like shmem_malloc/calloc/realloc/align/free;
+ * shmem_free and shmem_realloc also take device-space pointers. Every RMA, AMO,
+ * signal, wait and collective accepts device-space symmetric objects, from any
+ * context. shmem_query_device_awareness: nonzero when SHMEM_ENABLE_DEVICE_AWARENESS
+ * lets local buffers be device memory the program allocated itself. */
+typedef int shmem_space_t;
+#define SHMEM_SPACE_DEFAULT ((shmem_space_t)0)
+#define SHMEM_SPACE_DEVICE  ((shmem_space_t)1)
+void *shmem_space_malloc(shmem_space_t space, size_t size);
+void *shmem_space_alloc(shmem_space_t space, size_t count, size_t size);
+void *shmem_space_realloc(shmem_space_t space, void *ptr, size_t size);
+void *shmem_space_align(shmem_space_t space, size_t alignment, size_t size);
+void shmem_space_free(shmem_space_t space, void *ptr);
+int shmem_query_device_awareness(void);
+
+/* Their profiling twins (pshmem.h holds those of shmem.h). */
+void *pshmem_space_malloc(shmem_space_t space, size_t size);
+void *pshmem_space_alloc(shmem_space_t space, size_t count, size_t size);
+void *pshmem_space_realloc(shmem_space_t space, void *ptr, size_t size);
+void *pshmem_space_align(shmem_space_t space, size_t alignment, size_t size);
+void pshmem_space_free(shmem_space_t space, void *ptr);
+int pshmem_query_device_awareness(void);
+
 #pragma GCC visibility pop
 
 /* ---- Names from Sandia OpenSHMEM (source compatibility) -----------------------------

@@ -257,6 +257,16 @@ static void write_page(struct page *p)
     fclose(f);
 }
 
+static void free_page(struct page *p)
+{
+    for (int i = 0; i < p->nheads; i++)
+        free(p->heads[i]);
+    for (int part = 0; part < 5; part++)
+        for (int i = 0; i < p->ntext[part]; i++)
+            free(p->text[part][i]);
+    free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -298,7 +308,7 @@ int main(int argc, char **argv)
         if (!strcmp(line, "@page")) {
             if (p) {
                 write_page(p);
-                free(p);
+                free_page(p);
             }
             p = calloc(1, sizeof *p);
             if (!p || sscanf(arg, "%127s %7s %511[^\n]", p->name, p->section, p->brief) != 3)
@@ -327,9 +337,13 @@ int main(int argc, char **argv)
             die("unknown directive %s", line);
         }
     }
-    if (p)
+    if (p) {
         write_page(p);
+        free_page(p);
+    }
     fclose(in);
+    for (int i = 0; i < n_all; i++)
+        free(all_names[i]);
     printf("mangen: %d pages, %d names\n", pages, n_all);
     return 0;
 }

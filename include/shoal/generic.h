@@ -1,15 +1,37 @@
 /* C11 type-generic interface, derived from the C11 tables in shoal/type_tables.h.
  * A call whose first argument is a shmem_ctx_t dispatches on the second argument to
  * the ctx_ form; otherwise it dispatches on the first. A type outside the table
- * selects shoal_c11_unsupported_type, which takes no arguments, so the call fails
- * to compile instead of converting silently. A generic call cannot appear inside an
+ * selects shoal_shmem_OP_unsupported_argument_type, an object that is not a function,
+ * so the call fails to compile instead of converting silently, and the compiler's
+ * message names the routine: gcc "called object
+ * 'shoal_shmem_put_unsupported_argument_type' is not a function", clang "called
+ * object type 'struct shoal_shmem_put_unsupported_argument_type'"; the caret points
+ * at the call, whose argument has the type the routine lacks. A generic call cannot appear inside an
  * expansion of the SHMEM_C11_* table it dispatches on (the preprocessor does not
  * expand a macro within itself); code generated from a table should iterate over the
  * full SHMEM_* tables instead. */
 #ifndef SHOAL_GENERIC_H
 #define SHOAL_GENERIC_H
 
-void shoal_c11_unsupported_type(void);
+#define SHOAL_G_UNSUPPORTED(op) shoal_shmem_##op##_unsupported_argument_type
+#define SHOAL_G_DECLARE_UNSUPPORTED(op) \
+    extern const struct SHOAL_G_UNSUPPORTED(op) { char never_defined; } SHOAL_G_UNSUPPORTED(op);
+SHOAL_G_DECLARE_UNSUPPORTED(alltoall) SHOAL_G_DECLARE_UNSUPPORTED(alltoalls) SHOAL_G_DECLARE_UNSUPPORTED(and_reduce) SHOAL_G_DECLARE_UNSUPPORTED(atomic_add)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_and) SHOAL_G_DECLARE_UNSUPPORTED(atomic_compare_swap) SHOAL_G_DECLARE_UNSUPPORTED(atomic_compare_swap_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_add) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_add_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_and) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_and_nbi)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_inc) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_inc_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_or)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_or_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_xor) SHOAL_G_DECLARE_UNSUPPORTED(atomic_fetch_xor_nbi) SHOAL_G_DECLARE_UNSUPPORTED(atomic_inc)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_or) SHOAL_G_DECLARE_UNSUPPORTED(atomic_set) SHOAL_G_DECLARE_UNSUPPORTED(atomic_swap) SHOAL_G_DECLARE_UNSUPPORTED(atomic_swap_nbi)
+SHOAL_G_DECLARE_UNSUPPORTED(atomic_xor) SHOAL_G_DECLARE_UNSUPPORTED(broadcast) SHOAL_G_DECLARE_UNSUPPORTED(collect) SHOAL_G_DECLARE_UNSUPPORTED(fcollect)
+SHOAL_G_DECLARE_UNSUPPORTED(g) SHOAL_G_DECLARE_UNSUPPORTED(get) SHOAL_G_DECLARE_UNSUPPORTED(get_nbi) SHOAL_G_DECLARE_UNSUPPORTED(ibget)
+SHOAL_G_DECLARE_UNSUPPORTED(ibput) SHOAL_G_DECLARE_UNSUPPORTED(iget) SHOAL_G_DECLARE_UNSUPPORTED(iput) SHOAL_G_DECLARE_UNSUPPORTED(max_reduce)
+SHOAL_G_DECLARE_UNSUPPORTED(min_reduce) SHOAL_G_DECLARE_UNSUPPORTED(or_reduce) SHOAL_G_DECLARE_UNSUPPORTED(p) SHOAL_G_DECLARE_UNSUPPORTED(prod_reduce)
+SHOAL_G_DECLARE_UNSUPPORTED(put) SHOAL_G_DECLARE_UNSUPPORTED(put_nbi) SHOAL_G_DECLARE_UNSUPPORTED(put_signal) SHOAL_G_DECLARE_UNSUPPORTED(put_signal_nbi)
+SHOAL_G_DECLARE_UNSUPPORTED(sum_exscan) SHOAL_G_DECLARE_UNSUPPORTED(sum_inscan) SHOAL_G_DECLARE_UNSUPPORTED(sum_reduce) SHOAL_G_DECLARE_UNSUPPORTED(test)
+SHOAL_G_DECLARE_UNSUPPORTED(test_all) SHOAL_G_DECLARE_UNSUPPORTED(test_all_vector) SHOAL_G_DECLARE_UNSUPPORTED(test_any) SHOAL_G_DECLARE_UNSUPPORTED(test_any_vector)
+SHOAL_G_DECLARE_UNSUPPORTED(test_some) SHOAL_G_DECLARE_UNSUPPORTED(test_some_vector) SHOAL_G_DECLARE_UNSUPPORTED(wait_until) SHOAL_G_DECLARE_UNSUPPORTED(wait_until_all)
+SHOAL_G_DECLARE_UNSUPPORTED(wait_until_all_vector) SHOAL_G_DECLARE_UNSUPPORTED(wait_until_any) SHOAL_G_DECLARE_UNSUPPORTED(wait_until_any_vector) SHOAL_G_DECLARE_UNSUPPORTED(wait_until_some)
+SHOAL_G_DECLARE_UNSUPPORTED(wait_until_some_vector) SHOAL_G_DECLARE_UNSUPPORTED(xor_reduce)
 
 #define SHOAL_G_ARG1(a, ...) a
 #define SHOAL_G_ARG2(a, b, ...) b
@@ -18,15 +40,14 @@ void shoal_c11_unsupported_type(void);
 #define SHOAL_G_ROW(T, F) T *: F,
 #define SHOAL_G_CROW(T, F) T *: F, const T *: F,
 
-#define SHOAL_G_OPT_CTX(TABLE, CASE, CTXCASE, ...)                                       \
+#define SHOAL_G_OPT_CTX(UNS, TABLE, CASE, CTXCASE, ...)                                  \
     _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                               \
         shmem_ctx_t: _Generic(SHOAL_G_ARG2(__VA_ARGS__, 0, 0),                           \
-                              TABLE(CTXCASE) default: shoal_c11_unsupported_type),       \
+                              TABLE(CTXCASE) default: UNS),                              \
         default: _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                  \
-                          TABLE(CASE) default: shoal_c11_unsupported_type))(__VA_ARGS__)
-#define SHOAL_G_NO_CTX(TABLE, CASE, ...)                                                 \
-    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0),                                               \
-             TABLE(CASE) default: shoal_c11_unsupported_type)(__VA_ARGS__)
+                          TABLE(CASE) default: UNS))(__VA_ARGS__)
+#define SHOAL_G_NO_CTX(UNS, TABLE, CASE, ...)                                            \
+    _Generic(SHOAL_G_ARG1(__VA_ARGS__, 0), TABLE(CASE) default: UNS)(__VA_ARGS__)
 
 /* Per-operation row makers (the preprocessor cannot pass the operation through the
  * table, so each operation names its own). */
@@ -100,10 +121,10 @@ void shoal_c11_unsupported_type(void);
 #define SHOAL_GR_atomic_fetch_xor_nbi(T, N) SHOAL_G_ROW(T, shmem_##N##_atomic_fetch_xor_nbi)
 #define SHOAL_GC_atomic_fetch_xor_nbi(T, N) SHOAL_G_ROW(T, shmem_ctx_##N##_atomic_fetch_xor_nbi)
 
-#define SHOAL_G_RMA(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_RMA_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
-#define SHOAL_G_STD(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_STD_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
-#define SHOAL_G_EXT(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_EXT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
-#define SHOAL_G_BIT(op, ...) SHOAL_G_OPT_CTX(SHMEM_C11_AMO_BIT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_RMA(op, ...) SHOAL_G_OPT_CTX(SHOAL_G_UNSUPPORTED(op), SHMEM_C11_RMA_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_STD(op, ...) SHOAL_G_OPT_CTX(SHOAL_G_UNSUPPORTED(op), SHMEM_C11_AMO_STD_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_EXT(op, ...) SHOAL_G_OPT_CTX(SHOAL_G_UNSUPPORTED(op), SHMEM_C11_AMO_EXT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
+#define SHOAL_G_BIT(op, ...) SHOAL_G_OPT_CTX(SHOAL_G_UNSUPPORTED(op), SHMEM_C11_AMO_BIT_TYPES, SHOAL_GR_##op, SHOAL_GC_##op, __VA_ARGS__)
 
 /* RMA */
 #define shmem_put(...)            SHOAL_G_RMA(put, __VA_ARGS__)
@@ -158,9 +179,10 @@ void shoal_c11_unsupported_type(void);
 #define SHOAL_GW_test_all_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_all_vector)
 #define SHOAL_GW_test_any_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_any_vector)
 #define SHOAL_GW_test_some_vector(T, N) SHOAL_G_ROW(T, shmem_##N##_test_some_vector)
-#define SHOAL_G_SYNC(op, ...) SHOAL_G_NO_CTX(SHMEM_C11_SYNC_TYPES, SHOAL_GW_##op, __VA_ARGS__)
+#define SHOAL_G_SYNC(op, ...) \
+    SHOAL_G_NO_CTX(SHOAL_G_UNSUPPORTED(op), SHMEM_C11_SYNC_TYPES, SHOAL_GW_##op, __VA_ARGS__)
 #define SHOAL_G_SYNC_DEPR(op, ...) \
-    SHOAL_G_NO_CTX(SHOAL_G_SYNC_WITH_DEPR, SHOAL_GW_##op, __VA_ARGS__)
+    SHOAL_G_NO_CTX(SHOAL_G_UNSUPPORTED(op), SHOAL_G_SYNC_WITH_DEPR, SHOAL_GW_##op, __VA_ARGS__)
 #define SHOAL_G_SYNC_WITH_DEPR(X) SHMEM_C11_SYNC_TYPES(X) SHMEM_SYNC_DEPR_TYPES(X)
 
 #define shmem_wait_until(...)              SHOAL_G_SYNC_DEPR(wait_until, __VA_ARGS__)
@@ -188,9 +210,8 @@ void shoal_c11_unsupported_type(void);
 
 /* Team collectives and reductions take the team first, so they dispatch on the second
  * argument, dest (no ctx forms). */
-#define SHOAL_G_ON_DEST(TABLE, CASE, ...)                                                \
-    _Generic(SHOAL_G_ARG2(__VA_ARGS__, 0, 0),                                            \
-             TABLE(CASE) default: shoal_c11_unsupported_type)(__VA_ARGS__)
+#define SHOAL_G_ON_DEST(UNS, TABLE, CASE, ...)                                           \
+    _Generic(SHOAL_G_ARG2(__VA_ARGS__, 0, 0), TABLE(CASE) default: UNS)(__VA_ARGS__)
 #define SHOAL_GT_alltoall(T, N) SHOAL_G_ROW(T, shmem_##N##_alltoall)
 #define SHOAL_GT_alltoalls(T, N) SHOAL_G_ROW(T, shmem_##N##_alltoalls)
 #define SHOAL_GT_broadcast(T, N) SHOAL_G_ROW(T, shmem_##N##_broadcast)
@@ -205,7 +226,8 @@ void shoal_c11_unsupported_type(void);
 #define SHOAL_GT_prod_reduce(T, N) SHOAL_G_ROW(T, shmem_##N##_prod_reduce)
 #define SHOAL_GT_sum_inscan(T, N) SHOAL_G_ROW(T, shmem_##N##_sum_inscan)
 #define SHOAL_GT_sum_exscan(T, N) SHOAL_G_ROW(T, shmem_##N##_sum_exscan)
-#define SHOAL_G_TEAM(TABLE, op, ...) SHOAL_G_ON_DEST(TABLE, SHOAL_GT_##op, __VA_ARGS__)
+#define SHOAL_G_TEAM(TABLE, op, ...) \
+    SHOAL_G_ON_DEST(SHOAL_G_UNSUPPORTED(op), TABLE, SHOAL_GT_##op, __VA_ARGS__)
 
 #define shmem_alltoall(...)    SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, alltoall, __VA_ARGS__)
 #define shmem_alltoalls(...)   SHOAL_G_TEAM(SHMEM_C11_RMA_TYPES, alltoalls, __VA_ARGS__)

@@ -40,6 +40,8 @@
                     sizeof(T));                                                               \
     struct shoal_rref r_;                                                                     \
     shoal_remote(fn, ctx, d, sizeof(T), pe, &r_);                                             \
+    if (FETCH)                                                                                \
+        shoal_check_local(fn, FETCH);                                                         \
     shoal_tp_amo(ctx, &r_, OP, SHOAL_AMO_TYPE_OF(T), AMO_BITS(T, operand),                    \
                  AMO_BITS(T, compare), FETCH, (NBI) | SHOAL_AMO_FROM_USER, SEQ);
 

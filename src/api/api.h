@@ -49,6 +49,15 @@ static inline void shoal_remote(const char *routine, shmem_ctx_t ctx, const void
  * quiet could never complete (api/trigger.c). */
 void shoal_trigger_quiet_check(const char *routine, shmem_ctx_t ctx);
 
+/* SHMEM_DEBUG's check of a local buffer (api/malloc.c): device memory while device
+ * awareness is off ends the job, naming the routine and SHMEM_ENABLE_DEVICE_AWARENESS. */
+void shoal_debug_local(const char *routine, const void *buf);
+static inline void shoal_check_local(const char *routine, const void *buf)
+{
+    if (SHOAL_UNLIKELY(shoal.cfg.debug && shoal.dev_paths))
+        shoal_debug_local(routine, buf);
+}
+
 /* Team slot bookkeeping (api/team.c): reset at init; at the last finalize free every
  * team and context. */
 void shoal_teams_reset(void);

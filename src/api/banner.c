@@ -26,7 +26,7 @@ static void print_binding(void)
         snprintf(why, sizeof why, "as %s left it", shoal.boot == &shoal_boot_single
                  ? "the shell" : "the launcher");
     else if (!how || !*how || !strncmp(how, "none", 4))
-        snprintf(why, sizeof why, "not bound by oshrun: more PEs than CPUs, or --bind-to none");
+        snprintf(why, sizeof why, "not bound by oshrun: more PEs than free CPUs, or --bind-to none");
     else
         snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s", strchr(how, ':') ? "a" : "its own",
                  (int)strcspn(how, ":"), how, strchr(how, ':') ? " shared with other PEs" : "");

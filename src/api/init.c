@@ -8,8 +8,10 @@
 #include "build_info.h"
 #include "coll/coll.h"
 #include "core/log.h"
+#include "core/signals.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
+#include "mem/device_heap.h"
 #include "mem/segment.h"
 
 /* The team pool is carved from the heap before any user allocation, so every PE
@@ -83,7 +85,11 @@ static int init_first(int requested)
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     shoal_backoff_setup();
+    /* Before the transports: the network registers the device heap. */
+    shoal_device_init(shoal_team_shared.my_pe);
     shoal_transport_init();
+    /* Providers may have installed crash handlers while starting (psm). */
+    shoal_signals_reclaim();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
     shoal_banner();
@@ -91,7 +97,7 @@ static int init_first(int requested)
     return 0;
 }
 
-static int init_common(int requested, int *provided)
+static int init_common(const char *fn, int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE)
         requested = SHMEM_THREAD_SINGLE;
@@ -105,6 +111,18 @@ static int init_common(int requested, int *provided)
         shoal_barrier_world();
         return 0;
     }
+    if (shoal.ever_initialized) {
+        /* Not the launcher's fault: the bootstrap channel and the PMIx connection are
+         * gone with the last finalize, and the library cannot start twice. */
+        if (shoal.n_pes > 0)
+            fprintf(stderr, "shoal: PE %d: %s: called after the last shmem_finalize; Shoal "
+                    "cannot be initialized again in the same process: call shmem_init once "
+                    "(or nest shmem_init/shmem_finalize pairs) per program\n", shoal.my_pe, fn);
+        else
+            fprintf(stderr, "shoal: %s: called after the last shmem_finalize; Shoal cannot be "
+                    "initialized again in the same process\n", fn);
+        return -1;
+    }
     if (init_first(requested))
         return -1;
     if (provided)
@@ -114,14 +132,14 @@ static int init_common(int requested, int *provided)
 
 void shmem_init(void)
 {
-    if (init_common(SHMEM_THREAD_SINGLE, NULL))
+    if (init_common(__func__, SHMEM_THREAD_SINGLE, NULL))
         exit(1);
 }
 SHOAL_PROFILED(shmem_init)
 
 int shmem_init_thread(int requested, int *provided)
 {
-    return init_common(requested, provided) ? -1 : 0;
+    return init_common(__func__, requested, provided) ? -1 : 0;
 }
 SHOAL_PROFILED(shmem_init_thread)
 
@@ -148,6 +166,7 @@ void shmem_finalize(void)
     fflush(stdout);
     shoal_teams_release();
     shoal_transport_fini();
+    shoal_device_fini();
     shoal_heap_destroy();
     shoal_topology_fini();
     shoal_alloc_destroy(shoal.heap_alloc);

@@ -47,6 +47,37 @@ static uint32_t lock_amo(const char *fn, long *lock, int pe, int which, enum sho
     return old;
 }
 
+/* The locks this PE holds, so that clearing one it does not hold (which would hang
+ * or corrupt the queue) ends the job instead. Slots change by CAS: threads may hold
+ * different locks. Beyond HELD_MAX at once, clears go unchecked. */
+#define HELD_MAX 64
+static long *held[HELD_MAX];
+static int held_overflow;
+
+static void held_add(long *lock)
+{
+    for (int i = 0; i < HELD_MAX; i++) {
+        long *none = NULL;
+        if (__atomic_compare_exchange_n(&held[i], &none, lock, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return;
+    }
+    __atomic_store_n(&held_overflow, 1, __ATOMIC_RELAXED);
+}
+
+static void held_remove(const char *fn, long *lock)
+{
+    for (int i = 0; i < HELD_MAX; i++) {
+        long *mine = lock;
+        if (__atomic_compare_exchange_n(&held[i], &mine, NULL, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return;
+    }
+    if (!__atomic_load_n(&held_overflow, __ATOMIC_RELAXED))
+        shoal_fatal(fn, "the lock at %p is not held by this PE; only the PE that acquired it "
+                    "(shmem_set_lock, or shmem_test_lock returning 0) may clear it", (void *)lock);
+}
+
 static void wait_for(lock_half *node, uint32_t bits)
 {
     struct shoal_backoff b = { 0 };
@@ -59,10 +90,11 @@ void shmem_set_lock(long *lock)
     lock_half *node = own_half(__func__, lock, 1);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
     uint32_t prev = lock_amo(__func__, lock, 0, 0, SHOAL_AMO_WRITE, me, 0);
-    if (prev == 0)
-        return;
-    lock_amo(__func__, lock, (int)prev - 1, 1, SHOAL_AMO_OR, me, 0);
-    wait_for(node, LOCK_GRANTED);
+    if (prev != 0) {
+        lock_amo(__func__, lock, (int)prev - 1, 1, SHOAL_AMO_OR, me, 0);
+        wait_for(node, LOCK_GRANTED);
+    }
+    held_add(lock);
 }
 SHOAL_PROFILED(shmem_set_lock)
 
@@ -70,13 +102,17 @@ int shmem_test_lock(long *lock)
 {
     own_half(__func__, lock, 0);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
-    return lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, me, 0) != 0;
+    if (lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, me, 0) != 0)
+        return 1;
+    held_add(lock);
+    return 0;
 }
 SHOAL_PROFILED(shmem_test_lock)
 
 void shmem_clear_lock(long *lock)
 {
     lock_half *node = own_half(__func__, lock, 1);
+    held_remove(__func__, lock);
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     uint32_t next = __atomic_load_n(node, __ATOMIC_ACQUIRE) & LOCK_NEXT;
     if (next == 0) {

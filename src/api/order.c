@@ -3,8 +3,11 @@
  * transport then orders or completes the context's own operations. */
 #include "api/api.h"
 
+/* On SHMEM_CTX_INVALID, fence and quiet perform no operation (1.5 section 9.11). */
 static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_tp_fence(ctx);
@@ -12,6 +15,8 @@ static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 
 static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_trigger_quiet_check(fn, ctx);
@@ -34,6 +39,8 @@ SHOAL_PROFILED(shmem_ctx_quiet)
  * context issued is a valid, and here the only, way to complete theirs. */
 static void pe_quiet(const char *fn, shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     shoal_check_ctx(fn, ctx);
     if (npes == 0)
         return;

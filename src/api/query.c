@@ -43,7 +43,13 @@ void *shmem_ptr(const void *dest, int pe)
     if (pe < 0 || pe >= shoal.n_pes)
         return NULL;
     struct shoal_rref r;
-    return shoal_resolve(dest, pe, &r) == 0 ? r.ptr : NULL;
+    if (shoal_resolve(dest, pe, &r) < 0)
+        return NULL;
+    /* A device-heap object of a same-node PE: the device pointer of its IPC mapping,
+     * valid for device code and device copies, never for host loads and stores. */
+    if (r.seg == SHOAL_SEG_DEVICE)
+        return shoal.dev_peer[pe] ? shoal.dev_peer[pe] + r.off : NULL;
+    return r.ptr;
 }
 SHOAL_PROFILED(shmem_ptr)
 

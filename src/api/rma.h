@@ -23,6 +23,7 @@ static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
+    shoal_check_local(fn, source);
     shoal_tp_put(ctx, &r, source, len, nbi);
 }
 
@@ -33,6 +34,7 @@ static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
+    shoal_check_local(fn, dest);
     shoal_tp_get(ctx, dest, &r, len, nbi);
 }
 
@@ -72,20 +74,16 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, co
         return;
     const void *sym = is_put ? dest : source;
     ptrdiff_t sym_stride = is_put ? dst : sst;
-    size_t blen = bsize * esize;
+    size_t blen = shoal_nbytes(fn, bsize, esize);
     struct shoal_rref r;
     shoal_remote(fn, ctx, sym, blen, pe, &r);
-    /* The last block lies in the first one's segment too (blen fits, so no wrap). */
-    const char *last = (const char *)sym + (ptrdiff_t)(nblocks - 1) * sym_stride *
-                       (ptrdiff_t)esize;
-    if (SHOAL_UNLIKELY((uintptr_t)last - shoal.seg[r.seg].base > shoal.seg[r.seg].size - blen)) {
-        shoal_check_range(fn, last, blen);
-        shoal_fatal(fn, "the strided blocks leave the symmetric object at %p (last block at "
-                    "%p); check the strides and counts", sym, (const void *)last);
-    }
+    /* Every block in the first one's segment, strides of either sign, without
+     * wrapping: once per call, so always on. */
+    shoal_check_strided(fn, sym, sym_stride, nblocks, blen, esize);
     /* Block k of the symmetric side: the first block's reference, moved along. */
     struct shoal_rref rk = r;
     const char *local = is_put ? source : dest;
+    shoal_check_local(fn, local);
     ptrdiff_t local_stride = is_put ? sst : dst;
     for (size_t k = 0; k < nblocks; k++) {
         ptrdiff_t step = (ptrdiff_t)k * sym_stride * (ptrdiff_t)esize;
@@ -143,6 +141,8 @@ static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *d
     struct shoal_rref d, s;
     shoal_remote(fn, ctx, dest, len ? len : 1, pe, &d);
     shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
+    if (len)
+        shoal_check_local(fn, source);
     shoal_tp_put_signal(ctx, &d, source, len, &s, signal, op, nbi);
 }
 

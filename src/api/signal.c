@@ -6,7 +6,12 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
     /* Programs poll with it: let the network land what peers sent. */
     shoal_progress();
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    uint64_t v;
+    if (SHOAL_UNLIKELY(shoal_dev_sym(sig_addr)))
+        shoal_dev_read_sym(&v, sig_addr, sizeof v);
+    else
+        v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    return v;
 }
 SHOAL_PROFILED(shmem_signal_fetch)
 

@@ -8,7 +8,27 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     shoal_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
 }
 
+/* SHMEM_DEBUG: an ivar outside symmetric memory no other PE can update, so a wait on
+ * it would never end. */
+static void check_ivar(const char *fn, const void *ivar)
+{
+    uint64_t off;
+    if (shoal_seg_of(ivar, &off) < 0)
+        shoal_fatal(fn, "ivar %p is not symmetric, so no other PE can update it and the wait "
+                    "would never end; use a global or shmem_malloc'd variable", ivar);
+}
+
+/* An ivar in the device heap is read by a device copy, any other by an acquire load. */
 #define SHOAL_CMP_FN(T, N)                                                                    \
+    static inline T load_##N(T *ivar)                                                         \
+    {                                                                                         \
+        T x;                                                                                  \
+        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                              \
+            shoal_dev_read_sym(&x, ivar, sizeof x);                                           \
+        else                                                                                  \
+            x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                      \
+        return x;                                                                             \
+    }                                                                                         \
     static inline int holds_##N(const char *fn, T x, int cmp, T v)                            \
     {                                                                                         \
         switch (cmp) {                                                                        \
@@ -23,15 +43,19 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     }                                                                                         \
     static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
     {                                                                                         \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
+            check_ivar(fn, ivar);                                                             \
         shoal_progress();                                                                     \
-        return holds_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                \
+        return holds_##N(fn, load_##N(ivar), cmp, v);                                         \
     }                                                                                         \
     /* Returns the value that satisfied the condition, not a later reload. */                 \
     static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                           \
     {                                                                                         \
         struct shoal_backoff b = { 0 };                                                       \
         T x;                                                                                  \
-        while (!holds_##N(fn, x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v)) {         \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
+            check_ivar(fn, ivar);                                                             \
+        while (!holds_##N(fn, x = load_##N(ivar), cmp, v)) {                                  \
             if (b.polls == 0) /* outside init/finalize the wait would never end */             \
                 shoal_require_init(fn);                                                       \
             shoal_backoff(&b);                                                                \
@@ -51,6 +75,11 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     }                                                                                         \
     SHOAL_PROFILED(shmem_##N##_wait_until) SHOAL_PROFILED(shmem_##N##_test)
 
+/* Where the next _any search starts: just past the index the last one returned, so
+ * that a series of calls returns every satisfied index in turn (1.5 section 9.10),
+ * not always the lowest. */
+static _Thread_local size_t any_next;
+
 /* The multi-element forms. V(i) is the comparison value for element i: the scalar
  * argument, or cmp_values[i] in the _vector forms. */
 #define SHOAL_SYNC_SET(T, N, SFX, VT, V)                                                      \
@@ -65,9 +94,14 @@ static _Noreturn void bad_cmp(const char *fn, int cmp)
     static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,                \
                                            const int *status, int cmp, VT vals)               \
     {                                                                                         \
-        for (size_t i = 0; i < n; i++)                                                        \
-            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                  \
+        size_t start = any_next < n ? any_next : 0;                                           \
+        for (size_t k = 0; k < n; k++) {                                                      \
+            size_t i = start + k < n ? start + k : start + k - n;                             \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i))) {                \
+                any_next = i + 1;                                                             \
                 return i;                                                                     \
+            }                                                                                 \
+        }                                                                                     \
         return SIZE_MAX;                                                                      \
     }                                                                                         \
     static inline size_t test_some_##N##SFX(const char *fn, T *ivars, size_t n,               \

@@ -7,6 +7,7 @@
 #include "bootstrap.h"
 
 #include <pmix.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +56,49 @@ static int get_count(const pmix_proc_t *who, const char *key, long *out)
     return ok ? 0 : -1;
 }
 
+/* The launcher (the PMIx server: mpirun, prted, slurmstepd) went away, killed or
+ * crashed: nobody will end this PE, and its peers are going too. */
+static void on_lost_launcher(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                             pmix_info_t info[], size_t ninfo, pmix_info_t *results,
+                             size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                             void *cbdata)
+{
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    (void)cbfunc, (void)cbdata;
+    fprintf(stderr, "shoal: PE %d: lost the connection to the PMIx launcher (%s): mpirun or "
+            "its daemon has died; ending this PE\n", (int)me.rank, PMIx_Error_string(status));
+    _exit(1);
+}
+
+/* Parent death the event might not report (a launcher killed before the server
+ * noticed): the parent process changes, checked once a second. */
+static void *watch_parent(void *arg)
+{
+    pid_t parent = (pid_t)(intptr_t)arg;
+    while (getppid() == parent)
+        sleep(1);
+    fprintf(stderr, "shoal: PE %d: the launcher that started this PE (pid %d) has exited; "
+            "ending this PE\n", (int)me.rank, (int)parent);
+    _exit(1);
+}
+
+static void watch_launcher(void)
+{
+    pmix_status_t codes[] = { PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH };
+    PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], NULL, 0,
+                                on_lost_launcher, NULL, NULL);
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* Small: the thread only sleeps and calls getppid. */
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    static int started;
+    if (!started && !pthread_create(&t, &attr, watch_parent, (void *)(intptr_t)getppid()))
+        started = 1;
+    pthread_attr_destroy(&attr);
+}
+
 static int boot_pmix_init(struct shoal_boot_info *info)
 {
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -66,6 +110,7 @@ static int boot_pmix_init(struct shoal_boot_info *info)
         return -1;
     }
     connected = true;
+    watch_launcher();
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
     long size;

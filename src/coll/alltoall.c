@@ -3,6 +3,7 @@
  * targets; each block is put once, straight into its final place, and one barrier
  * (team or pSync) completes them all. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize)
@@ -22,6 +23,28 @@ void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, 
 }
 
 static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const void *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
+
+/* Device memory (coll_device.h): the host alltoall of one piece of every block at a
+ * time (block j of source goes to member j, whose block i of dest receives it). */
+static int dev_alltoall(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
+                        const char *source, size_t block)
+{
+    char *st = coll_dev_stage(fn, c);
+    size_t half = SHOAL_DEV_STAGE_BYTES / 2, piece = half / (size_t)c->n;
+    for (size_t off = 0; off < block; off += piece) {
+        size_t m = block - off < piece ? block - off : piece;
+        for (int j = 0; j < c->n; j++)
+            coll_dev_copy(st + (size_t)j * m, source + (size_t)j * block + off, m);
+        team_alltoall(fn, team, st + half, st, 1, 1, m, 1);
+        for (int i = 0; i < c->n; i++)
+            coll_dev_copy(dest + (size_t)i * block + off, st + half + (size_t)i * m, m);
+        shoal_team_barrier(c->team);
+    }
+    return 0;
+}
+
+static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const void *source,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
     struct coll c;
@@ -31,7 +54,15 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
                COLL_ARG_INT("sst", sst));
     if (!nelems)
         return 0;
+    if (coll_dev_needed(dest, source)) {
+        if (dst != 1 || sst != 1)
+            shoal_fatal(fn, "strided alltoalls on device memory are not supported; use "
+                        "shmem_alltoall or stage through SHMEM_SPACE_DEFAULT");
+        return dev_alltoall(fn, team, &c, dest, source, nelems * esize);
+    }
     coll_check_sym(fn, dest, esize);
+    /* PE j's block of nelems elements lands j * nelems elements in, dst apart. */
+    shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
     return 0;
 }
@@ -72,6 +103,7 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     coll_check_sym(fn, dest, esize);
+    shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
 }
 

@@ -8,6 +8,7 @@
  * around, so every member copies about the message once (van de Geijn). Measured at
  * 4 PEs, the two cross between 64 and 128 KiB; at 2 MiB the ring takes 40% less. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 /* The tree's signal from the parent at distance 2^k: a team signal word, or pSync. */
 static void tree_wait(const struct coll *c, int k)
@@ -101,6 +102,26 @@ static void check_root(const char *fn, int root, const struct coll *c)
 }
 
 static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
+                          size_t nelems, size_t esize, int root);
+
+/* Device memory (coll_device.h): the host broadcast on staging, chunk by chunk. */
+static int dev_broadcast(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
+                         const char *source, size_t len, int root)
+{
+    char *st = coll_dev_stage(fn, c);
+    size_t half = SHOAL_DEV_STAGE_BYTES / 2;
+    for (size_t off = 0; off < len; off += half) {
+        size_t m = len - off < half ? len - off : half;
+        if (c->me == root)
+            coll_dev_copy(st, source + off, m);
+        team_broadcast(fn, team, st + half, st, m, 1, root);
+        coll_dev_copy(dest + off, st + half, m);
+        shoal_team_barrier(c->team);
+    }
+    return 0;
+}
+
+static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
                           size_t nelems, size_t esize, int root)
 {
     struct coll c;
@@ -111,6 +132,8 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     size_t len = nelems * esize;
     if (!len)
         return 0;
+    if (coll_dev_needed(dest, source))
+        return dev_broadcast(fn, team, &c, dest, source, len, root);
     coll_check_sym(fn, dest, len);
     if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
         bcast_scatter_ring(&c, dest, source, len, root);

@@ -50,8 +50,8 @@ void coll_check_sym(const char *fn, const void *addr, size_t len)
     uint64_t off;
     if (SHOAL_UNLIKELY(shoal_seg_of(addr, &off) < 0))
         shoal_bad_addr(fn, addr, shoal.my_pe);
-    if (SHOAL_UNLIKELY(shoal.cfg.debug))
-        shoal_check_range(fn, addr, len);
+    /* Always: a collective's extent past the segment would reach the next mapping. */
+    shoal_check_range(fn, addr, len);
 }
 
 /* ---- Channels -------------------------------------------------------------------- */

@@ -10,7 +10,7 @@
  *     starting at zero, as the barrier's words 0..31 do.
  *   sync words 33..38: the result of SHMEM_DEBUG's argument agreement
  *     (coll_debug_agree); word 39 is reserved.
- *   scratch (16 KiB), laid out as struct coll_scratch:
+ *   scratch (SHOAL_TEAM_SCRATCH, 64 KiB), laid out as struct coll_scratch:
  *     words   flags written by peers; each word has exactly one writer (named below),
  *             which stores the count of messages it has sent through it, so the
  *             value only grows and a reader that is late, or a writer that is one
@@ -20,8 +20,10 @@
  *             the two ends always agree;
  *     data    [0, half)       slots of the dis channels (scans, collect's offsets),
  *             [half, 2 half)  slots of the xor and fold channels (small reductions),
- *             [0, 2 half)     the inbox of large reductions, used only between two
- *                             team barriers, when no channel message is in flight.
+ *             [0, 2 inbox)    the inbox of large reductions (the whole region;
+ *                             half: COLL_HALF_BYTES, inbox: COLL_INBOX_BYTES), used
+ *                             only between two team barriers, when no channel
+ *                             message is in flight.
  * A "signal" is a flag-only message (the data went straight into the user's dest); a
  * "channel" carries up to slot_bytes of data into one of COLL_SLOTS slots at the
  * receiver, and the receiver's acknowledgement frees the slot for the sender.
@@ -138,8 +140,14 @@ struct coll_scratch {
 };
 
 #define COLL_DATA_BYTES (SHOAL_TEAM_SCRATCH - offsetof(struct coll_scratch, data))
-#define COLL_HALF_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
-_Static_assert(COLL_HALF_BYTES >= 4096, "team scratch too small for the collectives");
+/* Halves of the data region for the large reductions' inbox (reduce.c): the bigger,
+ * the fewer rounds, each of which costs a barrier. */
+#define COLL_INBOX_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
+/* Halves of the channels' slot region: a fixed size, as the channels' slot size sets
+ * the chunk of recursive doubling and scans, measured at this size. */
+#define COLL_HALF_BYTES (((16 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
+_Static_assert(COLL_HALF_BYTES >= 4096 && COLL_INBOX_BYTES >= COLL_HALF_BYTES,
+               "team scratch too small for the collectives");
 
 static inline struct coll_scratch *coll_scratch(const struct coll *c)
 {

@@ -11,6 +11,7 @@
  * Active sets: the offset is passed member to member through pSync[3] (collect), then
  * the same direct puts and the pSync barrier. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len)
 {
@@ -49,6 +50,27 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
 }
 
 static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
+                         size_t nelems, size_t esize);
+
+/* Device memory (coll_device.h): the host fcollect of one piece of every member's
+ * source at a time, each member's piece then copied to its place in dest. */
+static int dev_fcollect(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
+                        const char *source, size_t len)
+{
+    char *st = coll_dev_stage(fn, c);
+    size_t piece = SHOAL_DEV_STAGE_BYTES / ((size_t)c->n + 1);
+    for (size_t off = 0; off < len; off += piece) {
+        size_t m = len - off < piece ? len - off : piece;
+        coll_dev_copy(st, source + off, m);
+        team_fcollect(fn, team, st + piece, st, m, 1);
+        for (int i = 0; i < c->n; i++)
+            coll_dev_copy(dest + (size_t)i * len + off, st + piece + (size_t)i * m, m);
+        shoal_team_barrier(c->team);
+    }
+    return 0;
+}
+
+static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t esize)
 {
     struct coll c;
@@ -58,6 +80,8 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     size_t len = nelems * esize;
     if (!len)
         return 0;
+    if (coll_dev_needed(dest, source))
+        return dev_fcollect(fn, team, &c, dest, source, len);
     coll_check_sym(fn, dest, len * (size_t)c.n);
     fcollect_bruck(&c, dest, source, len);
     return 0;

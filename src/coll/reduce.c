@@ -8,7 +8,7 @@
  * log2(p2) + 2 steps; larger data goes in slot-sized chunks.
  * Large (more than SHOAL_COLL_REDUCE_RSAG_MIN bytes): reduce-scatter + allgather
  * through the scratch inbox, in rounds of n pieces
- * of COLL_HALF_BYTES / n bytes: each member puts piece j of its source into member
+ * of COLL_INBOX_BYTES / n bytes: each member puts piece j of its source into member
  * j's inbox, a barrier, member j reduces its piece into its dest and puts it into
  * every dest. Rounds alternate inbox halves, so one barrier per round suffices. Each
  * member sends and receives about twice the data, whatever n. Used while pieces stay
@@ -16,6 +16,7 @@
  * it takes half the time of chunked recursive doubling from 8 KiB at 2 PEs and a
  * third at 4 PEs. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 #define RSAG_MIN_PIECE 128
 
@@ -72,7 +73,7 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
      * them for an earlier collective. */
     coll_barrier(c);
     for (size_t base = 0, r = 0; base < nelems; base += round, r++) {
-        unsigned char *inbox = data + (r & 1) * COLL_HALF_BYTES;
+        unsigned char *inbox = data + (r & 1) * COLL_INBOX_BYTES;
         for (int i = 1; i < n; i++) {
             int j = (me + i) % n;
             size_t lo = base + (size_t)j * piece;
@@ -98,6 +99,25 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
 }
 
 static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
+                       size_t nreduce, size_t esize, coll_op_fn *op);
+
+/* Device memory (coll_device.h): the host reduction on staging, chunk by chunk. */
+static int dev_reduce(const char *fn, shmem_team_t team, const struct coll *c, void *dest,
+                      const void *source, size_t nreduce, size_t esize, coll_op_fn *op)
+{
+    char *st = coll_dev_stage(fn, c);
+    size_t half = SHOAL_DEV_STAGE_BYTES / 2, per = half / esize;
+    for (size_t k = 0; k < nreduce; k += per) {
+        size_t m = nreduce - k < per ? nreduce - k : per;
+        coll_dev_copy(st, (const char *)source + k * esize, m * esize);
+        team_reduce(fn, team, st + half, st, m, esize, op);
+        coll_dev_copy((char *)dest + k * esize, st + half, m * esize);
+        shoal_team_barrier(c->team);
+    }
+    return 0;
+}
+
+static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
                        size_t nreduce, size_t esize, coll_op_fn *op)
 {
     struct coll c;
@@ -107,13 +127,15 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     size_t bytes = nreduce * esize;
     if (!bytes)
         return 0;
+    if (coll_dev_needed(dest, source))
+        return dev_reduce(fn, team, &c, dest, source, nreduce, esize, op);
     if (c.n == 1) {
         if (dest != source)
             memcpy(dest, source, bytes);
         return 0;
     }
     coll_check_sym(fn, dest, bytes);
-    size_t piece = COLL_HALF_BYTES / (size_t)c.n / esize;
+    size_t piece = COLL_INBOX_BYTES / (size_t)c.n / esize;
     size_t rsag_min = shoal.cfg.coll_reduce_rsag_min ? shoal.cfg.coll_reduce_rsag_min
                                                      : 2 * coll_fold_chan(&c).slot_bytes;
     if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE)

@@ -134,8 +134,10 @@ static const char *env_lookup(const struct shoal_env_var *v)
 const char *shoal_env_value(const char *name)
 {
     for (size_t i = 0; i < shoal_env_nvars; i++)
-        if (!strcmp(shoal_env_vars[i].name, name))
-            return env_lookup(&shoal_env_vars[i]);
+        if (!strcmp(shoal_env_vars[i].name, name)) {
+            const char *s = env_lookup(&shoal_env_vars[i]);
+            return s ? s : shoal_env_vars[i].def;
+        }
     abort(); /* a variable missing from env_table.h is a build bug */
 }
 

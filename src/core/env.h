@@ -37,7 +37,7 @@ extern const size_t shoal_env_nvars;
  * the variable and the accepted syntax into err and returns -1. */
 int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen);
 
-/* The raw value of one variable of the table (or its alias), NULL if unset;
+/* The raw value of one variable of the table (or its alias), else its default;
  * for programs that need one variable without loading them all (oshrun).
  * Aborts on a name the table lacks, so no variable is read outside it. */
 const char *shoal_env_value(const char *name);

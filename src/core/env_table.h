@@ -7,10 +7,17 @@
  *   optional K/M/G/T suffix, fractions allowed), INT, STR.
  *   An alias of NULL means none; when both are set, NAME wins.
  *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
- *   FOREIGN are read only to recognise a launcher Shoal cannot talk to. */
+ *   FOREIGN are other software's: read only to recognise a launcher Shoal cannot
+ *   talk to, or to check what a launcher provided. */
 #define SHOAL_ENV_USER(X) \
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size, \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and fractions allowed") \
+    X(SHMEM_SYMMETRIC_SIZE_DEVICE, NULL, SIZE, "0", symmetric_size_device, \
+      "Device heap (SHMEM_SPACE_DEVICE) size per PE, in bytes, same suffixes; 0 = no device space") \
+    X(SHMEM_ENABLE_DEVICE_AWARENESS, NULL, BOOL, "0", enable_device_awareness, \
+      "Let local buffers (put sources, get destinations, fetch results, collective buffers) be device memory the program allocated") \
+    X(SHOAL_DEVICE, NULL, STR, "", device, \
+      "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first that loads of cuda, rocm, emu") \
     X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug, \
       "Check every call's arguments (PE range, symmetric address and range, alignment) and abort with a message") \
     X(SHMEM_INFO, "SMA_INFO", BOOL, "0", info, \
@@ -29,6 +36,8 @@
       "Reductions of more than this many bytes use reduce-scatter + allgather; smaller ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)") \
     X(SHOAL_BIND, NULL, STR, "auto", bind, \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
+    X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir, \
+      "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take different CPUs; empty = no locks") \
     X(SHOAL_LOG, NULL, STR, "", log, \
       "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
@@ -74,7 +83,9 @@
     X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size, \
       "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)") \
     X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, \
-      "Read only to detect srun")
+      "Read only to detect srun") \
+    X(SLINGSHOT_VNIS, NULL, STR, "", slingshot_vnis, \
+      "Read only to warn when the cxi provider runs without a job VNI from the launcher")
 
 #define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
 

@@ -66,6 +66,11 @@ void shoal_bad_addr(const char *routine, const void *addr, int pe)
                 "a global", addr);
 }
 
+static const char *seg_name(int s)
+{
+    return s == SHOAL_SEG_HEAP ? "heap" : s == SHOAL_SEG_DEVICE ? "device heap" : "static data";
+}
+
 void shoal_check_range(const char *routine, const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
@@ -73,9 +78,35 @@ void shoal_check_range(const char *routine, const void *addr, size_t len)
         const struct shoal_seg *seg = &shoal.seg[s];
         if (a - seg->base < seg->size) {
             if (len > seg->size - (a - seg->base))
-                shoal_fatal(routine, "%zu bytes at %p run past the end of the symmetric %s",
-                            len, addr, s == SHOAL_SEG_HEAP ? "heap" : "static data");
+                shoal_fatal(routine, "%zu bytes at %p run past the end of the symmetric %s "
+                            "(%zu bytes from there to its end); check the length",
+                            len, addr, seg_name(s), seg->size - (size_t)(a - seg->base));
             return;
         }
     }
+}
+
+void shoal_check_strided(const char *routine, const void *addr, ptrdiff_t stride,
+                         size_t nblocks, size_t blen, size_t esize)
+{
+    uint64_t off;
+    int s = shoal_seg_of(addr, &off);
+    if (s < 0)
+        shoal_bad_addr(routine, addr, -1);
+    if (nblocks == 0)
+        return;
+    /* Offsets of the first and last block from the segment's start, and the end of
+     * the highest block, in 128-bit arithmetic so that nothing wraps. */
+    __int128 last = (__int128)off + (__int128)(nblocks - 1) * stride * (__int128)esize;
+    __int128 lo = last < (__int128)off ? last : (__int128)off;
+    __int128 hi = (last > (__int128)off ? last : (__int128)off) + (__int128)blen;
+    if (lo < 0)
+        shoal_fatal(routine, "%zu blocks at stride %td (elements of %zu bytes) from %p start "
+                    "before the symmetric %s; check the stride and the count", nblocks, stride,
+                    esize, addr, seg_name(s));
+    if (hi > (__int128)shoal.seg[s].size)
+        shoal_fatal(routine, "%zu blocks of %zu bytes at stride %td (elements of %zu bytes) "
+                    "from %p run past the end of the symmetric %s (%zu bytes from there to "
+                    "its end); check the stride and the count", nblocks, blen, stride, esize,
+                    addr, seg_name(s), shoal.seg[s].size - (size_t)off);
 }

@@ -17,5 +17,10 @@ _Noreturn void shoal_bad_addr(const char *routine, const void *addr, int pe);
 /* Ends the job when [addr, addr + len) runs past the end of the symmetric segment
  * addr is in; returns for an address outside every segment. */
 void shoal_check_range(const char *routine, const void *addr, size_t len);
+/* Checks nblocks blocks of blen bytes at symmetric addr, stride elements of esize
+ * bytes apart (either sign): all within addr's segment, or the job ends. Once per
+ * strided call, so always on. */
+void shoal_check_strided(const char *routine, const void *addr, ptrdiff_t stride,
+                         size_t nblocks, size_t blen, size_t esize);
 
 #endif

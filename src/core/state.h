@@ -15,8 +15,12 @@ struct shoal_transport_ops;
 struct shoal_alloc;
 struct shoal_team_slot;
 
-/* The segments a symmetric address can live in. */
-enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NSEGS };
+/* The segments a symmetric address can live in. The host segments come first: the
+ * device heap (SHMEM_SPACE_DEVICE, mem/device_heap.c) is never load/store memory, so
+ * the shm transport does not map it; same-node peers reach it through the device
+ * layer's IPC mappings (dev_peer below, transport/dev_route.c). */
+enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NHOST_SEGS,
+                    SHOAL_SEG_DEVICE = SHOAL_NHOST_SEGS, SHOAL_NSEGS };
 
 /* This PE's copy of a segment (mem/ creates it); the shm transport maps the copies
  * of the PEs on this node, the network transport registers this one. */
@@ -49,8 +53,22 @@ struct shoal_state {
     int host_busy;
     unsigned spin_polls;
     const struct shoal_transport_ops *net;
+    /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
+     * SHMEM_DEBUG with a device runtime loaded): the transport dispatchers then take
+     * the device-aware paths of transport/dev_route.c. One predictable branch when not. */
+    int dev_paths;
+    char **dev_peer;                     /* dev_peer[pe]: device pointer to PE pe's device
+                                            heap (IPC), NULL when on another node */
+    uintptr_t dev_nic_base;              /* host alias of this PE's device heap that the
+                                            network may register; 0: none */
+    struct shoal_alloc *dev_alloc;       /* the device heap's allocator */
+    uint64_t *dev_amo_lock;              /* symmetric host word: device AMOs' lock */
+    char *dev_stage;                     /* symmetric host staging for collectives on
+                                            device memory: SHOAL_DEV_STAGE_BYTES per team
+                                            slot (coll/coll_device.c) */
     const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
+#define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 
 extern struct shoal_state shoal;
 
@@ -65,6 +83,19 @@ static inline int shoal_seg_of(const void *addr, uint64_t *off)
         }
     }
     return -1;
+}
+
+/* What the network registers for segment s: its base, or for the device heap the
+ * host alias the device backend offers (0 when none: not registered). */
+static inline uintptr_t shoal_seg_nic_base(int s)
+{
+    return s == SHOAL_SEG_DEVICE ? shoal.dev_nic_base : shoal.seg[s].base;
+}
+
+/* p lies in this PE's device heap. */
+static inline int shoal_dev_sym(const void *p)
+{
+    return (uintptr_t)p - shoal.seg[SHOAL_SEG_DEVICE].base < shoal.seg[SHOAL_SEG_DEVICE].size;
 }
 
 /* Same node as this PE: reached by load/store. */

@@ -15,7 +15,7 @@
  * through the ordinary symmetric translation. */
 #define SHOAL_TEAM_SLOTS 64
 #define SHOAL_TEAM_SYNC_WORDS 64
-#define SHOAL_TEAM_SCRATCH (16 * 1024)
+#define SHOAL_TEAM_SCRATCH (64 * 1024)
 /* sync words 40 and 41 of a parent team: slot agreement of its splits (api/team.c) */
 #define SHOAL_TEAM_SPLIT_WORD 40
 

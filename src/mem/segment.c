@@ -15,8 +15,8 @@
 
 struct seg_card {
     int32_t pid;
-    int32_t fd[SHOAL_NSEGS];
-    uint64_t size[SHOAL_NSEGS];
+    int32_t fd[SHOAL_NHOST_SEGS];
+    uint64_t size[SHOAL_NHOST_SEGS];
 };
 
 int shoal_memfd(const char *name, size_t size)
@@ -73,6 +73,6 @@ void shoal_heap_destroy(void)
     /* The heap's own mapping goes; static data stays mapped (the program still uses it). */
     if (shoal.seg[SHOAL_SEG_HEAP].base)
         munmap((void *)shoal.seg[SHOAL_SEG_HEAP].base, shoal.seg[SHOAL_SEG_HEAP].size);
-    for (int s = 0; s < SHOAL_NSEGS; s++)
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++)
         shoal.seg[s] = (struct shoal_seg){ .fd = -1 };
 }

@@ -126,11 +126,17 @@ void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
 {
     struct shoal_rref r = own(dest_sym, pe);
-    r.tp->put(SHMEM_CTX_DEFAULT, r.seg, r.off, src, len, pe);
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_put(SHMEM_CTX_DEFAULT, &r, src, len, 0);
+    else
+        r.tp->put(SHMEM_CTX_DEFAULT, r.seg, r.off, src, len, pe);
 }
 
 void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len)
 {
     struct shoal_rref r = own(src_sym, pe);
-    r.tp->get(SHMEM_CTX_DEFAULT, dst, r.seg, r.off, len, pe);
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_get(SHMEM_CTX_DEFAULT, dst, &r, len, 0);
+    else
+        r.tp->get(SHMEM_CTX_DEFAULT, dst, r.seg, r.off, len, pe);
 }

@@ -6,10 +6,10 @@
  * The layers above never call a backend directly: they resolve a symmetric address
  * once (shoal_resolve) and hand the result to the dispatchers at the end of this
  * file, which take the same-node path inline (a load, store or CPU atomic, no call)
- * and call the network transport's table otherwise. Symmetric
- * locations are named by (segment, offset), which mean the same on every PE; the
- * transport turns them into whatever its network wants (virtual address or offset,
- * and a key), from what it exchanged at init.
+ * and call the network transport's table otherwise. Symmetric locations are named by
+ * (segment, offset), which mean the same on every PE; the transport turns them into
+ * whatever its network wants (virtual address or offset, and a key), from what it
+ * exchanged at init.
  *
  * Completion, as OpenSHMEM and libfabric define it:
  *   put            returns once the source buffer may be reused (local completion);
@@ -120,6 +120,22 @@ struct shoal_rref {
     uint64_t off;
 };
 
+/* The device heap: never load/store memory (ptr NULL). The dispatchers' device paths
+ * reach a same-node PE's copy through the device layer (tp shm, whose fence and quiet
+ * cover it) and other nodes through the network. */
+static inline int shoal_resolve_device(uintptr_t a, int pe, struct shoal_rref *r)
+{
+    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
+        return -1;
+    r->ptr = NULL;
+    r->tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net;
+    r->seg = SHOAL_SEG_DEVICE;
+    r->pe = pe;
+    r->off = off;
+    return 0;
+}
+
 /* 0 with *r filled, or -1 when addr is in no symmetric segment. */
 static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
 {
@@ -130,7 +146,7 @@ static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
         s = SHOAL_SEG_DATA;
         off = a - shoal.seg[s].base;
         if (SHOAL_UNLIKELY(off >= shoal.seg[s].size))
-            return -1;
+            return shoal_resolve_device(a, pe, r);
     }
     char *base = shoal_shm_peer[s][pe];
     r->ptr = SHOAL_LIKELY(base != NULL) ? base + off : NULL;
@@ -149,11 +165,27 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
 
 /* ---- Dispatchers ------------------------------------------------------------------ */
 
+/* Device memory in play (shoal.dev_paths): the device-aware forms of the dispatchers
+ * below, for a device-heap object or a local buffer in device memory
+ * (transport/dev_route.c). */
+void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                   int nbi);
+void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len, int nbi);
+void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
+void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
+                          size_t len, const struct shoal_rref *sig, uint64_t signal,
+                          enum shoal_amo_op sig_op, int nbi);
+/* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
+void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
+
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. */
 static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
                                 size_t len, int nbi)
 {
-    if (SHOAL_LIKELY(r->ptr != NULL))
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_put(ctx, r, src, len, nbi);
+    else if (SHOAL_LIKELY(r->ptr != NULL))
         shoal_shm_copy(r->ptr, src, len);
     else if (nbi)
         r->tp->put_nbi(ctx, r->seg, r->off, src, len, r->pe);
@@ -164,7 +196,9 @@ static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, con
 static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
                                 size_t len, int nbi)
 {
-    if (SHOAL_LIKELY(r->ptr != NULL))
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_get(ctx, dst, r, len, nbi);
+    else if (SHOAL_LIKELY(r->ptr != NULL))
         shoal_shm_copy(dst, r->ptr, len);
     else if (nbi)
         r->tp->get_nbi(ctx, dst, r->seg, r->off, len, r->pe);
@@ -176,18 +210,10 @@ static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_r
 void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
 
-/* The one choice between a CPU atomic and a network AMO, for every AMO of the
- * library (the API's, signals, locks, and the collectives' words). AMOs take one
- * path for the whole job so they stay atomic with respect to each other: CPU
- * atomics on the shm mapping when every PE shares this node, the network
- * otherwise, this PE included. v and cmp are the operand and compare value, in the
- * low width bytes; fetch (a width-byte object, or NULL for a non-fetching AMO)
- * receives the old value; nbi: the network may write it at the next quiet (the API's
- * AMO routines or SHOAL_AMO_FROM_USER into it, see struct shoal_amo). mo is
- * the CPU atomic's memory order (a constant, so the inline path folds it). */
-static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
-                                enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
-                                uint64_t cmp, void *fetch, int nbi, int mo)
+/* shoal_tp_amo on host memory with a host fetch buffer. */
+static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r,
+                                     enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
+                                     uint64_t cmp, void *fetch, int nbi, int mo)
 {
     if (SHOAL_LIKELY(r->ptr != NULL && !shoal.multi_node)) {
         if (shoal_amo_width(type) == 4) {
@@ -205,6 +231,26 @@ static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
     shoal_net_amo(ctx, r, op, type, v, cmp, fetch, nbi);
 }
 
+/* The one choice between a CPU atomic and a network AMO, for every AMO of the
+ * library (the API's, signals, locks, and the collectives' words). AMOs take one
+ * path for the whole job so they stay atomic with respect to each other: CPU
+ * atomics on the shm mapping when every PE shares this node, the network
+ * otherwise, this PE included. v and cmp are the operand and compare value, in the
+ * low width bytes; fetch (a width-byte object, or NULL for a non-fetching AMO)
+ * receives the old value; nbi: the network may write it at the next quiet (the API's
+ * AMO routines or SHOAL_AMO_FROM_USER into it, see struct shoal_amo). mo is
+ * the CPU atomic's memory order (a constant, so the inline path folds it). */
+static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
+                                enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
+                                uint64_t cmp, void *fetch, int nbi, int mo)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_amo(ctx, r, op, type, v, cmp, fetch, nbi);
+        return;
+    }
+    shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
+}
+
 /* The network half of shoal_tp_put_signal (transport/transport.c). */
 void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
                           size_t len, const struct shoal_rref *sig, uint64_t signal,
@@ -216,6 +262,10 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
                                        const struct shoal_rref *sig, uint64_t signal,
                                        enum shoal_amo_op sig_op, int nbi)
 {
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_dev_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
+        return;
+    }
     if (SHOAL_UNLIKELY(dst->ptr == NULL)) {
         shoal_net_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
         return;

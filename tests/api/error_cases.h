@@ -89,4 +89,30 @@
     X(after_finalize_reduce, "1 2", "", "nonzero", "^shoal: PE [0-9]+: shmem_long_sum_reduce: called after shmem_finalize") \
     X(after_finalize_bcast, "1 2", "", "nonzero", "^shoal: PE [0-9]+: shmem_long_broadcast: called after shmem_finalize") \
     X(after_finalize_malloc, "1 2", "", "nonzero", "^shoal: PE [0-9]+: shmem_malloc: called after shmem_finalize") \
-    X(after_finalize_free, "1 2", "", "nonzero", "^shoal: PE [0-9]+: shmem_free: called after shmem_finalize")
+    X(after_finalize_free, "1 2", "", "nonzero", "^shoal: PE [0-9]+: shmem_free: called after shmem_finalize") \
+    /* extents past the segment without SHMEM_DEBUG: wrapping lengths, strides of \
+       either sign, collectives' strided destinations (one block at 1 PE: no error) */ \
+    X(put_wrap, "1 2 4", "", "nonzero", \
+      "shmem_putmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap") \
+    X(get_wrap, "1 2 4", "", "nonzero", \
+      "shmem_getmem: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric heap") \
+    X(iput_past_end, "1 2 4", "", "nonzero", \
+      "shmem_long_iput: 2 blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap") \
+    X(iput_negative, "1 2 4", "", "nonzero", \
+      "shmem_long_iput: 2 blocks at stride -1048576 .* start before the symmetric heap") \
+    X(iget_past_end, "1 2 4", "", "nonzero", \
+      "shmem_long_iget: 2 blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap") \
+    X(ibput_wrap, "1 2 4", "", "nonzero", \
+      "shmem_long_ibput: 2 blocks of 16 bytes at stride [0-9]+ .* run past the end of the symmetric heap") \
+    X(alltoalls_past_end, "2 4", "", "nonzero", \
+      "shmem_long_alltoalls: [0-9]+ blocks of 8 bytes at stride 134217728 .* run past the end of the symmetric heap") \
+    /* waits that could never end, locks cleared by a PE that does not hold them */ \
+    X(wait_nonsym, "1 2 4", DBG, "nonzero", "shmem_int_wait_until: ivar 0x[0-9a-f]+ is not symmetric") \
+    X(test_nonsym, "1 2 4", DBG, "nonzero", "shmem_int_test: ivar 0x[0-9a-f]+ is not symmetric") \
+    X(clear_unheld, "1 2 4", "", "nonzero", \
+      "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE") \
+    X(clear_other, "1 2 4", "", "nonzero", \
+      "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE") \
+    /* re-initialisation: said so, not blamed on the launcher */ \
+    X(init_after_finalize, "1 2 4", "", "nonzero", \
+      "^shoal: PE [0-9]+: shmem_init: called after the last shmem_finalize; Shoal cannot be initialized again")

@@ -33,6 +33,7 @@ static int print_spec(const char *mode)
 
 static int gvar[16];
 static long gwait;
+static long glock;
 
 /* The last PE does `bad`; the others block forever. */
 #define LAST_PE_DOES(bad)                                  \
@@ -54,6 +55,13 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "before_init")) {
         int me = shmem_my_pe(); /* fatal */
         printf("shmem_my_pe before shmem_init returned %d\n", me);
+        return 0;
+    }
+    if (!strcmp(mode, "init_after_finalize")) {
+        shmem_init();
+        shmem_finalize();
+        shmem_init(); /* fatal: not the launcher's fault, re-initialisation */
+        printf("test_errors: mode %s was not caught\n", mode);
         return 0;
     }
     if (!strcmp(mode, "after_finalize")) {
@@ -226,6 +234,47 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "put_overflow")) {
         /* SHMEM_DEBUG=1: a length that wraps around the address space */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 64, 0));
+    } else if (!strcmp(mode, "wait_nonsym")) {
+        /* SHMEM_DEBUG=1: no other PE can update a stack variable; the wait would hang */
+        int on_stack = 0;
+        LAST_PE_DOES(shmem_int_wait_until(&on_stack, SHMEM_CMP_NE, 0));
+    } else if (!strcmp(mode, "test_nonsym")) {
+        int on_stack = 0;
+        LAST_PE_DOES(while (!shmem_int_test(&on_stack, SHMEM_CMP_NE, 0)) {});
+    } else if (!strcmp(mode, "clear_unheld")) {
+        /* nobody holds glock: clearing it hung forever */
+        LAST_PE_DOES(shmem_clear_lock(&glock));
+    } else if (!strcmp(mode, "clear_other")) {
+        /* PE 0 holds the lock; the last PE clears it */
+        if (shmem_my_pe() == 0)
+            shmem_set_lock(&glock);
+        shmem_barrier_all();
+        LAST_PE_DOES(if (n > 1) shmem_clear_lock(&glock); else { shmem_clear_lock(&glock);
+                                                                 shmem_clear_lock(&glock); });
+    } else if (!strcmp(mode, "put_wrap")) {
+        /* no SHMEM_DEBUG: a length that wraps is still caught before any byte moves */
+        LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 63, 0));
+    } else if (!strcmp(mode, "get_wrap")) {
+        LAST_PE_DOES(shmem_getmem(gvar, heap, SIZE_MAX - 63, 0));
+    } else if (!strcmp(mode, "iput_past_end")) {
+        /* no SHMEM_DEBUG: the second element lands 1 GiB in, past the 512 MiB heap
+         * (where the next mapping, perhaps another PE's heap, begins) */
+        long src[2] = { 1, 2 };
+        LAST_PE_DOES(shmem_long_iput((long *)heap, src, 1L << 27, 1, 2, 0));
+    } else if (!strcmp(mode, "iput_negative")) {
+        /* a negative stride that reaches below the heap's start */
+        long src[2] = { 1, 2 };
+        LAST_PE_DOES(shmem_long_iput((long *)heap, src, -(1L << 20), 1, 2, 0));
+    } else if (!strcmp(mode, "iget_past_end")) {
+        long dst[2];
+        LAST_PE_DOES(shmem_long_iget(dst, (long *)heap, 1, 1L << 27, 2, 0));
+    } else if (!strcmp(mode, "ibput_wrap")) {
+        long src[4] = { 0 };
+        LAST_PE_DOES(shmem_long_ibput((long *)heap, src, PTRDIFF_MAX / 4, 1, 2, 2, 0));
+    } else if (!strcmp(mode, "alltoalls_past_end")) {
+        /* every PE: a dest stride that spreads the blocks far past the heap's end */
+        long *src = shmem_calloc((size_t)n, sizeof(long));
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, (long *)heap, src, 1L << 27, 1, 1);
     } else if (!strncmp(mode, "zero_and_huge", 13)) {
         /* Not an error: zero sizes are no-ops and huge ones fail politely. */
         int stack_var = 0, bad = 0;

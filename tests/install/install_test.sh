@@ -272,7 +272,8 @@ step_shoal_info() {
     grep -qx "path:mandir:$real/share/man" <<<"$p" || fail "no path:mandir line"
     grep -q '^transport:shm:' <<<"$p" || fail "no transport:shm"
     grep -q '^bootstrap:oshrun:' <<<"$p" || fail "no bootstrap:oshrun"
-    grep -q '^device:' <<<"$p" || fail "no device line"
+    grep -q '^device:emu:' <<<"$p" || fail "no device:emu line"
+    grep -Eq '^device:cuda:runtime:libcuda.so.1 (not )?found$' <<<"$p" || fail "no device:cuda:runtime line"
     local v
     if [ -n "${SHOAL_TEST_HAVE_OFI:-}" ]; then
         v=$("$SHOAL_TEST_PKG_CONFIG" --modversion libfabric)
@@ -331,18 +332,24 @@ step_man() {
     man shoal-info | grep -q -- "--parsable" || fail "shoal-info(1) lacks --parsable"
     man oshc++ | grep -q -- "--showme:libdirs" || fail "oshc++(1) is not oshcc(1)"
     for f in shmem_int_atomic_fetch_add shmem_ctx_uint64_atomic_swap_nbi shmem_double_sum_reduce \
-             shmem_long_wait_until_any_vector shmem_put64_signal_nbi shmem_team_split_2d; do
+             shmem_long_wait_until_any_vector shmem_put64_signal_nbi shmem_team_split_2d \
+             shmemx_long_ibput shmemx_local_complete shmemx_int_sum_inscan; do
         man -w "$f" >/dev/null 2>&1 || fail "no manual page for $f"
     done
     nm -D --defined-only "$libdir/libshoal.so" | awk '$2 == "T" || $2 == "W" { print $3 }' |
-        grep -E '^(shmem_|start_pes$|_my_pe$|_num_pes$|sh(malloc|free|realloc|memalign)$)' |
+        grep -E '^(shmemx?_|start_pes$|_my_pe$|_num_pes$|sh(malloc|free|realloc|memalign)$)' |
         sort >"$work/exported"
     [ -s "$work/exported" ] || fail "cannot list libshoal's routines with nm"
     ls "$mandir/man3" | sed 's/\.3$//' | sort >"$work/pages"
     comm -23 "$work/exported" "$work/pages" >"$work/no_page"
     [ ! -s "$work/no_page" ] || fail "routines without a manual page: $(head -20 "$work/no_page" | tr '\n' ' ')"
-    "$SHOAL_TEST_CC" -dM -E -I"$incdir" "$incdir/shmem.h" |
-        sed -n 's/^#define \(shmem_[a-z0-9_]*\).*/\1/p' | sort >"$work/macros"
+    # Besides exported routines, a page may name a macro or an inline function of
+    # the headers (the C11 generic names, shmemx.h's Sandia OpenSHMEM aliases).
+    printf '#include <shmem.h>\n#include <shmemx.h>\n' >"$work/both.c"
+    { "$SHOAL_TEST_CC" -dM -E -I"$incdir" "$work/both.c" |
+          sed -n 's/^#define \(shmemx\{0,1\}_[a-z0-9_]*\).*/\1/p'
+      "$SHOAL_TEST_CC" -E -I"$incdir" "$work/both.c" | grep -oE '\bshmemx_[a-z0-9_]+ *\(' |
+          sed 's/ *($//'; } | sort -u >"$work/macros"
     comm -13 "$work/exported" "$work/pages" | comm -23 - "$work/macros" >"$work/no_routine"
     [ ! -s "$work/no_routine" ] || fail "pages for names Shoal lacks: $(head -20 "$work/no_routine" | tr '\n' ' ')"
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,13 +31,15 @@ static void put(const char *root, int cpu, const char *file, const char *text)
 }
 
 /* expect: the CPU lists of PEs 0..np-1 separated by spaces, or "none". */
+static const char *lockdir; /* NULL: no locking */
+
 static void check(const char *root, const char *allowed, int np, enum bind_to want,
                   enum map_by map, const char *how, const char *expect)
 {
     cpu_set_t mask;
     cpulist_parse(allowed, &mask);
     struct bind_plan plan;
-    bind_plan(root, &mask, np, want, map, &plan);
+    bind_plan(root, lockdir, &mask, np, want, map, &plan);
     char got[4096] = "";
     if (plan.how == BIND_NONE) {
         strcpy(got, "none");
@@ -48,6 +52,7 @@ static void check(const char *root, const char *allowed, int np, enum bind_to wa
             snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", r ? " " : "", list);
         }
     }
+    bind_plan_free(&plan);
     if (strcmp(got, expect) || strcmp(bind_name(plan.how), how)) {
         printf("FAIL: allowed %s, %d PEs, --bind-to %s, map %d: got %s [%s], expected %s [%s]\n",
                allowed, np, bind_name(want), (int)map, bind_name(plan.how), got, how, expect);
@@ -89,6 +94,27 @@ int main(void)
 
     /* No topology files at all: every CPU is a core of its own. */
     check("/nonexistent", "0-3", 4, BIND_AUTO, MAP_CORE, "core", "0 1 2 3");
+
+    /* Another job holds CPU 0 (so core 0+4 is not whole): automatic placement
+     * takes what is free, an explicit policy goes where it is told. */
+    char locks[sizeof root + 8];
+    snprintf(locks, sizeof locks, "%s/locks", root);
+    if (mkdir(locks, 0777))
+        return 2;
+    lockdir = locks;
+    check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "core", "0,4 1,5 2,6 3,7");  /* all free */
+    char held[sizeof locks + 32];
+    snprintf(held, sizeof held, "%s/shoal-oshrun-cpu0.lock", locks);
+    int fd = open(held, O_RDONLY | O_CREAT, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB))
+        return 2;
+    check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "core", "1,5 2,6");
+    check(root, "0-7", 3, BIND_AUTO, MAP_CORE, "core", "1,5 2,6 3,7");
+    check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "hwthread", "1 2 3 4");
+    check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "none", "none");
+    check(root, "0-7", 2, BIND_CORE, MAP_CORE, "core", "0,4 1,5");
+    close(fd);
+    check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5 6 7");
 
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);

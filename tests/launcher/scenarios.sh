@@ -9,6 +9,10 @@ LAST=$((NP - 1))
 T=$(mktemp -d "${TMPDIR:-/tmp}/shoal-launcher.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export BOOT_CHECK_PIDDIR=$T/pids
+# oshrun's per-CPU locks in a folder of this run alone, so that jobs of other
+# tests running at the same time do not change where these PEs are placed.
+export SHOAL_BIND_LOCKDIR=$T/locks
+mkdir "$SHOAL_BIND_LOCKDIR"
 # In a sanitizer build, a PE's SIGSEGV must stay a real signal.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
 mkdir "$BOOT_CHECK_PIDDIR"
@@ -311,12 +315,38 @@ binding)
     [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "SHOAL_BIND=none bound the PEs"
     SHOAL_BIND=none osh -n "$NP" --bind-to core "$CHECK" where
     expect_out "binding=core"
+    # --report-bindings says what each PE got, and it is what the PE sees.
+    osh -n "$NP" --report-bindings --bind-to hwthread "$CHECK" where
+    expect_rc 0
+    for ((r = 0; r < NP; r++)); do
+        c=$(sed -n "s/^where $r cpus=\([^ ]*\) .*/\1/p" "$T/out")
+        expect_err "^oshrun: PE $r bound to CPUs $c \(hwthread(, shared with other PEs)?\)$"
+    done
+    osh -n "$NP" --report-bindings --bind-to none "$CHECK" where
+    expect_err "^oshrun: PEs 0-$LAST not bound \(--bind-to none\): each may run on CPUs [0-9]"
     SHOAL_BIND=bogus osh -n "$NP" "$CHECK" where
     expect_rc 2
     expect_err 'SHOAL_BIND="bogus" is not valid'
     osh -n "$NP" --bind-to socket --map-by socket "$CHECK" where
     expect_rc 0
     expect_out "binding=socket:shared"
+    # Concurrent jobs take different CPUs: while one job holds a core, the next
+    # gets another, and a job that needs them all is left to the kernel.
+    if [ "$NP" -eq 1 ] && [ "$ncpu" -ge 2 ]; then
+        "$OSHRUN" -n 1 "$CHECK" hang-all </dev/null >/dev/null 2>&1 &
+        holder=$!
+        for ((i = 0; i < 200; i++)); do [ -s "$BOOT_CHECK_PIDDIR/pe.0" ] && break; sleep 0.05; done
+        held=$(taskset -pc "$(cat "$BOOT_CHECK_PIDDIR/pe.0")" | sed 's/.*: //')
+        osh -n 1 --report-bindings "$CHECK" where
+        expect_rc 0
+        expect_out "binding=core "
+        ! grep -q "cpus=$held " "$T/out" || { kill -KILL "$holder"; fail "a second job was put on the held CPU $held"; }
+        osh -n "$ncpu" --report-bindings "$CHECK" where
+        [ "$(grep -c "binding=none " "$T/out")" -eq "$ncpu" ] || { kill -KILL "$holder"; fail "a job that needs every CPU was bound while CPU $held is held"; }
+        expect_err "not bound \(other oshrun jobs hold the CPUs they would get\)"
+        kill -TERM "$holder"
+        wait "$holder"
+    fi
     # Under a mask of one CPU, every PE stays on it.
     last=$(tr ',' '\n' <<<"$allowed" | tail -1 | sed 's/.*-//')
     run taskset -c "$last" "$OSHRUN" -n "$NP" "$CHECK" where
@@ -413,7 +443,7 @@ usage)
     expect_rc 0
     for o in -n -np --np -l --tag-output --prefix --timeout --stdin --help --version -x -wdir \
              --output-filename --bind-to --map-by -N --npernode --host --hostfile --oversubscribe \
-             --allow-run-as-root --mca SHOAL_BIND; do
+             --allow-run-as-root --mca --report-bindings SHOAL_BIND; do
         grep -q -- "$o" "$T/out" || fail "--help does not document $o"
     done
     osh -h
@@ -543,7 +573,7 @@ info)
     SHMEM_INFO=1 osh -n "$NP" "$CHECK" ok
     expect_rc 0
     for ((r = 0; r < NP; r++)); do
-        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to its own (core|hwthread)|not bound by oshrun: more PEs than CPUs, or --bind-to none)\)$"
+        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to its own (core|hwthread)|not bound by oshrun: more PEs than free CPUs, or --bind-to none)\)$"
     done
     expect_out '^  SHOAL_BIND +auto'
     SHMEM_INFO=1 osh -n "$NP" --bind-to none "$CHECK" ok

@@ -9,7 +9,8 @@ layer and of the layers below it, never of a layer above:
   base       core/state.h, core/error.*, core/backoff.*, core/log.*: the data and
              the reporting every layer above uses (core/state.c, which sets the
              initial state, belongs to core)
-  transport  transport/ (generic dispatch) and its backends transport/<name>/
+  transport  transport/ (generic dispatch) and its backends transport/<name>/;
+             device/ (the device layer) and its backends device/<name>/, beside it
   core, mem  the rest of core/ (teams, topology, progress) and mem/
   coll       coll/
   api        api/
@@ -29,7 +30,7 @@ import shutil
 import sys
 import tempfile
 
-RANK = {"env": 0, "bootstrap": 1, "base": 2, "transport": 3, "core": 4, "mem": 4,
+RANK = {"env": 0, "bootstrap": 1, "base": 2, "transport": 3, "device": 3, "core": 4, "mem": 4,
         "coll": 5, "api": 6}
 ENV = {"core/env.h", "core/env.c", "core/env_table.h", "core/compiler.h",
        "core/build_info.h.in"}
@@ -40,6 +41,9 @@ BACKEND_IDS = {
     "shm": r"\bshoal_shm_\w+|\bshoal_transport_shm\b",
     "ofi": r"\bofi_\w+|\bshoal_net_ofi\b|\bfi_\w+",
     "mpi": r"\bshoal_mpi_\w+|\bshoal_net_mpi\b|\bMPI_\w+",
+    "emu": r"\bshoal_dev_emu\b",
+    "cuda": r"\bshoal_dev_cuda\b|\bcu[A-Z]\w+",
+    "rocm": r"\bshoal_dev_rocm\b|\bhip[A-Z]\w+",
 }
 GENERATED = {"build_info.h"}
 
@@ -51,9 +55,9 @@ def layer_of(rel):
     if rel in BASE:
         return "base", None
     top = rel.split("/")[0]
-    if top == "transport":
+    if top in ("transport", "device"):
         parts = rel.split("/")
-        return "transport", parts[1] if len(parts) > 2 else None
+        return top, parts[1] if len(parts) > 2 else None
     if top in RANK:
         return top, None
     return None, None
@@ -159,6 +163,8 @@ PLANTS = [
     ("bootstrap/select.c", '#include "transport/transport.h"\n'),
     ("transport/ofi/ofi_ops.c", "void planted(void) { shoal_shm_fence(); }\n"),
     ("mem/alloc.c", '#include "coll/coll.h"\n'),
+    ("device/emu/emu.c", "void planted(void) { (void)shoal_dev_cuda; }\n"),
+    ("device/device.c", '#include "mem/alloc.h"\n'),
 ]
 
 

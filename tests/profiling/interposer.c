@@ -3,11 +3,13 @@
  * allows. The test reads the counts through shoal_prof_count, found with dlsym so
  * that the same program works whether this library was linked in or preloaded. */
 #include <pshmem.h>
+#include <shmemx.h>
 #include <string.h>
 
-enum { PUT, PUTMEM, BARRIER_ALL, PCONTROL, NROUTINES };
+enum { PUT, PUTMEM, BARRIER_ALL, PCONTROL, SPACE_MALLOC, NROUTINES };
 static const char *const routine_name[NROUTINES] = {
-    "shmem_long_put", "shmem_putmem", "shmem_barrier_all", "shmem_pcontrol"
+    "shmem_long_put", "shmem_putmem", "shmem_barrier_all", "shmem_pcontrol",
+    "shmem_space_malloc"
 };
 static _Atomic long calls[NROUTINES];
 static _Atomic int last_level = 1;
@@ -27,6 +29,13 @@ void shmem_long_put(long *dest, const long *source, size_t nelems, int pe)
 {
     calls[PUT]++;
     pshmem_long_put(dest, source, nelems, pe);
+}
+
+/* An extension routine (shmemx.h) has its twin too. */
+void *shmem_space_malloc(shmem_space_t space, size_t size)
+{
+    calls[SPACE_MALLOC]++;
+    return pshmem_space_malloc(space, size);
 }
 
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)

@@ -3,6 +3,7 @@
  * reaches it, and the data of every wrapped put still arrives. */
 #include <dlfcn.h>
 #include <pshmem.h>
+#include <shmemx.h>
 #include <stdio.h>
 
 #include "check.h"
@@ -67,6 +68,10 @@ int main(void)
     check_count("shmem_barrier_all", 1);
     check_count("shmem_pcontrol", 2);
     CHECK_EQ(level(), 1);
+    void *sp = shmem_space_malloc(SHMEM_SPACE_DEFAULT, 64);
+    CHECK(sp != NULL);
+    check_count("shmem_space_malloc", 1);
+    shmem_free(sp);
 
     pshmem_barrier_all();
     check_count("shmem_barrier_all", 1);

@@ -198,6 +198,7 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
     static const char *const mca_names[] = { "--mca", "-mca", NULL };
     static const char *const overs_names[] = { "--oversubscribe", "-oversubscribe", NULL };
     static const char *const root_names[] = { "--allow-run-as-root", NULL };
+    static const char *const report_names[] = { "--report-bindings", "-report-bindings", NULL };
     static const char *const help_names[] = { "-h", "--help", NULL };
     static const char *const version_names[] = { "-V", "--version", NULL };
 
@@ -254,6 +255,8 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
             opt->oversubscribe = true;
         } else if (is_opt(a, root_names, &val) && !val) {
             opt->allow_root = true;
+        } else if (is_opt(a, report_names, &val) && !val) {
+            opt->report_bindings = true;
         } else if (is_opt(a, help_names, &val) && !val) {
             return OPT_HELP;
         } else if (is_opt(a, version_names, &val) && !val) {

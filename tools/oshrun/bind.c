@@ -3,14 +3,20 @@
  * cpuset), and otherwise its own hardware thread (distinct cores first, then
  * their siblings), or leaves placement to the kernel when PEs outnumber CPUs.
  * Cores and sockets come from /sys topology, so hyperthread siblings are never
- * mistaken for cores. */
+ * mistaken for cores. Every oshrun holds an advisory lock (flock) on a file per
+ * CPU it binds to while its job runs, and automatic placement takes only CPUs
+ * no other job holds, so concurrent jobs (ctest -j, several users) do not all
+ * pile onto core 0. */
 #include "oshrun.h"
 #include "cpulist.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 /* One CPU the job may use, with the core and socket it belongs to. */
 struct cpu {
@@ -129,10 +135,99 @@ int bind_parse(const char *s, enum bind_to *out)
     return -1;
 }
 
+/* Takes CPU cpus[i]'s lock: 1, or 0 when another job holds it, or -1 when
+ * there is no lock directory (then nothing is locked at all). */
+static int lock_cpu(struct bind_plan *plan, const char *dir, int i)
+{
+    if (plan->locks[i] >= 0)
+        return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/shoal-oshrun-cpu%d.lock", dir, plan->cpus[i].id);
+    /* Open an existing file without O_CREAT: in a sticky /tmp, fs.protected_regular
+     * refuses O_CREAT on another user's file even when it exists. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT)
+        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        close(fd);
+        return 0;
+    }
+    plan->locks[i] = fd;
+    return 1;
+}
+
+static void unlock_all(struct bind_plan *plan)
+{
+    for (int i = 0; i < plan->ncpu; i++)
+        if (plan->locks[i] >= 0) {
+            close(plan->locks[i]);
+            plan->locks[i] = -1;
+        }
+}
+
+/* Locks every CPU of core s (an index into core_first): 1 if all were free. */
+static int lock_core(struct bind_plan *plan, const char *dir, int s)
+{
+    int first = plan->core_first[s];
+    for (int i = first; i < plan->ncpu && plan->cpus[i].core == plan->cpus[first].core &&
+                        plan->cpus[i].socket == plan->cpus[first].socket; i++) {
+        int got = lock_cpu(plan, dir, i);
+        if (got <= 0) {
+            for (int k = first; k < i; k++) {
+                close(plan->locks[k]);
+                plan->locks[k] = -1;
+            }
+            return got;
+        }
+    }
+    return 1;
+}
+
+/* Automatic placement among the CPUs other jobs leave free: np whole cores, else
+ * np hardware threads, else none. Narrows core_order / thread_order to what it
+ * took. Returns the binding, or -1 when locking is unavailable. */
+static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_order,
+                     int *thread_order)
+{
+    int got = 0;
+    for (int s = 0; s < plan->ncore && got < np; s++) {
+        int ok = lock_core(plan, dir, core_order[s]);
+        if (ok < 0)
+            return -1;
+        if (ok)
+            core_order[got++] = core_order[s];
+        else
+            plan->others = true;
+    }
+    if (got == np) {
+        plan->ncore_use = got;
+        return BIND_CORE;
+    }
+    unlock_all(plan);
+    got = 0;
+    for (int t = 0; t < plan->ncpu && got < np; t++) {
+        int ok = lock_cpu(plan, dir, thread_order[t]);
+        if (ok < 0)
+            return -1;
+        if (ok)
+            thread_order[got++] = thread_order[t];
+        else
+            plan->others = true;
+    }
+    if (got == np) {
+        plan->ncpu_use = got;
+        return BIND_HWTHREAD;
+    }
+    unlock_all(plan);
+    return BIND_NONE;
+}
+
 /* Works out how PEs are placed: plan->how is what applies (BIND_NONE when the
  * kernel places them) and bind_cpus gives each PE its CPUs. */
-void bind_plan(const char *root, const cpu_set_t *allowed_in, int np, enum bind_to want,
-               enum map_by map, struct bind_plan *plan)
+void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_in, int np,
+               enum bind_to want, enum map_by map, struct bind_plan *plan)
 {
     cpu_set_t allowed = *allowed_in;
     apply_cgroup(root, &allowed);
@@ -142,8 +237,11 @@ void bind_plan(const char *root, const cpu_set_t *allowed_in, int np, enum bind_
     int *core_first = calloc((size_t)ncpu, sizeof *core_first); /* index in cpus of each core */
     int *core_order = calloc((size_t)ncpu, sizeof *core_order);
     int *thread_order = calloc((size_t)ncpu, sizeof *thread_order);
-    if (!cpus || !core_first || !core_order || !thread_order)
+    int *locks = malloc((size_t)ncpu * sizeof *locks);
+    if (!cpus || !core_first || !core_order || !thread_order || !locks)
         goto fail;
+    for (int i = 0; i < ncpu; i++)
+        locks[i] = -1;
     for (int c = 0; c < CPU_SETSIZE && k < ncpu; c++)
         if (CPU_ISSET(c, &allowed))
             cpus[k++] = (struct cpu){ .id = c, .core = core_of(root, c),
@@ -189,21 +287,38 @@ void bind_plan(const char *root, const cpu_set_t *allowed_in, int np, enum bind_
                     thread_order[m++] = i;
         }
 
-    enum bind_to how = want;
-    if (how == BIND_AUTO)
-        how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
-    plan->how = ncpu > 0 ? how : BIND_NONE;
-    plan->shared = how == BIND_SOCKET || np > (how == BIND_HWTHREAD ? ncpu : ncore);
     plan->cpus = cpus;
     plan->core_first = core_first;
     plan->core_order = core_order;
     plan->thread_order = thread_order;
+    plan->locks = locks;
+    plan->ncore_use = ncore;
+    plan->ncpu_use = ncpu;
+
+    int how = want;
+    if (how == BIND_AUTO && np <= ncpu && lockdir && *lockdir)
+        how = take_free(plan, lockdir, np, core_order, thread_order);
+    if (how == BIND_AUTO || how < 0)
+        how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
+    plan->how = ncpu > 0 ? (enum bind_to)how : BIND_NONE;
+    plan->shared = how == BIND_SOCKET || np > (how == BIND_HWTHREAD ? plan->ncpu_use
+                                                                     : plan->ncore_use);
+    /* An explicit policy goes where it is told, but still marks what it uses. */
+    if (want != BIND_AUTO && plan->how != BIND_NONE && lockdir && *lockdir)
+        for (int r = 0; r < np && r < ncpu; r++) {
+            cpu_set_t set;
+            bind_cpus(plan, r, &set);
+            for (int i = 0; i < ncpu; i++)
+                if (CPU_ISSET(cpus[i].id, &set) && lock_cpu(plan, lockdir, i) < 0)
+                    return;
+        }
     return;
 fail:
     free(cpus);
     free(core_first);
     free(core_order);
     free(thread_order);
+    free(locks);
 }
 
 /* The CPUs PE r runs on under plan (plan->how is not BIND_NONE). */
@@ -212,12 +327,26 @@ void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set)
     const struct cpu *cpus = plan->cpus;
     CPU_ZERO(set);
     if (plan->how == BIND_HWTHREAD) {
-        CPU_SET(cpus[plan->thread_order[r % plan->ncpu]].id, set);
+        CPU_SET(cpus[plan->thread_order[r % plan->ncpu_use]].id, set);
         return;
     }
-    const struct cpu *first = &cpus[plan->core_first[plan->core_order[r % plan->ncore]]];
+    const struct cpu *first = &cpus[plan->core_first[plan->core_order[r % plan->ncore_use]]];
     for (int i = 0; i < plan->ncpu; i++)
         if (cpus[i].socket == first->socket &&
             (plan->how == BIND_SOCKET || cpus[i].core == first->core))
             CPU_SET(cpus[i].id, set);
+}
+
+void bind_plan_free(struct bind_plan *plan)
+{
+    if (plan->locks)
+        unlock_all(plan);
+    free(plan->locks);
+    plan->locks = NULL;
+    free((void *)plan->cpus);
+    free((void *)plan->core_first);
+    free((void *)plan->core_order);
+    free((void *)plan->thread_order);
+    plan->cpus = NULL;
+    plan->core_first = plan->core_order = plan->thread_order = NULL;
 }

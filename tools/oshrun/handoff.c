@@ -185,6 +185,8 @@ void maybe_hand_off(const struct options *opt)
         ADD("--oversubscribe");
     if (opt->allow_root)
         ADD("--allow-run-as-root");
+    if (opt->report_bindings)
+        ADD("--report-bindings");
     for (char *const *a = opt->argv; *a; a++)
         ADD(*a);
 #undef ADD
@@ -194,5 +196,7 @@ void maybe_hand_off(const struct options *opt)
     fflush(stderr);
     execv(launcher, words);
     fprintf(stderr, "oshrun: cannot run %s: %s\n", launcher, strerror(errno));
+    free(words);
+    free(launcher);
     exit(127);
 }

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     maybe_hand_off(&j.opt);
     if (!j.opt.bind_given) {
         const char *env = shoal_env_value("SHOAL_BIND");
-        if (env && *env && bind_parse(env, &j.opt.bind)) {
+        if (*env && bind_parse(env, &j.opt.bind)) {
             fprintf(stderr, "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
                     "hwthread, socket or none\n", env);
             return 2;
@@ -65,6 +65,8 @@ int main(int argc, char **argv)
                 "alone instead of as one job (build it with oshcc, or start it with the "
                 "launcher of the OpenSHMEM it was built with)\n", j.never_connected, j.size,
                 j.opt.argv[0]);
+    stdin_close_all(&j);
+    bind_plan_free(&j.bind);
     free(j.pes);
     return j.status;
 }

@@ -42,6 +42,7 @@ struct options {
     const char *mca[OSHRUN_MCA_MAX][2];
     int n_mca;
     bool oversubscribe, allow_root;   /* accepted; passed on when the job is handed off */
+    bool report_bindings;  /* print each PE's CPUs before starting it */
     char *const *argv;     /* program and its arguments */
 };
 
@@ -51,15 +52,19 @@ struct bind_plan {
     cpu_set_t allowed;     /* what oshrun may use: its mask and the cgroup's cpuset */
     enum bind_to how;      /* what applies; BIND_NONE: the kernel places the PEs */
     bool shared;           /* some PEs share their CPUs with others */
+    bool others;           /* other oshrun jobs hold some of the CPUs */
     int ncpu, ncore, nsocket;
+    int ncore_use, ncpu_use;   /* entries of core_order / thread_order PEs are placed on */
     const struct cpu *cpus;
     const int *core_first, *core_order, *thread_order;
+    int *locks;            /* per entry of cpus: the held lock file, or -1 */
 };
 int bind_parse(const char *s, enum bind_to *out);
 const char *bind_name(enum bind_to b);
-void bind_plan(const char *root, const cpu_set_t *allowed, int np, enum bind_to want,
-               enum map_by map, struct bind_plan *plan);
+void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed, int np,
+               enum bind_to want, enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
+void bind_plan_free(struct bind_plan *plan);
 
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */

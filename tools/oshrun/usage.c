@@ -29,6 +29,7 @@ void print_help(void)
            "                          PE gets a core of its own when the PEs fit the cores\n"
            "                          oshrun may use (its CPU mask and cgroup), else a\n"
            "                          hardware thread of its own, else the kernel places them\n"
+           "  --report-bindings       print each PE's CPUs on stderr before starting it\n"
            "  --map-by core|slot|node|socket|hwthread\n"
            "                          the order PEs take cores in: one after another (core,\n"
            "                          slot, node), alternating sockets (socket), or filling\n"

@@ -3,6 +3,7 @@
  * run time), where it is installed and every environment variable it reads, so
  * a user can check a setup and a bug report can quote it. --parsable prints the
  * same as key:value lines, as oshmem_info --parsable does. */
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,7 +49,9 @@ static void heading(const char *title)
 }
 
 /* The version a component was built against and the one this machine runs. */
-static void versions(const char *key, const char *built, const char *found)
+/* Unused when Shoal is built without both libfabric and PMIx. */
+__attribute__((unused)) static void versions(const char *key, const char *built,
+                                             const char *found)
 {
     char k[128], label[64];
     snprintf(k, sizeof k, "%s:version:built", key);
@@ -99,6 +102,25 @@ static void pmix_details(void)
 }
 #endif
 
+/* Whether a device backend's runtime library can be loaded on this machine now. */
+static void device_details(const char *name)
+{
+    static const struct { const char *name, *lib; } libs[] = {
+        { "cuda", "libcuda.so.1" }, { "rocm", "libamdhip64.so" },
+    };
+    for (size_t i = 0; i < NELEMS(libs); i++) {
+        if (strcmp(name, libs[i].name))
+            continue;
+        void *h = dlopen(libs[i].lib, RTLD_LAZY | RTLD_LOCAL);
+        char key[96], value[128];
+        snprintf(key, sizeof key, "device:%s:runtime", name);
+        snprintf(value, sizeof value, "%s %s", libs[i].lib, h ? "found" : "not found");
+        fact(key, "  found now", value);
+        if (h)
+            dlclose(h);
+    }
+}
+
 /* Lists "name|what" entries under kind (transport, bootstrap, device). */
 static void components(const char *kind, const char *title, const char *const *items, size_t n)
 {
@@ -113,6 +135,8 @@ static void components(const char *kind, const char *title, const char *const *i
         snprintf(key, sizeof key, "%s:%s", kind, name);
         fact(key, name, bar + 1);
         shown++;
+        if (!strcmp(kind, "device"))
+            device_details(name);
 #ifdef SHOAL_INFO_HAVE_OFI
         if (!strcmp(key, "transport:ofi"))
             ofi_details();

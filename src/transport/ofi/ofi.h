@@ -2,10 +2,11 @@
  * share: remote address and key of a symmetric location, the per-context lock,
  * bounce-slot bookkeeping, and retrying a post the provider refused with EAGAIN.
  *
- * Layout: one fabric, domain and address vector per process. Every context owns
- * an RDM endpoint with its own completion queue and counters (one counter for
- * writes and non-fetching AMOs, one for reads and fetching AMOs), so quiet on one
- * context never waits for another's traffic. Peers target the default context's
+ * Layout: one fabric, domain and address vector per process. The default context
+ * owns an RDM endpoint with its completion queue and counters (one counter for
+ * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
+ * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program, which own one each (ofi_ctx.c). Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -162,7 +163,7 @@ struct ofi_state {
     size_t rma_iov_limit;           /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;              /* single-transmit AMOs can be settled (ATOMIC_RAW) */
     int trigger_ok;                 /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
-    uint64_t next_key;              /* requested keys when the provider does not pick them */
+    size_t key_bytes;               /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread;            /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
@@ -232,7 +233,7 @@ static inline uint64_t ofi_rkey(int seg, int pe)
 static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t len,
                                 void **desc)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
             if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
@@ -284,8 +285,8 @@ _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
 int ofi_mr_segments(void);
 void ofi_mr_segments_close(void);
 int ofi_mr_exchange(void);
-int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
-                     struct fid_mr **mr);
+/* Registers buf (on c's endpoint where MRs belong to one) under an unguessable key. */
+int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr);
 /* Descriptor for a large local buffer outside the segments (registration cache). */
 void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
 /* Releases every cached registration of c; its operations are complete. */

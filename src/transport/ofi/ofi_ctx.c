@@ -24,7 +24,7 @@ static int open_slots(struct ofi_ctx *c)
     if (mem == MAP_FAILED)
         return ctx_fail("bounce buffer allocation", -FI_ENOMEM);
     c->slot_mem = mem;
-    int rc = ofi_mr_reg_local(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
+    int rc = ofi_mr_reg(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
     if (rc)
         return ctx_fail("bounce buffer registration", rc);
     c->slot_desc = fi_mr_desc(c->slot_mr);
@@ -139,11 +139,27 @@ void ofi_ctx_close(struct ofi_ctx *c)
     free(c);
 }
 
+/* Contexts share the default context's endpoint, CQ, counters and slots unless
+ * threads need them apart: an endpoint of their own costs tens of megabytes of
+ * provider buffers (about 84 MB on tcp;ofi_rxm) and a connection set up on the
+ * first operation (0.1-1 s). Sharing is correct (quiet and fence on one context
+ * may then also wait for the others' operations, which they are allowed to) and
+ * what a program whose threads never call Shoal at once gets. Private and
+ * serialized contexts of a SHMEM_THREAD_MULTIPLE program get their own endpoint
+ * and no lock: each is one thread's, and no other thread drives it. */
+static int own_endpoint(const struct shoal_ctx *ctx)
+{
+    return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
+           (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+}
+
 int ofi_ctx_create(struct shoal_ctx *ctx)
 {
-    /* A private or serialized context is never used by two threads at once, and no
-     * other thread drives it (ofi_progress skips it), so it takes no lock. */
-    struct ofi_ctx *c = ofi_ctx_open(!(ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)));
+    if (!own_endpoint(ctx)) {
+        ctx->net = ofi.dflt;
+        return 0;
+    }
+    struct ofi_ctx *c = ofi_ctx_open(0);
     ctx->net = c;
     return c ? 0 : -1;
 }
@@ -161,6 +177,7 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
         ofi_unlock(c);
     }
     ofi_quiet(ctx);
-    ofi_ctx_close(c);
+    if (c != ofi.dflt)
+        ofi_ctx_close(c);
     ctx->net = NULL;
 }

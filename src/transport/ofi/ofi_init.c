@@ -3,6 +3,8 @@
  * exchange of addresses and keys with every PE. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "transport/ofi/ofi.h"
 
@@ -14,17 +16,23 @@ _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy)
                 remedy);
 }
 
-/* The capabilities Shoal cannot do without, and every MR mode it can handle. */
+static int set(const char *v)
+{
+    return v && *v;
+}
+
+/* The capabilities Shoal cannot do without, and every MR mode it can handle but
+ * FI_MR_PROV_KEY: a provider that lets Shoal choose memory keys gets random ones
+ * (ofi_mr.c); provider-chosen keys are the fallback (select_provider). */
 static struct fi_info *base_hints(void)
 {
     struct fi_info *h = fi_allocinfo();
     if (!h)
-        return NULL;
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
     h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->av_type = FI_AV_TABLE;
-    h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED |
-                              FI_MR_LOCAL | FI_MR_ENDPOINT;
+    h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
     /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
      * is manual) drives endpoints beside the threads that use them. */
     h->domain_attr->threading = ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE
@@ -32,34 +40,34 @@ static struct fi_info *base_hints(void)
     /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
      * context, so a provider that needs one per operation does not fit. */
     h->mode = 0;
-    if (shoal.cfg.ofi_provider && *shoal.cfg.ofi_provider)
+    /* SHMEM_OFI_FABRIC and _DOMAIN are matched against the answers (match_names),
+     * which then name the choices there are when nothing matches. */
+    if (set(shoal.cfg.ofi_provider))
         h->fabric_attr->prov_name = strdup(shoal.cfg.ofi_provider);
-    if (shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric)
-        h->fabric_attr->name = strdup(shoal.cfg.ofi_fabric);
-    if (shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain)
-        h->domain_attr->name = strdup(shoal.cfg.ofi_domain);
     return h;
+}
+
+/* Appends item to a ", "-separated list in buf unless it is there already. */
+static void list_add(char *buf, size_t len, const char *item)
+{
+    size_t used = strlen(buf), n = strlen(item);
+    for (const char *p = buf; (p = strstr(p, item)); p += n)
+        if ((p == buf || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    snprintf(buf + used, len - used, "%s%s", used ? ", " : "", item);
 }
 
 /* Names of every provider libfabric offers here, for the error message. */
 static void list_providers(char *buf, size_t len)
 {
     struct fi_info *all = NULL;
-    size_t used = 0;
     buf[0] = '\0';
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) || !all) {
         snprintf(buf, len, "none (is a libfabric provider installed? see fi_info -l)");
         return;
     }
-    for (struct fi_info *i = all; i; i = i->next) {
-        const char *p = i->fabric_attr->prov_name;
-        if (strstr(buf, p))
-            continue;
-        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", p);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
+    for (struct fi_info *i = all; i; i = i->next)
+        list_add(buf, len, i->fabric_attr->prov_name);
     fi_freeinfo(all);
 }
 
@@ -67,18 +75,12 @@ static _Noreturn void no_provider(int rc)
 {
     char avail[1024];
     list_providers(avail, sizeof avail);
-    const char *p = shoal.cfg.ofi_provider && *shoal.cfg.ofi_provider ? shoal.cfg.ofi_provider
-                                                                      : "(any)";
+    const char *p = set(shoal.cfg.ofi_provider) ? shoal.cfg.ofi_provider : "(any)";
     shoal_fatal("shmem_init", "no libfabric provider offers reliable datagram endpoints with "
-                "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s%s%s%s%s (fi_getinfo: %s); "
-                "providers here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM "
-                "with FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm) and check SHMEM_OFI_FABRIC/DOMAIN",
-                ofi.locked ? " and FI_THREAD_SAFE" : "", p,
-                shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric ? " SHMEM_OFI_FABRIC=" : "",
-                shoal.cfg.ofi_fabric && *shoal.cfg.ofi_fabric ? shoal.cfg.ofi_fabric : "",
-                shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain ? " SHMEM_OFI_DOMAIN=" : "",
-                shoal.cfg.ofi_domain && *shoal.cfg.ofi_domain ? shoal.cfg.ofi_domain : "",
-                fi_strerror(-rc), avail);
+                "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s (fi_getinfo: %s); providers "
+                "here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM with "
+                "FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm)",
+                ofi.locked ? " and FI_THREAD_SAFE" : "", p, fi_strerror(-rc), avail);
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
@@ -120,21 +122,88 @@ static int want_delivery_complete(const struct fi_info *i)
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
 }
 
-/* The first usable provider that fits decides; then the same provider, fabric
- * and domain are asked for the optional features, best first: delivery-complete
- * counters and FI_FENCE. */
+/* Keeps the first usable entry of list that matches SHMEM_OFI_FABRIC and
+ * SHMEM_OFI_DOMAIN (layered providers such as ofi_rxm ignore the names in hints),
+ * or ends the job naming the choices there are. */
+static struct fi_info *match_names(struct fi_info *list)
+{
+    const char *fab = shoal.cfg.ofi_fabric, *dom = shoal.cfg.ofi_domain;
+    struct fi_info *named = NULL;
+    for (struct fi_info *i = list; i; i = i->next)
+        if ((!set(fab) || strcmp(i->fabric_attr->name, fab) == 0) &&
+            (!set(dom) || strcmp(i->domain_attr->name, dom) == 0)) {
+            if (!named)
+                named = i;
+            if (refusal(i))
+                continue;
+            struct fi_info *one = fi_dupinfo(i);
+            if (!one)
+                shoal_fatal("shmem_init", "out of memory starting libfabric");
+            fi_freeinfo(list);
+            return one;
+        }
+    if (named)
+        first_usable(named); /* every match refused: ends the job naming why */
+    char fabrics[512] = "", domains[512] = "";
+    for (struct fi_info *i = list; i; i = i->next) {
+        list_add(fabrics, sizeof fabrics, i->fabric_attr->name);
+        list_add(domains, sizeof domains, i->domain_attr->name);
+    }
+    shoal_fatal("shmem_init", "no libfabric %s has %s%s%s%s%s%s; choose among fabrics %s and "
+                "domains %s (or unset the variable)", list->fabric_attr->prov_name,
+                set(fab) ? "SHMEM_OFI_FABRIC=" : "", set(fab) ? fab : "",
+                set(fab) && set(dom) ? " and " : "", set(dom) ? "SHMEM_OFI_DOMAIN=" : "",
+                set(dom) ? dom : "", set(fab) && set(dom) ? " together" : "", fabrics, domains);
+}
+
+/* Whether every PE of the job runs on this host and in this network namespace, so
+ * that loopback reaches them all (node maps that split one host included). */
+static int job_on_one_host(void)
+{
+    struct host_id {
+        char name[256];
+        uint64_t netns;
+    } mine = { 0 }, *all = calloc((size_t)shoal.n_pes, sizeof mine);
+    struct stat st;
+    if (!all)
+        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
+    gethostname(mine.name, sizeof mine.name - 1);
+    mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
+    if (shoal.boot->allgather(&mine, all, sizeof mine))
+        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    int one = 1;
+    for (int pe = 0; pe < shoal.n_pes && one; pe++)
+        one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
+    free(all);
+    return one;
+}
+
+/* fi_getinfo over the providers that fit, bound to loopback when the job allows
+ * (node 127.0.0.1 as source: IP providers then listen on lo alone); providers with
+ * no IP addresses answer only the unbound query. */
+static int getinfo(struct fi_info *h, int loopback, struct fi_info **out)
+{
+    *out = NULL;
+    if (loopback && !fi_getinfo(OFI_API_VERSION, "127.0.0.1", NULL, FI_SOURCE, h, out) && *out)
+        return 0;
+    return fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, out);
+}
+
+/* The first usable provider, fabric and domain that fit decide; then they are
+ * asked for the optional features, best first: Shoal's own memory keys,
+ * delivery-complete counters and FI_FENCE. */
 static struct fi_info *select_provider(void)
 {
-    struct fi_info *h = base_hints(), *all = NULL;
-    if (!h)
-        shoal_fatal("shmem_init", "out of memory starting libfabric");
-    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &all);
-    if (rc || !all)
+    /* A user's explicit fabric or domain wins over loopback. */
+    int loopback = !set(shoal.cfg.ofi_fabric) && !set(shoal.cfg.ofi_domain) &&
+                   job_on_one_host();
+    struct fi_info *h = base_hints(), *first = NULL;
+    h->domain_attr->mr_mode |= FI_MR_PROV_KEY;
+    int rc = getinfo(h, loopback, &first);
+    if (rc || !first)
         no_provider(rc ? rc : -FI_ENODATA);
-    struct fi_info *first = first_usable(all);
+    first = match_names(first);
     free(h->fabric_attr->prov_name);
-    free(h->fabric_attr->name);
-    free(h->domain_attr->name);
     h->fabric_attr->prov_name = strdup(first->fabric_attr->prov_name);
     h->fabric_attr->name = strdup(first->fabric_attr->name);
     h->domain_attr->name = strdup(first->domain_attr->name);
@@ -142,33 +211,47 @@ static struct fi_info *select_provider(void)
 
     static const struct { uint64_t op_flags, caps; } tries[] = {
         { FI_DELIVERY_COMPLETE, FI_FENCE }, { FI_DELIVERY_COMPLETE, 0 }, { 0, FI_FENCE },
+        { 0, 0 },
     };
-    for (size_t t = t0; t < sizeof tries / sizeof tries[0]; t++) {
-        struct fi_info *got = NULL;
-        h->tx_attr->op_flags = tries[t].op_flags;
-        h->caps |= tries[t].caps;
-        rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &got);
-        h->caps &= ~tries[t].caps;
-        if (!rc && got) {
-            /* Triggered operations, where offered, on the same terms. */
-            struct fi_info *trig = NULL;
-            h->caps |= tries[t].caps | FI_TRIGGER;
-            if (!fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &trig) && trig) {
-                fi_freeinfo(got);
-                got = trig;
+    for (int prov_key = 0; prov_key < 2; prov_key++) {
+        h->domain_attr->mr_mode &= ~FI_MR_PROV_KEY;
+        h->domain_attr->mr_mode |= prov_key ? FI_MR_PROV_KEY : 0;
+        for (size_t t = t0; t < sizeof tries / sizeof tries[0]; t++) {
+            struct fi_info *got = NULL;
+            h->tx_attr->op_flags = tries[t].op_flags;
+            h->caps |= tries[t].caps;
+            rc = getinfo(h, loopback, &got);
+            h->caps &= ~tries[t].caps;
+            if (!rc && got) {
+                /* Triggered operations, where offered, on the same terms. */
+                struct fi_info *trig = NULL;
+                h->caps |= tries[t].caps | FI_TRIGGER;
+                if (!getinfo(h, loopback, &trig) && trig) {
+                    fi_freeinfo(got);
+                    got = trig;
+                }
+                h->caps &= ~(tries[t].caps | FI_TRIGGER);
+                fi_freeinfo(first);
+                fi_freeinfo(h);
+                return match_names(got);
             }
-            fi_freeinfo(all);
-            fi_freeinfo(h);
-            return got;
         }
     }
     fi_freeinfo(h);
-    /* The offer itself, alone: the rest of the list goes. */
-    struct fi_info *one = fi_dupinfo(first);
-    fi_freeinfo(all);
-    if (!one)
-        shoal_fatal("shmem_init", "out of memory starting libfabric");
-    return one;
+    return first;
+}
+
+/* cxi (Slingshot) authorizes traffic by VNI: the launcher's job VNI keeps other
+ * jobs out, the node's default service lets any local user in. The provider reads
+ * the job's VNI from the launcher's SLINGSHOT_* variables itself. */
+static void check_auth(const struct fi_info *info)
+{
+    if (strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0 && !set(shoal.cfg.slingshot_vnis) &&
+        shoal.my_pe == 0)
+        shoal_warn("shmem_init", "the cxi provider runs on the node's default service (no "
+                   "SLINGSHOT_VNIS from the launcher), which other users' jobs can reach; "
+                   "launch with srun (Slurm's Slingshot VNI plugin) or another launcher that "
+                   "allocates a job VNI");
 }
 
 /* Reads what the provider granted into the transport's switches. */
@@ -203,7 +286,7 @@ static void adopt_info(struct fi_info *info)
      * after them, on an endpoint that can use the context's slot descriptor. */
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
                         !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
-    ofi.next_key = SHOAL_NSEGS + 1;
+    ofi.key_bytes = info->domain_attr->mr_key_size;
     SHOAL_LOG(OFI, INFO, "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s", info->fabric_attr->prov_name, info->fabric_attr->name,
               info->domain_attr->name, ofi.inject_size, ofi.bounce_size,
@@ -217,6 +300,7 @@ int ofi_net_init(void)
     ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     adopt_info(select_provider());
+    check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
      * move only inside libfabric calls; a PE that computes would hold them up. */
     int wanted = ofi_progress_thread_wanted();

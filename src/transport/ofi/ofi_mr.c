@@ -2,7 +2,9 @@
  * addresses exchanged with every PE), local buffers a context owns, and the
  * registration cache for large transfers from buffers outside the segments when
  * the provider needs local buffers registered (FI_MR_LOCAL). */
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "transport/ofi/ofi.h"
@@ -15,11 +17,29 @@ struct ofi_card {
     char addr[OFI_ADDR_MAX];
 };
 
-/* Registers buf and, where the provider ties MRs to endpoints, binds it to c's. */
-static int reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, uint64_t key,
-               struct fid_mr **mr)
+/* A memory key nobody outside the job can guess: random over the provider's key
+ * size. The keys travel to the other PEs only through the bootstrap. */
+static uint64_t random_key(void)
 {
-    int rc = fi_mr_reg(ofi.domain, buf, len, access, 0, key, 0, mr, NULL);
+    uint64_t k;
+    if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
+        shoal_fatal("shmem_init", "getrandom failed: %s; Shoal needs the kernel's random "
+                    "numbers for unguessable memory keys", strerror(errno));
+    if (ofi.key_bytes && ofi.key_bytes < sizeof k)
+        k &= ((uint64_t)1 << (8 * ofi.key_bytes)) - 1;
+    return k;
+}
+
+/* Registers buf and, where the provider ties MRs to endpoints, binds it to c's.
+ * The key is the provider's own (FI_MR_PROV_KEY) or a random one, drawn again in
+ * the unlikely case that it is taken. */
+int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr)
+{
+    int rc, tries = 0;
+    do
+        rc = fi_mr_reg(ofi.domain, buf, len, access, 0,
+                       (ofi.mr_mode & FI_MR_PROV_KEY) ? 0 : random_key(), 0, mr, NULL);
+    while (rc == -FI_ENOKEY && ++tries < 8);
     if (rc)
         return rc;
     if (ofi.mr_mode & FI_MR_ENDPOINT) {
@@ -31,25 +51,24 @@ static int reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, uint64
     return rc;
 }
 
-int ofi_mr_reg_local(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
-                     struct fid_mr **mr)
-{
-    return reg(c, buf, len, access, __atomic_fetch_add(&ofi.next_key, 1, __ATOMIC_RELAXED), mr);
-}
-
 int ofi_mr_segments(void)
 {
     for (int s = 0; s < SHOAL_NSEGS; s++) {
-        if (!shoal.seg[s].size)
+        /* A device heap the NIC cannot reach (nic_base 0) is not registered; such a
+         * job spanning nodes was refused at shmem_init (mem/device_heap.c). */
+        if (!shoal.seg[s].size || !shoal_seg_nic_base(s))
             continue;
-        int rc = reg(ofi.dflt, (void *)shoal.seg[s].base, shoal.seg[s].size,
-                     FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (uint64_t)s + 1,
-                     &ofi.seg_mr[s]);
+        int rc = ofi_mr_reg(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
+                            FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
+                            &ofi.seg_mr[s]);
         if (rc) {
             shoal_warn("shmem_init", "libfabric cannot register the symmetric %s (%zu bytes): "
                        "%s; lower SHMEM_SYMMETRIC_SIZE, raise the locked-memory limit "
                        "(ulimit -l), or choose another SHMEM_OFI_PROVIDER",
-                       s == SHOAL_SEG_HEAP ? "heap" : "data segment", shoal.seg[s].size,
+                       s == SHOAL_SEG_HEAP     ? "heap"
+                       : s == SHOAL_SEG_DEVICE ? "device heap"
+                                               : "data segment",
+                       shoal.seg[s].size,
                        fi_strerror(-rc));
             return -1;
         }
@@ -82,7 +101,7 @@ int ofi_mr_exchange(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
-        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal.seg[s].base : 0;
+        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
         mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
         if (mine.key[s] == FI_KEY_NOTAVAIL)
             shoal_fatal("shmem_init", "the provider's memory keys do not fit in 64 bits "
@@ -151,7 +170,7 @@ void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len)
         ofi_wait_issued(c);
         fi_close(&victim->mr->fid);
     }
-    int rc = ofi_mr_reg_local(c, (void *)lo, hi - lo, FI_READ | FI_WRITE, &victim->mr);
+    int rc = ofi_mr_reg(c, (void *)lo, hi - lo, FI_READ | FI_WRITE, &victim->mr);
     if (rc)
         shoal_fatal("shmem_put", "libfabric cannot register a local buffer of %zu bytes: %s; "
                     "raise the locked-memory limit (ulimit -l), lower SHMEM_OFI_MR_CACHE, or "

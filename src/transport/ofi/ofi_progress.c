@@ -26,14 +26,19 @@ static _Noreturn void cq_error(struct ofi_ctx *c)
 {
     struct fi_cq_err_entry err = { 0 };
     char detail[256] = "";
-    if (fi_cq_readerr(c->cq, &err, 0) > 0)
+    if (fi_cq_readerr(c->cq, &err, 0) > 0 && err.prov_errno)
         fi_cq_strerror(c->cq, err.prov_errno, err.err_data, detail, sizeof detail);
     const char *op = (err.flags & FI_ATOMIC) ? "an AMO"
                      : (err.flags & FI_READ) ? "a get"
-                     : (err.flags & FI_WRITE) ? "a put" : "a transfer";
-    shoal_fatal("ofi", "%s to another PE failed: %s (%s); the peer may have exited or the "
-                "network failed: check that PE's output, or set FI_LOG_LEVEL=warn for the "
-                "provider's view", op, fi_strerror(err.err), detail);
+                     : (err.flags & FI_WRITE) ? "a put" : "an operation";
+    /* The provider's own words only when it gave some: no empty parentheses. */
+    char prov[320] = "";
+    if (err.prov_errno)
+        snprintf(prov, sizeof prov, " (%s: %s, provider error %d)", ofi.info->fabric_attr->prov_name,
+                 *detail ? detail : "no detail", err.prov_errno);
+    shoal_fatal("ofi", "%s this PE issued to another PE failed: %s%s; the target PE may have "
+                "exited (see its message) or the network failed; FI_LOG_LEVEL=warn shows the "
+                "provider's view", op, fi_strerror(err.err ? err.err : FI_EOTHER), prov);
 }
 
 void ofi_drain_cq(struct ofi_ctx *c)
@@ -85,8 +90,9 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
     while (fi_cntr_read(cntr) < target) {
         if (SHOAL_UNLIKELY(fi_cntr_readerr(cntr))) {
             ofi_drain_cq(c);
-            shoal_fatal("ofi", "%s to another PE failed; the peer may have exited or the "
-                        "network failed: set FI_LOG_LEVEL=warn for the provider's view", what);
+            shoal_fatal("ofi", "%s this PE issued to another PE failed (the provider reported "
+                        "no detail); the target PE may have exited (see its message) or the "
+                        "network failed; FI_LOG_LEVEL=warn shows the provider's view", what);
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);

@@ -20,12 +20,12 @@
 #include "core/log.h"
 #include "transport/transport.h"
 
-char **shoal_shm_peer[SHOAL_NSEGS];
+char **shoal_shm_peer[SHOAL_NHOST_SEGS];
 
 struct seg_card {
     int32_t pid;
-    int32_t fd[SHOAL_NSEGS];
-    uint64_t size[SHOAL_NSEGS];
+    int32_t fd[SHOAL_NHOST_SEGS];
+    uint64_t size[SHOAL_NHOST_SEGS];
 };
 
 static char *map_peer(const struct seg_card *c, int s)
@@ -49,7 +49,7 @@ int shoal_shm_map(void)
 {
     int n = shoal.n_pes;
     struct seg_card mine = { .pid = getpid() };
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         mine.fd[s] = shoal.seg[s].fd;
         mine.size[s] = shoal.seg[s].size;
     }
@@ -60,7 +60,7 @@ int shoal_shm_map(void)
         free(all);
         return -1;
     }
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         const struct shoal_seg *seg = &shoal.seg[s];
         char **peer = calloc((size_t)n, sizeof *peer);
         if (!peer) {
@@ -87,7 +87,7 @@ int shoal_shm_map(void)
     /* Every peer has opened our memfds once all have passed this point. */
     if (shoal.boot->barrier())
         return -1;
-    for (int s = 0; s < SHOAL_NSEGS; s++)
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++)
         if (shoal.seg[s].fd >= 0) {
             close(shoal.seg[s].fd);
             shoal.seg[s].fd = -1;
@@ -97,7 +97,7 @@ int shoal_shm_map(void)
 
 void shoal_shm_unmap(void)
 {
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
+    for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         char **peer = shoal_shm_peer[s];
         if (!peer)
             continue;

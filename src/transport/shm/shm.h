@@ -14,7 +14,7 @@
 
 /* shoal_shm_peer[seg][pe]: where PE pe's copy of segment seg is mapped in this
  * process; NULL for a PE on another node. Filled at init (shm.c). */
-extern char **shoal_shm_peer[SHOAL_NSEGS];
+extern char **shoal_shm_peer[SHOAL_NHOST_SEGS];
 
 /* Maps the same-node peers' segments (collective; shoal.seg[] and shoal.node[] are
  * set) and closes this PE's memfds once every peer has mapped them. 0, or -1 when

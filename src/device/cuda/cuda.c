@@ -1,0 +1,276 @@
+/* The CUDA backend: the driver API of libcuda.so.1, loaded with dlopen so that the
+ * library builds and runs where no CUDA is installed. The few prototypes and constants
+ * used are declared here, from the driver API's documented ABI; no CUDA header is
+ * needed to build.
+ *
+ * Each process uses the primary context of device (local index modulo the count).
+ * The copies are synchronous: cuMemcpy* from pageable memory may return before the
+ * DMA lands, and device-to-device copies are asynchronous, so every copy ends with
+ * cuCtxSynchronize: a put's data is in place when the put returns. */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "device/device.h"
+
+typedef int CUresult; /* CUDA_SUCCESS = 0 */
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef unsigned long long CUdeviceptr;
+typedef struct {
+    char reserved[64];
+} CUipcMemHandle;
+
+#define CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
+#define CU_MEMORYTYPE_DEVICE 2
+#define CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1
+
+static struct {
+    void *lib;
+    CUcontext ctx;
+    CUdevice dev;
+    CUresult (*Init)(unsigned);
+    CUresult (*DeviceGetCount)(int *);
+    CUresult (*DeviceGet)(CUdevice *, int);
+    CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*PrimaryCtxRelease)(CUdevice);
+    CUresult (*CtxSetCurrent)(CUcontext);
+    CUresult (*CtxSynchronize)(void);
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemFree)(CUdeviceptr);
+    CUresult (*PointerGetAttribute)(void *, int, CUdeviceptr);
+    CUresult (*MemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+    CUresult (*IpcGetMemHandle)(CUipcMemHandle *, CUdeviceptr);
+    CUresult (*IpcOpenMemHandle)(CUdeviceptr *, CUipcMemHandle, unsigned);
+    CUresult (*IpcCloseMemHandle)(CUdeviceptr);
+    CUresult (*GetErrorString)(CUresult, const char **);
+} cu;
+
+/* Every thread that calls in needs the context current; cheap when it already is. */
+static __thread int ctx_current;
+static inline int ready(void)
+{
+    if (__builtin_expect(!ctx_current, 0)) {
+        if (cu.CtxSetCurrent(cu.ctx))
+            return -1;
+        ctx_current = 1;
+    }
+    return 0;
+}
+
+static const char *errstr(CUresult rc)
+{
+    const char *s = NULL;
+    if (cu.GetErrorString)
+        cu.GetErrorString(rc, &s);
+    return s ? s : "unknown CUDA error";
+}
+
+static int load(char *err, size_t len)
+{
+    cu.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cu.lib) {
+        snprintf(err, len, "cannot load libcuda.so.1 (%s); install the NVIDIA driver",
+                 dlerror());
+        return -1;
+    }
+    static const struct {
+        const char *name;
+        size_t at;
+    } syms[] = {
+#define SYM(field, name) { name, offsetof(__typeof__(cu), field) }
+        SYM(Init, "cuInit"),
+        SYM(DeviceGetCount, "cuDeviceGetCount"),
+        SYM(DeviceGet, "cuDeviceGet"),
+        SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+        SYM(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+        SYM(CtxSetCurrent, "cuCtxSetCurrent"),
+        SYM(CtxSynchronize, "cuCtxSynchronize"),
+        SYM(MemAlloc, "cuMemAlloc_v2"),
+        SYM(MemFree, "cuMemFree_v2"),
+        SYM(PointerGetAttribute, "cuPointerGetAttribute"),
+        SYM(MemGetAddressRange, "cuMemGetAddressRange_v2"),
+        SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"),
+        SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+        SYM(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+        SYM(IpcGetMemHandle, "cuIpcGetMemHandle"),
+        SYM(IpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
+        SYM(IpcCloseMemHandle, "cuIpcCloseMemHandle"),
+        SYM(GetErrorString, "cuGetErrorString"),
+#undef SYM
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(cu.lib, syms[i].name);
+        if (!f) {
+            snprintf(err, len, "libcuda.so.1 lacks %s; update the NVIDIA driver",
+                     syms[i].name);
+            return -1;
+        }
+        memcpy((char *)&cu + syms[i].at, &f, sizeof f);
+    }
+    return 0;
+}
+
+static int cuda_init(int local_index, char *err, size_t len)
+{
+    int n = 0;
+    CUresult rc;
+    if (load(err, len))
+        goto fail;
+    if ((rc = cu.Init(0)) || (rc = cu.DeviceGetCount(&n))) {
+        snprintf(err, len, "cuInit: %s", errstr(rc));
+        goto fail;
+    }
+    if (n == 0) {
+        snprintf(err, len, "the CUDA driver sees no device");
+        goto fail;
+    }
+    if ((rc = cu.DeviceGet(&cu.dev, local_index % n)) ||
+        (rc = cu.PrimaryCtxRetain(&cu.ctx, cu.dev))) {
+        snprintf(err, len, "cannot open CUDA device %d: %s", local_index % n, errstr(rc));
+        goto fail;
+    }
+    ctx_current = 0;
+    if (ready()) {
+        snprintf(err, len, "cuCtxSetCurrent failed");
+        goto fail;
+    }
+    return 0;
+fail:
+    if (cu.lib)
+        dlclose(cu.lib);
+    memset(&cu, 0, sizeof cu);
+    return -1;
+}
+
+static void cuda_fini(void)
+{
+    if (cu.ctx)
+        cu.PrimaryCtxRelease(cu.dev);
+    /* libcuda stays loaded: its own exit handlers may still run. */
+    memset(&cu, 0, sizeof cu);
+    ctx_current = 0;
+}
+
+static void *cuda_alloc(size_t size)
+{
+    CUdeviceptr p = 0;
+    if (ready() || cu.MemAlloc(&p, size))
+        return NULL;
+    return (void *)(uintptr_t)p;
+}
+
+static int cuda_free(void *p)
+{
+    return ready() || cu.MemFree((CUdeviceptr)(uintptr_t)p) ? -1 : 0;
+}
+
+static int cuda_query(const void *p, uintptr_t *base, size_t *len)
+{
+    unsigned type = 0;
+    CUdeviceptr b;
+    if (ready() ||
+        cu.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                               (CUdeviceptr)(uintptr_t)p) ||
+        type != CU_MEMORYTYPE_DEVICE)
+        return 0; /* unregistered host memory is an error to the driver */
+    if (cu.MemGetAddressRange(&b, len, (CUdeviceptr)(uintptr_t)p))
+        return 0;
+    *base = (uintptr_t)b;
+    return 1;
+}
+
+static int done(CUresult rc)
+{
+    return rc || cu.CtxSynchronize() ? -1 : 0;
+}
+
+static int cuda_h2d(void *dst, const void *src, size_t len)
+{
+    return ready() || done(cu.MemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, len));
+}
+
+static int cuda_d2h(void *dst, const void *src, size_t len)
+{
+    return ready() || done(cu.MemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, len));
+}
+
+static int cuda_d2d(void *dst, const void *src, size_t len)
+{
+    return ready() ||
+            done(cu.MemcpyDtoD((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                               len));
+}
+
+/* The handle names the allocation; the offset of p inside it travels beside it. */
+struct ipc {
+    CUipcMemHandle h;
+    uint64_t off;
+};
+
+static int cuda_ipc_get(void *p, struct shoal_dev_ipc *h)
+{
+    struct ipc c;
+    CUdeviceptr base;
+    size_t len;
+    if (ready() || cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p) ||
+        cu.IpcGetMemHandle(&c.h, base))
+        return -1;
+    c.off = (uintptr_t)p - base;
+    memset(h, 0, sizeof *h);
+    memcpy(h->bytes, &c, sizeof c);
+    return 0;
+}
+
+static void *cuda_ipc_open(const struct shoal_dev_ipc *h)
+{
+    struct ipc c;
+    CUdeviceptr p;
+    memcpy(&c, h->bytes, sizeof c);
+    if (ready() || cu.IpcOpenMemHandle(&p, c.h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))
+        return NULL;
+    return (void *)(uintptr_t)(p + c.off);
+}
+
+static int cuda_ipc_close(void *p)
+{
+    CUdeviceptr base;
+    size_t len;
+    if (ready() || cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p))
+        return -1;
+    return cu.IpcCloseMemHandle(base) ? -1 : 0;
+}
+
+static int cuda_sync(void)
+{
+    return ready() || cu.CtxSynchronize() ? -1 : 0;
+}
+
+/* Reaching GPU memory from the NIC needs FI_HMEM registration, which this layer does
+ * not offer yet: the network stages through host memory instead. */
+static void *cuda_nic_alias(void *p)
+{
+    (void)p;
+    return NULL;
+}
+
+const struct shoal_dev_ops shoal_dev_cuda = {
+    .name = "cuda",
+    .init = cuda_init,
+    .fini = cuda_fini,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .query = cuda_query,
+    .h2d = cuda_h2d,
+    .d2h = cuda_d2h,
+    .d2d = cuda_d2d,
+    .ipc_get = cuda_ipc_get,
+    .ipc_open = cuda_ipc_open,
+    .ipc_close = cuda_ipc_close,
+    .sync = cuda_sync,
+    .nic_alias = cuda_nic_alias,
+};

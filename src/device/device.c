@@ -1,0 +1,170 @@
+/* Backend selection and the memory-type cache (device.h). */
+#include "device/device.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+const struct shoal_dev_ops *shoal_dev;
+
+static const struct shoal_dev_ops *const backends[] = { &shoal_dev_cuda, &shoal_dev_rocm,
+                                                        &shoal_dev_emu };
+/* The library each dlopen'd backend needs; with only_loaded it must already be loaded
+ * (and emu, which a program cannot have used on its own, is skipped). */
+static const char *const backend_lib[] = { "libcuda.so.1", "libamdhip64.so", NULL };
+
+static int already_loaded(const char *lib)
+{
+    if (!lib)
+        return 1;
+    void *h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err,
+                     size_t len)
+{
+    shoal_dev = NULL;
+    if (strcmp(name, "none") == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof backends / sizeof *backends; i++) {
+        const struct shoal_dev_ops *b = backends[i];
+        if (*name && strcmp(name, b->name) != 0)
+            continue;
+        if (!*name && only_loaded && (!backend_lib[i] || !already_loaded(backend_lib[i])))
+            continue;
+        if (b->init(local_index, err, len) == 0) {
+            shoal_dev = b;
+            return 0;
+        }
+        if (*name)
+            return -1;
+    }
+    if (*name) {
+        snprintf(err, len,
+                 "SHOAL_DEVICE=%s names no device backend; use emu, cuda, rocm "
+                 "or none",
+                 name);
+        return -1;
+    }
+    return 0;
+}
+
+void shoal_dev_shutdown(void)
+{
+    if (shoal_dev)
+        shoal_dev->fini();
+    shoal_dev = NULL;
+    shoal_dev_forget(NULL, 0);
+}
+
+/* ---- memory-type cache ---------------------------------------------------------------
+ * A handful of intervals, scanned linearly (a program has few device buffers and
+ * fewer host buffers that it keeps passing). Readers take no lock: they read the
+ * sequence counter, scan, and retry if a writer ran meanwhile (odd or changed). */
+#define CACHE_SLOTS 32
+#define HOST_SPAN ((uintptr_t)4096)
+
+struct range {
+    uintptr_t start, end;
+    int device;
+};
+
+static struct range cache[CACHE_SLOTS];
+static unsigned seq;
+static unsigned next_slot;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int cache_find(uintptr_t a, int *device)
+{
+    for (;;) {
+        unsigned s1 = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
+        int found = 0;
+        if (!(s1 & 1)) {
+            for (int i = 0; i < CACHE_SLOTS; i++) {
+                uintptr_t st = __atomic_load_n(&cache[i].start, __ATOMIC_RELAXED);
+                uintptr_t en = __atomic_load_n(&cache[i].end, __ATOMIC_RELAXED);
+                if (a - st < en - st) {
+                    *device = __atomic_load_n(&cache[i].device, __ATOMIC_RELAXED);
+                    found = 1;
+                    break;
+                }
+            }
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&seq, __ATOMIC_RELAXED) == s1)
+                return found;
+        }
+    }
+}
+
+static void write_begin(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    __atomic_store_n(&seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void write_end(void)
+{
+    __atomic_store_n(&seq, seq + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static void set_slot(int i, uintptr_t start, uintptr_t end, int device)
+{
+    __atomic_store_n(&cache[i].start, start, __ATOMIC_RELAXED);
+    __atomic_store_n(&cache[i].end, end, __ATOMIC_RELAXED);
+    __atomic_store_n(&cache[i].device, device, __ATOMIC_RELAXED);
+}
+
+int shoal_dev_is_device(const void *p)
+{
+    int device;
+    if (!shoal_dev || !p)
+        return 0;
+    if (cache_find((uintptr_t)p, &device))
+        return device;
+    uintptr_t base;
+    size_t len;
+    device = shoal_dev->query(p, &base, &len);
+    /* A host buffer is remembered by its page: the backend cannot say how far it
+     * extends, and a page cannot turn into device memory without an allocation or a
+     * free that this layer sees (or a failed copy that makes the caller forget it). */
+    uintptr_t start = device ? base : (uintptr_t)p & ~(HOST_SPAN - 1);
+    uintptr_t end = device ? base + len : start + HOST_SPAN;
+    write_begin();
+    set_slot((int)(next_slot++ % CACHE_SLOTS), start, end, device);
+    write_end();
+    return device;
+}
+
+void shoal_dev_forget(const void *p, size_t len)
+{
+    uintptr_t a = (uintptr_t)p, e = a + len;
+    write_begin();
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (!p || (cache[i].start < e && a < cache[i].end))
+            set_slot(i, 0, 0, 0);
+    write_end();
+}
+
+void *shoal_dev_alloc(size_t n)
+{
+    void *p = shoal_dev->alloc(n);
+    if (p)
+        shoal_dev_forget(p, n);
+    return p;
+}
+
+int shoal_dev_free(void *p)
+{
+    uintptr_t base;
+    size_t len;
+    if (shoal_dev->query(p, &base, &len) != 1)
+        return -1;
+    shoal_dev_forget((void *)base, len);
+    return shoal_dev->free(p);
+}

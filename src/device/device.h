@@ -1,0 +1,103 @@
+/* The device layer (the paper's GPU transport layer): one table of operations on a
+ * device's memory, filled by the backend chosen at shmem_init (SHOAL_DEVICE), and the
+ * memory-type cache that tells device buffers from host ones.
+ *
+ * Backends live in their own folders and know nothing of each other or of the rest of
+ * the library: emu/ (built in, an emulated device whose memory host code cannot
+ * touch), cuda/ (libcuda.so.1 through dlopen) and rocm/ (libamdhip64.so through
+ * dlopen). Every copy is complete when it returns (the backends synchronize), so a
+ * copy into a peer's memory is visible to that peer afterwards. */
+#ifndef SHOAL_DEVICE_H
+#define SHOAL_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a peer needs to map an allocation of this process; opaque to all but the backend. */
+struct shoal_dev_ipc {
+    unsigned char bytes[96];
+};
+
+struct shoal_dev_ops {
+    const char *name;
+    /* Loads the backend's library and readies device (local_index modulo the devices
+     * present) for this process. 0, or -1 with the reason in err. */
+    int (*init)(int local_index, char *err, size_t len);
+    void (*fini)(void);
+    void *(*alloc)(size_t size); /* NULL when the device has no room */
+    int (*free)(void *p);        /* 0, or -1 if p is not an allocation */
+    /* 1 when p is device memory of this backend (then [*base, *base + *len) is the
+     * allocation holding it), 0 when host memory. */
+    int (*query)(const void *p, uintptr_t *base, size_t *len);
+    int (*h2d)(void *dst, const void *src, size_t len);
+    int (*d2h)(void *dst, const void *src, size_t len);
+    int (*d2d)(void *dst, const void *src, size_t len);
+    int (*ipc_get)(void *p, struct shoal_dev_ipc *h);
+    void *(*ipc_open)(const struct shoal_dev_ipc *h); /* a device pointer, or NULL */
+    int (*ipc_close)(void *p);
+    int (*sync)(void);
+    /* A host address the network may register to reach device memory p directly
+     * (GPUDirect-like), or NULL when the NIC cannot reach it that way. */
+    void *(*nic_alias)(void *p);
+};
+
+extern const struct shoal_dev_ops shoal_dev_emu;
+extern const struct shoal_dev_ops shoal_dev_cuda;
+extern const struct shoal_dev_ops shoal_dev_rocm;
+
+/* The backend in use; NULL when none. */
+extern const struct shoal_dev_ops *shoal_dev;
+
+/* Selects and starts a backend: name is SHOAL_DEVICE ("" = the first that loads of
+ * cuda, rocm, emu; when only_loaded, cuda and rocm count only if the program has
+ * loaded their library already). 0 on success or when none is wanted (shoal_dev
+ * stays NULL); -1 with the reason in err when the one named cannot start. */
+int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err,
+                     size_t len);
+void shoal_dev_shutdown(void);
+
+/* One-line dispatchers; alloc and free also drop the cache's ranges they cover. */
+void *shoal_dev_alloc(size_t n);
+int shoal_dev_free(void *p);
+static inline int shoal_dev_h2d(void *d, const void *s, size_t n)
+{
+    return shoal_dev->h2d(d, s, n);
+}
+static inline int shoal_dev_d2h(void *d, const void *s, size_t n)
+{
+    return shoal_dev->d2h(d, s, n);
+}
+static inline int shoal_dev_d2d(void *d, const void *s, size_t n)
+{
+    return shoal_dev->d2d(d, s, n);
+}
+static inline int shoal_dev_ipc_get(void *p, struct shoal_dev_ipc *h)
+{
+    return shoal_dev->ipc_get(p, h);
+}
+static inline void *shoal_dev_ipc_open(const struct shoal_dev_ipc *h)
+{
+    return shoal_dev->ipc_open(h);
+}
+static inline int shoal_dev_ipc_close(void *p)
+{
+    return shoal_dev->ipc_close(p);
+}
+static inline int shoal_dev_sync(void)
+{
+    return shoal_dev->sync();
+}
+static inline void *shoal_dev_nic_alias(void *p)
+{
+    return shoal_dev->nic_alias(p);
+}
+
+/* ---- memory-type cache -------------------------------------------------------------
+ * Whether [p, p + len) is device memory: the first lookup asks the backend, later
+ * ones hit a small interval cache (lock-free for readers, a sequence counter guards
+ * it). Ranges are dropped when the backend allocates or frees over them through this
+ * layer; a copy that fails on a cached range re-asks (shoal_dev_forget). */
+int shoal_dev_is_device(const void *p);
+void shoal_dev_forget(const void *p, size_t len);
+
+#endif

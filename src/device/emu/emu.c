@@ -1,0 +1,263 @@
+/* The emulated device: memory that host code cannot touch, for tests and CI.
+ *
+ * Each allocation is a memfd mapped twice: at its "device address", PROT_NONE, so a
+ * stray host load or store through a device pointer faults at once, and a second,
+ * read-write mapping that only this file's copy routines use. A peer on the same
+ * node opens the memfd through /proc/<pid>/fd (the IPC handle) and maps it the same
+ * two ways, so copies into it land in the owner's memory. Copies are plain memcpy
+ * through the second mapping and complete on return. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "device/device.h"
+
+struct region {
+    uintptr_t dev; /* what the program sees: PROT_NONE */
+    char *rw;      /* the same pages, read-write, for the copy routines */
+    size_t size;
+    int fd; /* the memfd (own allocations; -1 for opened peer memory) */
+};
+
+struct ipc {
+    int32_t pid, fd;
+    uint64_t size, off;
+};
+
+static struct region *regions;
+static size_t nregions, cap;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int emu_init(int local_index, char *err, size_t len)
+{
+    (void)local_index, (void)err, (void)len;
+    return 0;
+}
+
+static void emu_fini(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nregions; i++) {
+        munmap((void *)regions[i].dev, regions[i].size);
+        munmap(regions[i].rw, regions[i].size);
+        if (regions[i].fd >= 0)
+            close(regions[i].fd);
+    }
+    free(regions);
+    regions = NULL;
+    nregions = cap = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The region holding [p, p + len), or NULL; under lock. */
+static struct region *find(uintptr_t p, size_t len)
+{
+    for (size_t i = 0; i < nregions; i++)
+        if (p - regions[i].dev < regions[i].size &&
+            len <= regions[i].size - (p - regions[i].dev))
+            return &regions[i];
+    return NULL;
+}
+
+static void *map_pair(int fd, size_t size, char **rw)
+{
+    void *dev = mmap(NULL, size, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (dev == MAP_FAILED)
+        return NULL;
+    *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (*rw == MAP_FAILED) {
+        munmap(dev, size);
+        return NULL;
+    }
+    return dev;
+}
+
+static void *add_region(int fd, size_t size, int own)
+{
+    char *rw;
+    void *dev = map_pair(fd, size, &rw);
+    if (!dev)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    if (nregions == cap) {
+        size_t ncap = cap ? 2 * cap : 16;
+        struct region *r = realloc(regions, ncap * sizeof *r);
+        if (!r) {
+            pthread_mutex_unlock(&lock);
+            munmap(dev, size);
+            munmap(rw, size);
+            return NULL;
+        }
+        regions = r;
+        cap = ncap;
+    }
+    regions[nregions++] = (struct region){ (uintptr_t)dev, rw, size, own ? fd : -1 };
+    pthread_mutex_unlock(&lock);
+    return dev;
+}
+
+static void *emu_alloc(size_t size)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (size == 0 || size > SIZE_MAX - page)
+        return NULL;
+    size = (size + page - 1) & ~(page - 1);
+    int fd = memfd_create("shoal-emu-device", MFD_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    void *p = NULL;
+    if (ftruncate(fd, (off_t)size) == 0)
+        p = add_region(fd, size, 1);
+    if (!p)
+        close(fd);
+    return p;
+}
+
+/* Removes the region starting exactly at p (own allocation or opened peer memory). */
+static int drop(void *p, int own)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nregions; i++) {
+        struct region r = regions[i];
+        if (r.dev != (uintptr_t)p || (r.fd >= 0) != own)
+            continue;
+        regions[i] = regions[--nregions];
+        pthread_mutex_unlock(&lock);
+        munmap((void *)r.dev, r.size);
+        munmap(r.rw, r.size);
+        if (r.fd >= 0)
+            close(r.fd);
+        return 0;
+    }
+    pthread_mutex_unlock(&lock);
+    return -1;
+}
+
+static int emu_free(void *p)
+{
+    return drop(p, 1);
+}
+
+static int emu_query(const void *p, uintptr_t *base, size_t *len)
+{
+    pthread_mutex_lock(&lock);
+    struct region *r = find((uintptr_t)p, 1);
+    if (r) {
+        *base = r->dev;
+        *len = r->size;
+    }
+    pthread_mutex_unlock(&lock);
+    return r != NULL;
+}
+
+/* The read-write alias of device range [p, p + len), or NULL when it is not one. The
+ * lock is not held during the copy: freeing memory that a copy is using is the
+ * program's error, as on a real device. */
+static char *rw_of(const void *p, size_t len)
+{
+    pthread_mutex_lock(&lock);
+    struct region *r = find((uintptr_t)p, len);
+    char *a = r ? r->rw + ((uintptr_t)p - r->dev) : NULL;
+    pthread_mutex_unlock(&lock);
+    return a;
+}
+
+static int emu_h2d(void *dst, const void *src, size_t len)
+{
+    char *d = rw_of(dst, len);
+    if (!d || rw_of(src, 1))
+        return -1;
+    memcpy(d, src, len);
+    return 0;
+}
+
+static int emu_d2h(void *dst, const void *src, size_t len)
+{
+    char *s = rw_of(src, len);
+    if (!s || rw_of(dst, 1))
+        return -1;
+    memcpy(dst, s, len);
+    return 0;
+}
+
+static int emu_d2d(void *dst, const void *src, size_t len)
+{
+    char *d = rw_of(dst, len), *s = rw_of(src, len);
+    if (!d || !s)
+        return -1;
+    memmove(d, s, len);
+    return 0;
+}
+
+static int emu_ipc_get(void *p, struct shoal_dev_ipc *h)
+{
+    struct ipc c = { .pid = getpid() };
+    pthread_mutex_lock(&lock);
+    struct region *r = find((uintptr_t)p, 1);
+    if (r && r->fd >= 0) {
+        c.fd = r->fd;
+        c.size = r->size;
+        c.off = (uintptr_t)p - r->dev;
+    }
+    pthread_mutex_unlock(&lock);
+    if (!c.size)
+        return -1;
+    memset(h, 0, sizeof *h);
+    memcpy(h->bytes, &c, sizeof c);
+    return 0;
+}
+
+static void *emu_ipc_open(const struct shoal_dev_ipc *h)
+{
+    struct ipc c;
+    memcpy(&c, h->bytes, sizeof c);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)c.pid, (int)c.fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *p = add_region(fd, c.size, 0);
+    close(fd); /* the mappings keep the memory */
+    return p ? p + c.off : NULL;
+}
+
+static int emu_ipc_close(void *p)
+{
+    uintptr_t base;
+    size_t len;
+    if (!emu_query(p, &base, &len))
+        return -1;
+    return drop((void *)base, 0);
+}
+
+static int emu_sync(void)
+{
+    return 0;
+}
+
+static void *emu_nic_alias(void *p)
+{
+    return rw_of(p, 1);
+}
+
+const struct shoal_dev_ops shoal_dev_emu = {
+    .name = "emu",
+    .init = emu_init,
+    .fini = emu_fini,
+    .alloc = emu_alloc,
+    .free = emu_free,
+    .query = emu_query,
+    .h2d = emu_h2d,
+    .d2h = emu_d2h,
+    .d2d = emu_d2d,
+    .ipc_get = emu_ipc_get,
+    .ipc_open = emu_ipc_open,
+    .ipc_close = emu_ipc_close,
+    .sync = emu_sync,
+    .nic_alias = emu_nic_alias,
+};

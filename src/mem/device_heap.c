@@ -1,0 +1,124 @@
+/* The device heap (SHMEM_SPACE_DEVICE): SHMEM_SYMMETRIC_SIZE_DEVICE bytes of device
+ * memory per PE, one segment like the host heap. Each PE allocates its own through the
+ * device layer and publishes an IPC handle; same-node peers open it, so seg.peer[pe]
+ * is a device pointer to PE pe's heap, used by device copies, never by loads/stores.
+ * PEs on other nodes reach it through the network, which registers the host alias
+ * the backend offers (shoal.dev_nic_base); without one, a job that spans nodes is refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootstrap/bootstrap.h"
+#include "core/error.h"
+#include "core/state.h"
+#include "core/team.h"
+#include "device/device.h"
+#include "mem/alloc.h"
+#include "mem/device_heap.h"
+
+struct dev_card {
+    struct shoal_dev_ipc ipc;
+    uint64_t size;
+};
+
+static void heap_create(size_t size)
+{
+    struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
+    void *base = shoal_dev_alloc(size);
+    if (!base)
+        shoal_fatal("shmem_init",
+                    "the %s device has no room for a %zu-byte device heap; "
+                    "lower SHMEM_SYMMETRIC_SIZE_DEVICE",
+                    shoal_dev->name, size);
+    struct dev_card mine = { .size = size };
+    if (shoal_dev_ipc_get(base, &mine.ipc))
+        shoal_fatal("shmem_init", "the %s backend gives no IPC handle for the device heap",
+                    shoal_dev->name);
+    struct dev_card *all = calloc((size_t)shoal.n_pes, sizeof *all);
+    shoal.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal.dev_peer);
+    if (!all || !shoal.dev_peer)
+        shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs",
+                    shoal.n_pes);
+    if (shoal.boot->allgather(&mine, all, sizeof mine))
+        shoal_fatal("shmem_init", "cannot exchange device heaps with the other PEs");
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        if (all[pe].size != size)
+            shoal_fatal("shmem_init",
+                        "PE %d's device heap is %llu bytes, this PE's is %zu; "
+                        "every PE must run with the same SHMEM_SYMMETRIC_SIZE_DEVICE",
+                        pe, (unsigned long long)all[pe].size, size);
+        if (pe == shoal.my_pe)
+            shoal.dev_peer[pe] = base;
+        else if (shoal_pe_local(pe) &&
+                 !(shoal.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
+            shoal_fatal("shmem_init",
+                        "cannot open PE %d's device heap through %s IPC; the "
+                        "PEs of a node must share its devices",
+                        pe, shoal_dev->name);
+    }
+    free(all);
+    seg->base = (uintptr_t)base;
+    seg->size = size;
+    seg->fd = -1;
+    shoal.dev_nic_base = (uintptr_t)shoal_dev_nic_alias(base);
+    if (shoal.multi_node && !shoal.dev_nic_base)
+        shoal_fatal("shmem_init",
+                    "the network cannot reach %s device memory yet (no FI_HMEM "
+                    "registration), so a device heap needs every PE on one node; set "
+                    "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node",
+                    shoal_dev->name);
+    shoal.dev_alloc = shoal_alloc_create(size);
+    /* In the host heap, at the same offset on every PE, before any user allocation:
+     * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
+     * collectives on device memory (coll/coll_device.c), one part per team slot. */
+    size_t stage = SHOAL_TEAM_SLOTS * SHOAL_DEV_STAGE_BYTES;
+    size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
+                                 : SHOAL_ALLOC_FAIL;
+    if (off == SHOAL_ALLOC_FAIL)
+        shoal_fatal("shmem_init",
+                    "no room in the symmetric heap for the device heap's %zu "
+                    "bytes of staging; raise SHMEM_SYMMETRIC_SIZE",
+                    stage + 64);
+    shoal.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
+    shoal.dev_stage = (char *)shoal.dev_amo_lock + 64;
+}
+
+void shoal_device_init(int local_index)
+{
+    const struct shoal_config *c = &shoal.cfg;
+    size_t size = c->symmetric_size_device;
+    int asked = size || c->enable_device_awareness;
+    if (!asked && !c->debug && !c->device[0])
+        return;
+    char err[256] = "";
+    /* SHMEM_DEBUG alone looks for device buffers only with a runtime the program loaded. */
+    if (shoal_dev_select(c->device, local_index, !asked && !c->device[0], err, sizeof err))
+        shoal_fatal("shmem_init", "device backend: %s", err);
+    if (!shoal_dev && asked)
+        shoal_fatal("shmem_init", "%s is set, but SHOAL_DEVICE=none",
+                    size ? "SHMEM_SYMMETRIC_SIZE_DEVICE" : "SHMEM_ENABLE_DEVICE_AWARENESS");
+    shoal.dev_paths = shoal_dev && (asked || c->debug);
+    if (size)
+        heap_create(size);
+}
+
+void shoal_device_fini(void)
+{
+    struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
+    if (shoal.dev_peer) {
+        for (int pe = 0; pe < shoal.n_pes; pe++)
+            if (pe != shoal.my_pe && shoal.dev_peer[pe])
+                shoal_dev_ipc_close(shoal.dev_peer[pe]);
+        shoal_dev_free((void *)seg->base);
+        free(shoal.dev_peer);
+        shoal.dev_peer = NULL;
+    }
+    *seg = (struct shoal_seg){ .fd = -1 };
+    shoal.dev_nic_base = 0;
+    shoal_alloc_destroy(shoal.dev_alloc);
+    shoal.dev_alloc = NULL;
+    shoal.dev_amo_lock = NULL;
+    shoal.dev_stage = NULL;
+    shoal.dev_paths = 0;
+    shoal_dev_shutdown();
+}

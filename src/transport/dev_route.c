@@ -1,0 +1,292 @@
+/* The device-aware forms of transport.h's dispatchers, taken when shoal.dev_paths is set.
+ *
+ * Where the bytes go:
+ *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node
+ *     PE is opened through the backend's IPC (shoal.dev_peer): one backend copy,
+ *     host<->device or device<->device, complete when it returns;
+ *   other nodes: the network. A host local buffer goes as usual (the device heap is
+ *     registered through the host alias the backend offers); a device local buffer is
+ *     staged through host bounce buffers in pipelined chunks: the copy of chunk k+1
+ *     out of the device overlaps the network's sending of chunk k (the paper's
+ *     section 6.3: the NIC injects only from host memory).
+ *   AMOs on device-heap objects: neither the NIC nor the CPU operates atomically on
+ *     device memory here, so every such AMO takes a per-target-PE lock (a host word of
+ *     the symmetric heap, taken with a compare-and-swap by the job's usual AMO path),
+ *     reads the value, computes, writes it back and releases. All AMOs on device-heap
+ *     objects go this way, so they are atomic with respect to each other (a plain put
+ *     to the same word is not ordered with them, as in the specification). */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/backoff.h"
+#include "device/device.h"
+#include "transport/transport.h"
+
+static _Noreturn void copy_failed(const void *dst, const void *src, size_t len)
+{
+    shoal_fatal("shoal",
+                "the %s device failed to copy %zu bytes from %p to %p; is the "
+                "buffer device memory of this process, and large enough?",
+                shoal_dev ? shoal_dev->name : "(no)", len, src, dst);
+}
+
+/* Whether local buffer p is device memory. */
+static int local_is_dev(const void *p)
+{
+    if (shoal_dev_sym(p))
+        return 1;
+    if (shoal.cfg.enable_device_awareness)
+        return shoal_dev_is_device(p);
+    if (shoal.cfg.debug && shoal_dev_is_device(p))
+        shoal_fatal("shoal",
+                    "local buffer %p is device memory, but device awareness is off; "
+                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer",
+                    p);
+    return 0;
+}
+
+static int copy_kind(void *dst, int ddev, const void *src, int sdev, size_t len)
+{
+    if (ddev && sdev)
+        return shoal_dev_d2d(dst, src, len);
+    if (ddev)
+        return shoal_dev_h2d(dst, src, len);
+    if (sdev)
+        return shoal_dev_d2h(dst, src, len);
+    memcpy(dst, src, len);
+    return 0;
+}
+
+/* A copy on this node; local is the caller's side. A failure may come from a stale
+ * cache entry (the program freed and reallocated behind the layer's back): forget the
+ * range, ask the backend again, retry once. */
+static void copy_any(void *dst, int ddev, const void *src, int sdev, size_t len, void *local)
+{
+    if (copy_kind(dst, ddev, src, sdev, len) == 0)
+        return;
+    shoal_dev_forget(local, len);
+    int ldev = local_is_dev(local);
+    if (local == dst)
+        ddev = ldev;
+    else
+        sdev = ldev;
+    if (copy_kind(dst, ddev, src, sdev, len))
+        copy_failed(dst, src, len);
+}
+
+/* Where r's object is on this node: the mapping (host), the IPC pointer (device heap
+ * of a same-node PE), or NULL (another node). *dev: it is device memory. */
+static char *here(const struct shoal_rref *r, int *dev)
+{
+    *dev = r->seg == SHOAL_SEG_DEVICE;
+    if (!*dev)
+        return r->ptr;
+    char *base = shoal.dev_peer[r->pe];
+    return base ? base + r->off : NULL;
+}
+
+/* ---- staging through host memory, for the network ---------------------------------- */
+
+#define STAGE_CHUNK ((size_t)256 * 1024)
+
+static pthread_key_t stage_key;
+static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+static void stage_key_make(void)
+{
+    pthread_key_create(&stage_key, free);
+}
+
+/* This thread's two bounce buffers of STAGE_CHUNK bytes. */
+static char *stage_buf(void)
+{
+    pthread_once(&stage_once, stage_key_make);
+    char *b = pthread_getspecific(stage_key);
+    if (!b) {
+        b = malloc(2 * STAGE_CHUNK);
+        if (!b || pthread_setspecific(stage_key, b))
+            shoal_fatal("shoal", "out of memory for device staging buffers");
+    }
+    return b;
+}
+
+static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *src,
+                       size_t len)
+{
+    char *buf = stage_buf();
+    struct shoal_rref rk = *r;
+    size_t k = 0;
+    for (size_t done = 0; done < len; done += STAGE_CHUNK, k ^= 1) {
+        size_t n = len - done < STAGE_CHUNK ? len - done : STAGE_CHUNK;
+        /* Buffer k still feeds the put of two chunks ago until local completion. */
+        if (done >= 2 * STAGE_CHUNK)
+            r->tp->local_complete(ctx);
+        char *b = buf + k * STAGE_CHUNK;
+        if (shoal_dev_d2h(b, src + done, n))
+            copy_failed(b, src + done, n);
+        rk.off = r->off + done;
+        r->tp->put_nbi(ctx, rk.seg, rk.off, b, n, rk.pe);
+    }
+    r->tp->local_complete(ctx);
+}
+
+static void staged_get(shmem_ctx_t ctx, char *dst, const struct shoal_rref *r, size_t len)
+{
+    char *buf = stage_buf();
+    for (size_t done = 0; done < len; done += STAGE_CHUNK) {
+        size_t n = len - done < STAGE_CHUNK ? len - done : STAGE_CHUNK;
+        r->tp->get(ctx, buf, r->seg, r->off + done, n, r->pe);
+        if (shoal_dev_h2d(dst + done, buf, n))
+            copy_failed(dst + done, buf, n);
+    }
+}
+
+/* ---- RMA ----------------------------------------------------------------------------- */
+
+void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                   int nbi)
+{
+    int rdev, ldev = local_is_dev(src);
+    char *p = here(r, &rdev);
+    if (p)
+        copy_any(p, rdev, src, ldev, len, (void *)src);
+    else if (ldev)
+        staged_put(ctx, r, src, len);
+    else if (nbi)
+        r->tp->put_nbi(ctx, r->seg, r->off, src, len, r->pe);
+    else
+        r->tp->put(ctx, r->seg, r->off, src, len, r->pe);
+}
+
+void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                   int nbi)
+{
+    int rdev, ldev = local_is_dev(dst);
+    char *p = here(r, &rdev);
+    if (p)
+        copy_any(dst, ldev, p, rdev, len, dst);
+    else if (ldev)
+        staged_get(ctx, dst, r, len);
+    else if (nbi)
+        r->tp->get_nbi(ctx, dst, r->seg, r->off, len, r->pe);
+    else
+        r->tp->get(ctx, dst, r->seg, r->off, len, r->pe);
+}
+
+void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
+                          size_t len, const struct shoal_rref *sig, uint64_t signal,
+                          enum shoal_amo_op sig_op, int nbi)
+{
+    (void)nbi; /* the payload goes blocking: its source may be reused at once */
+    int ddev;
+    if (len)
+        shoal_dev_put(ctx, dst, src, len, 0);
+    /* Same node: the copy is complete. Over the network the signal must not pass it. */
+    if (len && !here(dst, &ddev))
+        dst->tp->fence(ctx);
+    else
+        shoal_shm_release_after(len);
+    shoal_dev_amo(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0);
+}
+
+/* ---- AMOs ---------------------------------------------------------------------------- */
+
+/* *cur = op(*cur, v, cmp) on a word of w bytes. Every AMO is on bits (transport/amo.h):
+ * two's complement makes signed and unsigned alike, floats only move. */
+#define AMO_COMPUTE(T)                                                                       \
+    do {                                                                                     \
+        T o, x = (T)v, n;                                                                    \
+        memcpy(&o, cur, sizeof o);                                                           \
+        switch (op) {                                                                        \
+        case SHOAL_AMO_READ: n = o; break;                                                   \
+        case SHOAL_AMO_WRITE: n = x; break;                                                  \
+        case SHOAL_AMO_CSWAP: n = o == (T)cmp ? x : o; break;                                \
+        case SHOAL_AMO_ADD: n = (T)(o + x); break;                                           \
+        case SHOAL_AMO_AND: n = o & x; break;                                                \
+        case SHOAL_AMO_OR: n = o | x; break;                                                 \
+        default: n = o ^ x; break;                                                           \
+        }                                                                                    \
+        memcpy(cur, &n, sizeof n);                                                           \
+    } while (0)
+
+static void amo_compute(enum shoal_amo_op op, size_t w, void *cur, uint64_t v, uint64_t cmp)
+{
+    if (w == 4)
+        AMO_COMPUTE(uint32_t);
+    else
+        AMO_COMPUTE(uint64_t);
+}
+
+/* The lock word of world PE pe, resolved. */
+static struct shoal_rref lock_of(int pe)
+{
+    struct shoal_rref l;
+    if (shoal_resolve(shoal.dev_amo_lock, pe, &l) < 0)
+        shoal_fatal("shoal", "internal: the device AMO lock is not symmetric");
+    return l;
+}
+
+static void lock_take(const struct shoal_rref *l)
+{
+    struct shoal_backoff b = { 0 };
+    for (;;) {
+        uint64_t old;
+        shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_CSWAP, SHOAL_AMO_UINT64, 1, 0, &old,
+                          0, __ATOMIC_ACQUIRE);
+        if (old == 0)
+            return;
+        /* Over the network each try is a blocking AMO, which drives progress itself. */
+        shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count);
+    }
+}
+
+static void lock_give(const struct shoal_rref *l, int remote)
+{
+    /* The value written back lands before the lock is seen free. */
+    if (remote)
+        l->tp->quiet(SHMEM_CTX_DEFAULT);
+    shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, 0, 0, NULL, 0,
+                      __ATOMIC_RELEASE);
+}
+
+static void store_result(void *fetch, const void *val, size_t len)
+{
+    if (!local_is_dev(fetch))
+        memcpy(fetch, val, len);
+    else if (shoal_dev_h2d(fetch, val, len))
+        copy_failed(fetch, val, len);
+}
+
+void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
+{
+    size_t w = shoal_amo_width(type);
+    if (r->seg == SHOAL_SEG_DEVICE) {
+        unsigned char cur[8], old[8];
+        struct shoal_rref l = lock_of(r->pe);
+        int rdev;
+        int remote = here(r, &rdev) == NULL;
+        lock_take(&l);
+        shoal_dev_get(SHMEM_CTX_DEFAULT, cur, r, w, 0);
+        memcpy(old, cur, w);
+        amo_compute(op, w, cur, v, cmp);
+        if (op != SHOAL_AMO_READ)
+            shoal_dev_put(SHMEM_CTX_DEFAULT, r, cur, w, 0);
+        lock_give(&l, remote);
+        if (fetch)
+            store_result(fetch, old, w);
+        return;
+    }
+    if (fetch && local_is_dev(fetch)) {
+        unsigned char old[8];
+        shoal_tp_amo_host(ctx, r, op, type, v, cmp, old, 0, __ATOMIC_SEQ_CST);
+        store_result(fetch, old, w);
+        return;
+    }
+    shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, __ATOMIC_SEQ_CST);
+}
+
+void shoal_dev_read_sym(void *dst, const void *sym, size_t len)
+{
+    if (shoal_dev_d2h(dst, sym, len))
+        copy_failed(dst, sym, len);
+}

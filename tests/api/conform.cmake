@@ -1,0 +1,34 @@
+# OpenSHMEM conformance points (issue 15 item 8): _any fairness, quiet/fence on
+# SHMEM_CTX_INVALID, shmem_align below sizeof(void *).
+shoal_pe_test(api.conform SOURCES test_conform.c)
+
+# C11 generic calls with an unsupported type fail to compile with a message naming the
+# routine (shoal_shmem_put_unsupported_argument_type), not "too many arguments".
+add_test(NAME api.c11_unsupported_type
+  COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+          ${CMAKE_CURRENT_SOURCE_DIR}/c11_unsupported.c)
+set_tests_properties(api.c11_unsupported_type PROPERTIES TIMEOUT 30 PASS_REGULAR_EXPRESSION
+  "shoal_shmem_put_unsupported_argument_type.*\n(.*\n)*.*shoal_shmem_atomic_add_unsupported_argument_type")
+
+# Crashes keep their signal (exit status 128+S) and Shoal's message naming the PE,
+# and leave no backtrace files, whatever crash handlers providers install.
+add_executable(api.crash test_crash.c)
+target_link_libraries(api.crash PRIVATE shoal)
+foreach(n 1 2 4 8)
+  foreach(c "segv;139;shoal: PE [0-9]+: killed by signal 11 \\(Segmentation fault\\)"
+            "abort;134;shoal: PE [0-9]+: killed by signal 6 \\(Aborted\\)"
+            "term;143;was killed by signal 15" "int;130;was killed by signal 2")
+    list(GET c 0 how)
+    list(GET c 1 status)
+    list(GET c 2 msg)
+    add_test(NAME api.crash.${how}.np${n}
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
+              ${n} ${status} ${msg} ${how})
+    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n}")
+  endforeach()
+endforeach()
+# Before shmem_init too: the handlers are taken back when libshoal loads.
+add_test(NAME api.crash.segv_noinit
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
+          1 139 "shoal: killed by signal 11 \\(Segmentation fault\\)" segv noinit)
+set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40)

@@ -1,0 +1,37 @@
+/* A Shoal program that dies by a signal: the job must end with that signal's exit
+ * status (128+S) and Shoal's message naming the PE and the signal, whatever crash
+ * handlers libfabric's providers install (libpsm_infinipath). usage: test_crash
+ * segv|abort|term|int [noinit]: the last PE raises it; the others wait. With
+ * hang, every PE waits forever (for tests that kill the launcher). */
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long never;
+
+int main(int argc, char **argv)
+{
+    const char *how = argc > 1 ? argv[1] : "segv";
+    int init = !(argc > 2 && !strcmp(argv[2], "noinit"));
+    int last = 1;
+    if (init) {
+        shmem_init();
+        last = shmem_my_pe() == shmem_n_pes() - 1;
+    }
+    if (last && strcmp(how, "hang")) {
+        if (!strcmp(how, "segv"))
+            *(volatile int *)(size_t)argc = 1; /* an address no program maps */
+        else if (!strcmp(how, "abort"))
+            abort();
+        else if (!strcmp(how, "term"))
+            raise(SIGTERM);
+        else if (!strcmp(how, "int"))
+            raise(SIGINT);
+        fprintf(stderr, "test_crash: still alive after %s\n", how);
+        return 3;
+    }
+    shmem_long_wait_until(&never, SHMEM_CMP_NE, 0);
+    return 0;
+}
