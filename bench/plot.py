@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """Turns the RESULT lines of a benchmark run (results.csv) into results.json, a
-summary.md table of the key figures and PNG plots. Usage: plot.py results.csv OUTDIR"""
+summary.md table of the key figures and PNG plots. Usage: plot.py [--extensions] results.csv OUTDIR
+
+A bench measured more than once (scripts/bench.sh --extensions repeats rounds) is
+plotted at its median. --extensions draws the shmemx_ figures (seed 001, Figs. 14-18)
+per configuration, and summary.md gives each extension's ratio to its alternative."""
 import csv
 import json
 import os
+import statistics
 import sys
 from collections import defaultdict
 
@@ -16,13 +21,13 @@ STYLE = {"shoal": "C0", "oshmem": "C1", "machine": "C2", "shoal-ofi": "C3", "sho
 
 
 def load(path):
-    """{(bench, impl, npes, metric): {size: value}}"""
-    data = defaultdict(dict)
+    """{(bench, impl, npes, metric): {size: median value}}"""
+    runs = defaultdict(lambda: defaultdict(list))
     with open(path) as f:
         for row in csv.DictReader(f):
             key = (row["bench"], row["impl"], int(row["npes"]), row["metric"])
-            data[key][int(row["size"])] = float(row["value"])
-    return data
+            runs[key][int(row["size"])].append(float(row["value"]))
+    return {k: {s: statistics.median(v) for s, v in d.items()} for k, d in runs.items()}
 
 
 def series(data, bench, metric, npes=None):
@@ -235,11 +240,110 @@ def summary(data, npes, impls):
     return "\n".join(lines) + "\n"
 
 
+EXT_FIGS = [
+    # (file, title, metric, ylabel, [(bench, linestyle)])
+    ("ext_fig14_local_completion", "Fig. 14 shape: put completion", "bw_MBps", "bandwidth (MB/s)",
+     [("lc_put", "-"), ("lc_nbi_quiet", "--"), ("lc_nbi_local", "-."), ("lc_nbi_none", ":")]),
+    ("ext_fig16_bundling", "Fig. 16 shape: put_nbi message rate", "rate_Mops", "rate (Mops/s)",
+     [("mr_put_nbi", "-"), ("mr_put_nbi_session", "--"), ("mr_put_nbi_scattered", "-."),
+      ("mr_put_nbi_scattered_session", ":")]),
+    ("ext_fig11_pws", "Figs. 10/11/17 shape: put-with-signal rate", "rate_Mops", "rate (Mops/s)",
+     [("pws_nbi", "-"), ("pws_nbi_session", "--"), ("pws_transform_by_hand", "-."),
+      ("pws_put_fence_set", ":"), ("pws_triggered", (0, (3, 1, 1, 1, 1, 1)))]),
+]
+
+# (extension, its standard alternative, size) for the summary's ratio table.
+EXT_RATIOS = [
+    ("mr_put_nbi_session", "mr_put_nbi", 8), ("mr_put_nbi_session", "mr_put_nbi", 512),
+    ("mr_put_nbi_scattered_session", "mr_put_nbi_scattered", 8),
+    ("pws_nbi_session", "pws_nbi", 8), ("pws_nbi_session", "pws_nbi", 512),
+    ("pws_transform_by_hand", "pws_put_fence_set", 8), ("pws_triggered", "pws_nbi", 8),
+    ("amo_add_single_transmit", "amo_add", 8), ("amo_fetch_add_single_transmit", "amo_fetch_add", 8),
+    ("signal_set", "amo_set", 8),
+    ("lc_nbi_local", "lc_nbi_quiet", 8), ("lc_nbi_local", "lc_nbi_quiet", 65536),
+    ("lc_nbi_local", "lc_nbi_none", 65536),
+]
+
+
+def ext_main(data, out):
+    impls = sorted({i for (_, i, _, _) in data})
+    text = ["# Extensions against their standard alternatives (medians)", "",
+            "Ratio > 1: the extension is faster.", "",
+            "| extension / alternative | size | " + " | ".join(impls) + " |",
+            "| --- | --- |" + " --- |" * len(impls)]
+    for ext, alt, size in EXT_RATIOS:
+        cells = []
+        for impl in impls:
+            metric = "bw_MBps" if ext.startswith("lc_") else "rate_Mops"
+            a = value(data, ext, impl, 2, metric, size)
+            b = value(data, alt, impl, 2, metric, size)
+            cells.append("–" if not a or not b else f"{a / b:.2f}")
+        text.append(f"| {ext} / {alt} | {size} | " + " | ".join(cells) + " |")
+    for impl in impls:
+        for name, title, metric, ylabel, benches in EXT_FIGS:
+            fig, ax = plt.subplots(figsize=(7, 4.5))
+            drawn = False
+            for bench, style in benches:
+                vals = data.get((bench, impl, 2, metric))
+                if vals:
+                    sizes = sorted(vals)
+                    ax.plot(sizes, [vals[s] for s in sizes], style, marker=".", label=bench)
+                    drawn = True
+            if not drawn:
+                plt.close(fig)
+                continue
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("message size (bytes)")
+            ax.set_ylabel(ylabel)
+            ax.set_title(f"{title} ({impl}, 2 PEs)")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            fig.savefig(os.path.join(out, f"{name}_{impl}.png"), dpi=110)
+            plt.close(fig)
+    # Fig. 18 and HRA: one bar group per configuration.
+    for prefix, metric, ylabel, name in [("amo_", "rate_Mops", "rate (Mops/s)", "ext_fig18_amo"),
+                                         ("signal_set", "rate_Mops", "rate (Mops/s)", None),
+                                         ("hra_", "rate_Mups", "updates (M/s, all PEs)", "ext_hra")]:
+        if name is None:
+            continue
+        benches = sorted({b for (b, _, _, m) in data if m == metric and
+                          (b.startswith(prefix) or (prefix == "amo_" and b == "signal_set"))})
+        if not benches:
+            continue
+        fig, ax = plt.subplots(figsize=(max(7, len(benches) * 0.9), 4.5))
+        width = 0.8 / max(1, len(impls))
+        for j, impl in enumerate(impls):
+            ys = [next(iter(data.get((b, impl, 2, metric), {0: 0}).values())) for b in benches]
+            ax.bar([i + j * width for i in range(len(benches))], ys, width, label=impl)
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(benches))])
+        ax.set_xticklabels(benches, rotation=35, ha="right", fontsize=7)
+        ax.set_yscale("log")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{'Fig. 18 shape: AMO rate' if prefix == 'amo_' else 'HRA'} (2 PEs)")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, f"{name}.png"), dpi=110)
+        plt.close(fig)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(text) + "\n")
+    print("\n".join(text))
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    ext = bool(args) and args[0] == "--extensions"
+    if ext:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    data = load(sys.argv[1])
-    out = sys.argv[2]
+    data = load(args[0])
+    out = args[1]
+    if ext:
+        os.makedirs(out, exist_ok=True)
+        ext_main(data, out)
+        return
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump([{"bench": b, "impl": i, "npes": n, "metric": m, "size": s, "value": v}

@@ -47,6 +47,26 @@ void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
  * barrier or a signal). */
 #define SHMEMX_MALLOC_NO_BARRIER (1L << 2)
 
+/* ---- Triggered (deferred) put-with-signal ----------------------------------------
+ * A trigger is a counter this PE increments. A put-with-signal posted against it
+ * (source, destination and signal fixed now) is issued once the trigger reaches
+ * the threshold: by the NIC where the provider offers triggered operations
+ * (FI_TRIGGER), otherwise by the library inside shmemx_trigger_increment. The
+ * source must stay unchanged until then. quiet on the context completes the ones
+ * that fired; calling it while one still waits for its trigger is an error. */
+typedef struct shoal_trigger *shmemx_trigger_t;
+int shmemx_trigger_create(shmemx_trigger_t *trigger);
+void shmemx_trigger_increment(shmemx_trigger_t trigger, uint64_t n);
+uint64_t shmemx_trigger_read(shmemx_trigger_t trigger);
+void shmemx_trigger_destroy(shmemx_trigger_t trigger);
+void shmemx_putmem_signal_triggered(void *dest, const void *source, size_t nbytes,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                    shmemx_trigger_t trigger, uint64_t threshold);
+void shmemx_ctx_putmem_signal_triggered(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe, shmemx_trigger_t trigger,
+                                        uint64_t threshold);
+
 /* ---- Memory spaces and device awareness (GPU-aware OpenSHMEM, docs/gpu.md) --------
  * A space names a symmetric heap: SHMEM_SPACE_DEFAULT the usual one, SHMEM_SPACE_DEVICE
  * the device heap (SHMEM_SYMMETRIC_SIZE_DEVICE bytes of GPU memory per PE). The

@@ -3,7 +3,7 @@
 # repetition), results.csv (medians with min/max), ranges.md, results.json, summary.md
 # and PNG plots into a results folder outside the source tree.
 #
-#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--reps R] [--bind core|none]
+#   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
 #                    [--build DIR] [--install-deps]
 #
@@ -28,12 +28,18 @@
 # --out DIR       results folder (default ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/DATE).
 # --install-deps  run scripts/install-deps.sh first (it uses apt-get, and says so);
 #                 without it, missing tools are named and the script stops.
+# --extensions    instead of the suite: the shmemx_ extensions against their standard
+#                 alternatives (bench/ext, HRA) in shared memory and over libfabric's
+#                 tcp;ofi_rxm and sockets (every PE its own node), each also with
+#                 bundling off (FI_MORE only); --reps rounds interleave the
+#                 configurations; plot.py --extensions draws medians (docs/performance.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 pes=2
 compare=0
 ofi=0
 mpi=0
+ext=0
 reps=3
 bind=core
 targets=heap,global
@@ -48,6 +54,7 @@ while [ $# -gt 0 ]; do
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
         --mpi) mpi=1; shift ;;
+        --extensions) ext=1; shift ;;
         --reps) reps="$2"; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
         --targets) targets="$2"; shift 2 ;;
@@ -56,7 +63,7 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -180,6 +187,47 @@ provider_run() {
     [ -n "$line" ] || return 1
     echo "RESULT,pingpong,fi_pingpong-$prov,2,8,lat_us,$line"
 }
+
+# --extensions: each configuration is "label:node map:provider:extra environment".
+if [ "$ext" -eq 1 ]; then
+    configs="shoal:::
+shoal-ofi-tcp:pe:tcp;ofi_rxm:
+shoal-ofi-tcp-fimore:pe:tcp;ofi_rxm:SHMEM_OFI_BUNDLE_SIZE=0
+shoal-ofi-sockets:pe:sockets:
+shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0"
+    # libfabric's shm provider fails Shoal's AMO tests today (docs/performance.md).
+    ext_programs="ext:-m 1M -i 400 -w 5
+hra:-n 64K -u 2000"
+    n=$(echo "$pes" | cut -d, -f1)
+    failed=0
+    cd "$out"
+    for r in $(seq "$reps"); do
+        while IFS=: read -r label map prov extra; do
+            while IFS=: read -r name args; do
+                # With bundling off only the session rows differ: HRA once is enough.
+                case "$label:$name" in *-fimore:hra) continue ;; esac
+                echo "== round $r, $label, $n PEs: $name $args"
+                log="$out/raw/$label/np$n/$name.$r.txt"
+                mkdir -p "$(dirname "$log")"
+                env BENCH_IMPL="$label" ${map:+SHOAL_NODE_MAP=$map} ${prov:+SHMEM_OFI_PROVIDER=$prov} \
+                    $extra "$build/tools/oshrun/oshrun" -n "$n" --timeout 900 --bind-to none $wrap \
+                    "$build/bench/$name" $args < /dev/null > "$log" 2>&1 || {
+                    echo "   FAILED (see $log)"; failed=1; }
+            done <<EOT
+$ext_programs
+EOT
+        done <<EOT
+$configs
+EOT
+    done
+    echo "bench,impl,npes,size,metric,value" > "$out/results.csv"
+    grep -rh '^RESULT,' "$out/raw" | cut -d, -f2- >> "$out/results.csv"
+    py=python3
+    $py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+    $py "$root/bench/plot.py" --extensions "$out/results.csv" "$out"
+    echo "results in $out"
+    exit $failed
+fi
 
 # The list of runs, in order: repetition, PE count, program, target, implementation.
 plan="$out/raw/plan.txt"

@@ -5,6 +5,10 @@
  *   private heap or the stack), put_fence_add (put + fence + atomic add on a counter),
  *   put_signal (1.5: put with a signal ADD on that counter), amo_add, amo_fetch_add,
  *   amo_set, amo_swap, amo_cswap.
+ * With Shoal's shmemx.h (the Cray OpenSHMEMX extensions, seed 001 Figs. 16-18) also:
+ *   put_nbi_session (a bundling session around the pass), put_signal_session (a
+ *   SHMEM_SESSION_OP_PWS session), amo_add/amo_fetch_add/amo_set_single_transmit
+ *   (a SHMEM_SESSION_UNRELIABLE|OP_AMO session), signal_set (shmemx_signal_set).
  * Every PE's update stream comes from a seeded generator, so after each pass a PE
  * replays all streams and recomputes what its own table must hold: sums for add kinds,
  * a value fixed by the element's position for the write kinds (whoever writes last
@@ -15,13 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<shmemx.h>)
+#include <shmemx.h>
+#endif
+#endif
+#if defined(SHMEM_SESSION_UNRELIABLE) && defined(SHMEM_SESSION_OP_PWS) && BENCH_HAVE_SPEC_1_5
+#define HRA_EXT 1
+#else
+#define HRA_EXT 0
+#endif
 
 enum kind {
     PUT, PUT_NBI_SYM, PUT_NBI_LHEAP, PUT_NBI_LSTACK, PUT_FENCE_ADD,
 #if BENCH_HAVE_SPEC_1_5
     PUT_SIGNAL,
 #endif
-    AMO_ADD, AMO_FETCH_ADD, AMO_SET, AMO_SWAP, AMO_CSWAP, KINDS
+    AMO_ADD, AMO_FETCH_ADD, AMO_SET, AMO_SWAP, AMO_CSWAP,
+#if HRA_EXT
+    PUT_NBI_SESSION, PUT_SIGNAL_SESSION, AMO_ADD_ST, AMO_FETCH_ADD_ST, AMO_SET_ST, SIGNAL_SET,
+#endif
+    KINDS
 };
 static const char *const kind_names[KINDS] = {
     "put", "put_nbi_sym", "put_nbi_lheap", "put_nbi_lstack", "put_fence_add",
@@ -29,6 +47,10 @@ static const char *const kind_names[KINDS] = {
     "put_signal",
 #endif
     "amo_add", "amo_fetch_add", "amo_set", "amo_swap", "amo_cswap",
+#if HRA_EXT
+    "put_nbi_session", "put_signal_session", "amo_add_single_transmit",
+    "amo_fetch_add_single_transmit", "amo_set_single_transmit", "signal_set",
+#endif
 };
 
 #define WINDOW 64 /* non-blocking puts in flight before a quiet frees their sources */
@@ -64,7 +86,43 @@ static unsigned long cell_value(int pe, size_t idx)
     return bench_rand(&s) | 1;
 }
 
-static int is_add_kind(enum kind k) { return k == AMO_ADD || k == AMO_FETCH_ADD; }
+static int is_add_kind(enum kind k)
+{
+#if HRA_EXT
+    if (k == AMO_ADD_ST || k == AMO_FETCH_ADD_ST)
+        return 1;
+#endif
+    return k == AMO_ADD || k == AMO_FETCH_ADD;
+}
+
+static int is_signal_kind(enum kind k)
+{
+#if HRA_EXT
+    if (k == PUT_SIGNAL_SESSION)
+        return 1;
+#endif
+#if BENCH_HAVE_SPEC_1_5
+    if (k == PUT_SIGNAL)
+        return 1;
+#endif
+    return k == PUT_FENCE_ADD;
+}
+
+/* The session a kind runs in, 0 for none. */
+static long session_of(enum kind k)
+{
+#if HRA_EXT
+    switch (k) {
+    case PUT_NBI_SESSION: return SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT;
+    case PUT_SIGNAL_SESSION: return SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PWS;
+    case AMO_ADD_ST: case AMO_FETCH_ADD_ST: case AMO_SET_ST:
+        return SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO;
+    default: break;
+    }
+#endif
+    (void)k;
+    return 0;
+}
 
 static void check_fetched(struct hra *h, unsigned long old, int pe, size_t idx)
 {
@@ -80,12 +138,21 @@ static void run_pass(struct hra *h, enum kind k)
     unsigned long *heap_src = malloc(sizeof(unsigned long) * WINDOW);
     if (!heap_src)
         shmem_global_exit(1);
+    long session = session_of(k);
+#if HRA_EXT
+    if (session)
+        shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, session);
+#endif
     for (long j = 0; j < h->updates; j++) {
         struct update u = next_update(&state, h, npes);
         unsigned long *dst = &h->table[u.idx];
         unsigned long v = cell_value(u.pe, u.idx);
         int slot = (int)(j % WINDOW);
-        if (slot == 0 && j > 0 && (k == PUT_NBI_SYM || k == PUT_NBI_LHEAP || k == PUT_NBI_LSTACK))
+        int nbi = k == PUT_NBI_SYM || k == PUT_NBI_LHEAP || k == PUT_NBI_LSTACK;
+#if HRA_EXT
+        nbi |= k == PUT_NBI_SESSION;
+#endif
+        if (slot == 0 && j > 0 && nbi)
             shmem_quiet(); /* the sources of the last window may be reused from here */
         switch (k) {
         case PUT: shmem_putmem(dst, &v, sizeof v, u.pe); break;
@@ -118,9 +185,26 @@ static void run_pass(struct hra *h, enum kind k)
         case AMO_CSWAP:
             check_fetched(h, shmem_ulong_atomic_compare_swap(dst, 0, v, u.pe), u.pe, u.idx);
             break;
+#if HRA_EXT
+        case PUT_NBI_SESSION:
+            h->sym_src[slot] = v;
+            shmem_putmem_nbi(dst, &h->sym_src[slot], sizeof v, u.pe);
+            break;
+        case PUT_SIGNAL_SESSION:
+            shmem_putmem_signal(dst, &v, sizeof v, h->counter, 1, SHMEM_SIGNAL_ADD, u.pe);
+            break;
+        case AMO_ADD_ST: shmem_ulong_atomic_add(dst, u.add, u.pe); break;
+        case AMO_FETCH_ADD_ST: (void)shmem_ulong_atomic_fetch_add(dst, u.add, u.pe); break;
+        case AMO_SET_ST: shmem_ulong_atomic_set(dst, v, u.pe); break;
+        case SIGNAL_SET: shmemx_signal_set((uint64_t *)dst, v, u.pe); break;
+#endif
         case KINDS: break;
         }
     }
+#if HRA_EXT
+    if (session)
+        shmemx_ctx_session_stop(SHMEM_CTX_DEFAULT);
+#endif
     shmem_quiet();
     free(heap_src);
 }
@@ -146,11 +230,7 @@ static long verify(struct hra *h, enum kind k)
     long bad = h->bad_fetches;
     for (size_t i = 0; i < h->size; i++)
         bad += h->table[i] != expect[i];
-    if (k == PUT_FENCE_ADD
-#if BENCH_HAVE_SPEC_1_5
-        || k == PUT_SIGNAL
-#endif
-    )
+    if (is_signal_kind(k))
         bad += *h->counter != hits;
     free(expect);
     return bad;

@@ -43,7 +43,7 @@
     if (FETCH)                                                                                \
         shoal_check_local(fn, FETCH);                                                         \
     shoal_tp_amo(ctx, &r_, OP, SHOAL_AMO_TYPE_OF(T), AMO_BITS(T, operand),                    \
-                 AMO_BITS(T, compare), FETCH, NBI, SEQ);
+                 AMO_BITS(T, compare), FETCH, (NBI) | SHOAL_AMO_FROM_USER, SEQ);
 
 #define SHOAL_AMO_STD(T, N)                                                                   \
     static inline void cswap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T cond, T v, \

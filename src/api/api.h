@@ -45,6 +45,10 @@ static inline void shoal_remote(const char *routine, shmem_ctx_t ctx, const void
         shoal_check_range(routine, addr, len);
 }
 
+/* Ends the job when a triggered operation on ctx still waits for its trigger, which
+ * quiet could never complete (api/trigger.c). */
+void shoal_trigger_quiet_check(const char *routine, shmem_ctx_t ctx);
+
 /* SHMEM_DEBUG's check of a local buffer (api/malloc.c): device memory while device
  * awareness is off ends the job, naming the routine and SHMEM_ENABLE_DEVICE_AWARENESS. */
 void shoal_debug_local(const char *routine, const void *buf);

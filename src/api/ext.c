@@ -21,15 +21,18 @@ SHOAL_PROFILED(shmemx_ctx_local_complete)
 #define SESSION_KNOWN (SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS | \
                        SHMEM_SESSION_OP_AMO | SHMEM_SESSION_UNRELIABLE)
 
-/* Bundling is what the standard session's BATCH option asks for; the kinds of
- * operation and UNRELIABLE narrow it, and Shoal keeps every AMO reliable (a valid
- * reading of "may be unacknowledged"). */
+/* The Cray options are a superset of the standard session's: SHMEM_SESSION_BUNDLE
+ * is SHMEM_CTX_SESSION_BATCH. Starting again ORs options in, as the standard one
+ * does; the transport reads them all (docs/extensions.md says what each does). */
 void shmemx_ctx_session_start(shmem_ctx_t ctx, long options)
 {
+    shoal_require_init(__func__);
+    shoal_check_ctx(__func__, ctx);
     if (options & ~SESSION_KNOWN)
         shoal_warn(__func__, "unknown session options 0x%lx ignored", options & ~SESSION_KNOWN);
-    shmem_ctx_session_start(ctx, (options & SHMEM_SESSION_BUNDLE) ? SHMEM_CTX_SESSION_BATCH : 0,
-                            NULL, 0);
+    ctx->session |= options & SESSION_KNOWN;
+    if (ctx->session)
+        shoal.net->session_start(ctx, ctx->session);
 }
 SHOAL_PROFILED(shmemx_ctx_session_start)
 

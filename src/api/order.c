@@ -19,6 +19,7 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
         return;
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
+    shoal_trigger_quiet_check(fn, ctx);
     shoal_tp_quiet(ctx);
 }
 

@@ -56,6 +56,8 @@
       "Largest put sent with fi_inject; 0 = the provider's inject size") \
     X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size, \
       "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
+    X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size, \
+      "Bytes of small puts to one PE a session bundles into one network write (puts up to half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE") \
     X(SHMEM_OFI_PROGRESS_THREAD, NULL, STR, "auto", ofi_progress_thread, \
       "A thread that drives libfabric while this PE computes, asleep on the provider's wait object while idle: auto (when the provider's data progress is manual), on (1, yes) or off (0, no)") \
     X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache, \

@@ -33,6 +33,12 @@ struct shoal_amo {
     const void *operand;   /* value to add, set, swap in, or compare-swap in */
     const void *compare;   /* CSWAP only */
     void *fetch;           /* old value; NULL for a non-fetching AMO */
+    int user;              /* a program's AMO (not a signal, lock or library word): a
+                              SHMEM_SESSION_UNRELIABLE session may send it single-transmit */
 };
+
+/* Or'ed into the nbi argument of shoal_tp_amo by the API's AMO routines: the AMO is
+ * the program's own (struct shoal_amo.user). */
+#define SHOAL_AMO_FROM_USER 2
 
 #endif

@@ -42,7 +42,9 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
     int narrow = shoal_amo_width(type) == 4;
     struct shoal_amo a = { .op = op, .type = type, .seg = r->seg, .off = r->off,
                            .operand = narrow ? (void *)&v32 : (void *)&v,
-                           .compare = narrow ? (void *)&c32 : (void *)&cmp, .fetch = fetch };
+                           .compare = narrow ? (void *)&c32 : (void *)&cmp, .fetch = fetch,
+                           .user = !!(nbi & SHOAL_AMO_FROM_USER) };
+    nbi &= ~SHOAL_AMO_FROM_USER;
     /* Stores of this thread to same-node memory come before the AMO that may
      * announce them. */
     shoal_shm_release_after(0);

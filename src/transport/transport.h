@@ -113,6 +113,17 @@ struct shoal_transport_ops {
     void (*progress)(void);
     /* NULL: every collective runs the library's algorithms over the operations above. */
     const struct shoal_transport_coll *coll;
+    /* Triggered operations, NULL where the transport has none. trigger_open gives
+     * a network counter (NULL when the provider offers none); put_signal_triggered
+     * posts a put-with-signal the network issues once that counter reaches
+     * threshold, complete at the quiet after that. */
+    void *(*trigger_open)(void);
+    void (*trigger_add)(void *counter, uint64_t n);
+    void (*trigger_close)(void *counter);
+    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                                 size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
+                                 enum shoal_amo_op sig_op, int pe, void *counter,
+                                 uint64_t threshold);
 };
 
 /* The same-node transport (transport/shm/shm.c). */
@@ -258,7 +269,8 @@ static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r
  * atomics on the shm mapping when every PE shares this node, the network
  * otherwise, this PE included. v and cmp are the operand and compare value, in the
  * low width bytes; fetch (a width-byte object, or NULL for a non-fetching AMO)
- * receives the old value; nbi: the network may write it at the next quiet. mo is
+ * receives the old value; nbi: the network may write it at the next quiet (the API's
+ * AMO routines or SHOAL_AMO_FROM_USER into it, see struct shoal_amo). mo is
  * the CPU atomic's memory order (a constant, so the inline path folds it). */
 static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
                                 enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,

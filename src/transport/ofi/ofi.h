@@ -41,6 +41,11 @@
  * every peer targets): it receives only the responses to its own operations. */
 #define OFI_CTX_RX_SIZE 64
 #define OFI_REG_MAX 64
+/* Targets of one bundled write: at most this many, and the provider's rma_iov_limit. */
+#define OFI_BUNDLE_IOV 8
+/* Signals a put-with-signal session (SHMEM_SESSION_OP_PWS) holds back before it
+ * sends them behind one fence. */
+#define OFI_PWS_MAX 64
 
 /* One registered buffer of a context. fctx comes first: the CQ hands back
  * &slot->fctx as the operation's context. */
@@ -61,6 +66,23 @@ struct ofi_reg {
     uint64_t used;                  /* clock of the last use: least recent goes first */
 };
 
+/* Small puts to one PE held in a bounce slot until they go as one write
+ * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes. */
+struct ofi_bundle {
+    struct ofi_slot *slot;          /* NULL when no bundle is open */
+    size_t len;
+    int pe;
+    unsigned n;
+    struct fi_rma_iov riov[OFI_BUNDLE_IOV];
+};
+
+/* A signal held back by the put-with-signal transform. */
+struct ofi_pws {
+    int pe, seg;
+    uint64_t off, value;
+    enum shoal_amo_op op;
+};
+
 struct ofi_ctx {
     int ready;                      /* endpoint, CQ, counters and slots are open */
     struct fid_ep *ep;
@@ -79,6 +101,20 @@ struct ofi_ctx {
     int more_pe;                    /* where the flush goes: the last batched put's target */
     uint64_t more_addr, more_key;
     int fence_pending;              /* the next put or AMO waits for earlier writes */
+    int direct_pending;             /* a direct put's source may still be read: local
+                                       completion must wait for the write counter */
+    /* Session modes (ofi_session.c), set between session start and stop. */
+    int bundling;                   /* small puts join bundles */
+    int pws_defer;                  /* put-with-signal: signals wait for one fence */
+    int unreliable;                 /* non-fetching AMOs go once through uep */
+    struct ofi_bundle bundle;
+    int flushing;                   /* sending what was held back: waits inside must not */
+    unsigned npws;
+    struct ofi_pws pws[OFI_PWS_MAX];
+    struct fid_ep *uep;             /* single-transmit endpoint: no counters, no acks waited */
+    struct ofi_trig_op *trig_ops;   /* posted triggered operations, freed at quiet */
+    unsigned char *utouched;        /* utouched[pe]: pe got single-transmit AMOs */
+    unsigned nutouched;
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
@@ -123,6 +159,10 @@ struct ofi_state {
     int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
     int locked;                     /* threads share contexts or the progress thread runs */
     int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
+    size_t bundle_size;             /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    size_t rma_iov_limit;           /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
+    int unreliable_ok;              /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;                 /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
     size_t key_bytes;               /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread;            /* a progress thread runs (or will, after start-up) */
@@ -225,6 +265,18 @@ void ofi_local_complete(struct shoal_ctx *ctx);
 void ofi_session_start(struct shoal_ctx *ctx, long options);
 void ofi_session_stop(struct shoal_ctx *ctx);
 int ofi_ctx_create(struct shoal_ctx *ctx);
+/* ofi_trigger.c */
+void *ofi_trigger_open(void);
+void ofi_trigger_add(void *counter, uint64_t n);
+void ofi_trigger_close(void *counter);
+void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                              size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
+                              enum shoal_amo_op sig_op, int pe, void *counter, uint64_t threshold);
+/* Ends the job when one of c's triggered operations has not fired: quiet would
+ * wait for it forever. */
+void ofi_trigger_check(struct ofi_ctx *c);
+/* Frees the records of c's triggered operations, all complete. */
+void ofi_trigger_release(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
 
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
@@ -301,9 +353,40 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                          "check the provider (SHMEM_OFI_PROVIDER) and FI_LOG_LEVEL=warn output"); \
     } while (0)
 
-/* Waits the caller owes before a put or AMO: a fence, or a batch to flush. */
+/* ofi_bundle.c: puts joining a bundle, signals held back by the put-with-signal
+ * transform, and sending both (bundles first, one fence, then the signals). */
+int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                   int pe);
+void ofi_bundle_flush(struct ofi_ctx *c);
+void ofi_pws_defer(struct ofi_ctx *c, int sig_seg, uint64_t sig_off, uint64_t signal,
+                   enum shoal_amo_op op, int pe);
+void ofi_deferred_flush(struct ofi_ctx *c);
+
+/* Anything a session holds back goes out before an operation that must be
+ * ordered after it, and before every wait. */
+static inline void ofi_flush_deferred(struct ofi_ctx *c)
+{
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL || c->npws))
+        ofi_deferred_flush(c);
+}
+
+/* ofi_session.c: the single-transmit endpoint of c, opened on first use; 0 when
+ * it cannot be (after a warning; the session's AMOs stay reliable). */
+int ofi_uep_open(struct ofi_ctx *c);
+static inline int ofi_uep(struct ofi_ctx *c)
+{
+    return c->uep != NULL || ofi_uep_open(c);
+}
+/* Ends c's session: sends what it held back, settles single-transmit AMOs. */
+void ofi_session_end(struct ofi_ctx *c);
+void ofi_session_close(struct ofi_ctx *c);
+
+/* Waits the caller owes before a put or AMO: a bundle to send, a fence. Held-back
+ * signals may wait: nothing orders them before a later write but a fence. */
 static inline void ofi_before_write(struct ofi_ctx *c)
 {
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
+        ofi_bundle_flush(c);
     if (SHOAL_UNLIKELY(c->fence_pending)) {
         c->fence_pending = 0;
         ofi_wait_issued(c);

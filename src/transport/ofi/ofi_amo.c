@@ -181,11 +181,33 @@ static void amo_emulated(struct ofi_ctx *c, const struct shoal_amo *a, uint64_t 
         memcpy(a->fetch, &old, size);
 }
 
+/* A single-transmit AMO (SHMEM_SESSION_UNRELIABLE): fi_inject_atomic on the
+ * context's endpoint without counters, so nothing counts, orders or waits for
+ * it; the end of the session settles them (ofi_session.c). */
+static void amo_single_transmit(struct ofi_ctx *c, const struct shoal_amo *a, int pe)
+{
+    OFI_POST(c, "fi_inject_atomic",
+             fi_inject_atomic(c->uep, a->operand, 1, (fi_addr_t)pe, ofi_raddr(a->seg, a->off, pe),
+                              ofi_rkey(a->seg, pe), fi_type_of[a->type], fi_op_of[a->op]));
+    if (!c->utouched[pe]) {
+        c->utouched[pe] = 1;
+        c->nutouched++;
+    }
+}
+
 void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
                     uint64_t flags)
 {
     uint64_t raddr = ofi_raddr(a->seg, a->off, pe), key = ofi_rkey(a->seg, pe);
     enum ofi_amo_kind kind = kind_of(a);
+    /* Only native non-fetching AMOs to other PEs: this PE reads its own words
+     * with loads, and must find its own updates there. */
+    if (SHOAL_UNLIKELY(c->unreliable) && a->user && kind == OFI_AMO_PLAIN &&
+        ofi.native[kind][a->op][a->type] && pe != shoal.my_pe &&
+        size_of[a->type] <= ofi.inject_size && ofi_uep(c)) {
+        amo_single_transmit(c, a, pe);
+        return;
+    }
     ofi_before_write(c);
     if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
         amo_emulated(c, a, raddr, key, pe);

@@ -119,6 +119,8 @@ void ofi_ctx_close(struct ofi_ctx *c)
     /* Registrations bound to the endpoint (FI_MR_ENDPOINT) go before it, and it
      * before the CQ and counters it uses. */
     ofi_reg_release(c);
+    ofi_session_close(c);
+    ofi_trigger_release(c);
     if (c->slot_mr)
         fi_close(&c->slot_mr->fid);
     if (c->ep)
@@ -167,6 +169,13 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     if (!c)
         return;
+    /* A session still open ends here: held-back operations go, single-transmit
+     * AMOs are settled. */
+    if (c->ready) {
+        ofi_lock(c);
+        ofi_session_end(c);
+        ofi_unlock(c);
+    }
     ofi_quiet(ctx);
     if (c != ofi.dflt)
         ofi_ctx_close(c);

@@ -235,6 +235,14 @@ static struct fi_info *select_provider(void)
             rc = getinfo(h, loopback, &got);
             h->caps &= ~tries[t].caps;
             if (!rc && got) {
+                /* Triggered operations, where offered, on the same terms. */
+                struct fi_info *trig = NULL;
+                h->caps |= tries[t].caps | FI_TRIGGER;
+                if (!getinfo(h, loopback, &trig) && trig) {
+                    fi_freeinfo(got);
+                    got = trig;
+                }
+                h->caps &= ~(tries[t].caps | FI_TRIGGER);
                 fi_freeinfo(first);
                 fi_freeinfo(h);
                 return match_names(got);
@@ -273,11 +281,23 @@ static void adopt_info(struct fi_info *info)
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
     ofi.bounce_size = shoal.cfg.ofi_bounce_size;
     ofi.emulate_amo = shoal.cfg.ofi_atomic_emulate;
+    /* Bundles live in bounce slots. */
+    ofi.bundle_size = shoal.cfg.ofi_bundle_size < ofi.bounce_size ? shoal.cfg.ofi_bundle_size
+                                                                   : ofi.bounce_size;
+    ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
+                        ? info->tx_attr->rma_iov_limit : OFI_BUNDLE_IOV;
+    if (!ofi.rma_iov_limit)
+        ofi.bundle_size = 0;
+    /* Single-transmit AMOs are settled by an atomic read the provider orders
+     * after them, on an endpoint that can use the context's slot descriptor. */
+    ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
+                        !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.key_bytes = info->domain_attr->mr_key_size;
     SHOAL_LOG(OFI, INFO, "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s", info->fabric_attr->prov_name, info->fabric_attr->name,
@@ -331,6 +351,7 @@ void ofi_net_fini(void)
     if (!ofi.dflt)
         return;
     ofi_lock(ofi.dflt);
+    ofi_session_end(ofi.dflt);
     ofi_quiet_locked(ofi.dflt);
     ofi_unlock(ofi.dflt);
     /* Peers may still be completing operations that target this PE. */

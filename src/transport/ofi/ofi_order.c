@@ -1,5 +1,5 @@
-/* Ordering and completion: fence, quiet, local completion, and the batch
- * sessions that post puts with FI_MORE until they end.
+/* Ordering and completion: fence, quiet, local completion, and the flush of
+ * puts posted with FI_MORE in a session (ofi_session.c).
  *
  * Completion levels: the endpoint's operations complete at FI_DELIVERY_COMPLETE
  * where the provider grants it (tcp;ofi_rxm and sockets do), so a counter that
@@ -31,6 +31,9 @@ void ofi_wait_issued(struct ofi_ctx *c)
 
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
+    c->direct_pending = 0;   /* the waits below cover them */
+    if (SHOAL_UNLIKELY(c->trig_ops != NULL))
+        ofi_trigger_check(c);
     ofi_wait_issued(c);
     /* Counters can run ahead of the CQ entries that copy gets out of slots. */
     struct shoal_backoff b = { 0 };
@@ -40,6 +43,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
         ofi_backoff(&b);
     }
     c->fence_pending = 0;
+    ofi_trigger_release(c);
     if (shoal.cfg.ofi_mr_cache <= 0)
         ofi_reg_release(c);
 }
@@ -55,12 +59,13 @@ void ofi_quiet(struct shoal_ctx *ctx)
 
 void ofi_fence(struct shoal_ctx *ctx)
 {
-    if (ofi.writes_ordered)
-        return;
     struct ofi_ctx *c = ofi_ctx_used(ctx);
     if (!c)
         return;
-    if (c->writes != fi_cntr_read(c->wcntr) || c->reads != fi_cntr_read(c->rcntr))
+    /* What a session holds back is issued before the fence. */
+    ofi_flush_deferred(c);
+    if (!ofi.writes_ordered &&
+        (c->writes != fi_cntr_read(c->wcntr) || c->reads != fi_cntr_read(c->rcntr)))
         c->fence_pending = 1;
     ofi_unlock(c);
 }
@@ -72,26 +77,11 @@ void ofi_local_complete(struct shoal_ctx *ctx)
     struct ofi_ctx *c = ofi_ctx_used(ctx);
     if (!c)
         return;
-    ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
-    ofi_unlock(c);
-}
-
-void ofi_session_start(struct shoal_ctx *ctx, long options)
-{
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-    ofi_lock(c);
-    if (options & SHMEM_CTX_SESSION_BATCH)
-        c->more = FI_MORE;
-    ofi_unlock(c);
-}
-
-void ofi_session_stop(struct shoal_ctx *ctx)
-{
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (!c)
-        return;
-    c->more = 0;
-    if (c->more_pending)
-        ofi_flush_more(c);
+    /* Nothing to wait for when every put since the last wait was injected, bounced
+     * or bundled: their sources were copied when they were issued. */
+    if (c->direct_pending) {
+        ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+        c->direct_pending = 0;
+    }
     ofi_unlock(c);
 }

@@ -83,6 +83,7 @@ void ofi_progress_others(struct ofi_ctx *c)
 
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, const char *what)
 {
+    ofi_flush_deferred(c);
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
@@ -101,6 +102,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
 
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
 {
+    ofi_flush_deferred(c);
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
@@ -135,8 +137,14 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
 
 /* Drives every context's endpoint; 1 when it drove the default one, 0 when
  * another thread holds that (and drives it). */
-static int progress_all(void)
+static int progress_all(int flush)
 {
+    /* A flush below may wait, and waiting progresses: the nested call has
+     * nothing to add (the wait drives its own context and the default one). */
+    static __thread int inside;
+    if (inside)
+        return 1;
+    inside = 1;
     int drove = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
@@ -147,18 +155,25 @@ static int progress_all(void)
                 drove = 0;
             continue;   /* its holder drives it */
         }
-        if (c->ready)
+        /* What a session holds back goes out while the PE waits: a peer may be
+         * waiting for it. Not from the progress thread: the PE is not waiting, and
+         * bundles would leave half full. */
+        if (c->ready) {
+            if (flush)
+                ofi_flush_deferred(c);
             ofi_drain_cq(c);
+        }
         if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
+    inside = 0;
     return drove;
 }
 
 void ofi_progress(void)
 {
-    progress_all();
+    progress_all(1);
 }
 
 int ofi_progress_thread_wanted(void)
@@ -199,7 +214,7 @@ static void *progress_main(void *arg)
     long poll_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
         uint64_t before = fi_cntr_read(ofi.dflt->wcntr) + fi_cntr_read(ofi.dflt->rcntr);
-        if (!progress_all()) {
+        if (!progress_all(0)) {
             /* A PE thread is in a wait on the default context and drives it:
              * do not spin beside it for the lock. */
             struct timespec t = { 0, OFI_POLL_MIN_NS };

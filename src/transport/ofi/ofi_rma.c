@@ -41,6 +41,8 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
                              size_t len, int pe)
 {
+    if (SHOAL_UNLIKELY(c->bundling) && ofi_bundle_put(c, seg, off, src, len, pe))
+        return 0;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
     ofi_before_write(c);
@@ -52,6 +54,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
     }
     if (ofi_local_seg(c, src, len, &desc)) {
         post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+        c->direct_pending = 1;
         return 1;
     }
     if (len <= ofi.bounce_size) {
@@ -63,6 +66,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
     if (ofi.mr_local)
         desc = ofi_reg_desc(c, src, len);
     post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+    c->direct_pending = 1;
     return 1;
 }
 
@@ -107,6 +111,9 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
+    /* A get may read what a bundled put writes. */
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
+        ofi_bundle_flush(c);
     if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {
         post_read(c, dst, len, desc, pe, raddr, key, NULL);
         return 1;

@@ -9,7 +9,9 @@
  *   none of these        wait for the payload's delivery completion, then signal.
  * The last costs one round trip before the signal even for the nbi variant; the
  * collectives' channels (transport/route.c) are built on this call, so on
- * tcp;ofi_rxm each of their small messages is one trip. */
+ * tcp;ofi_rxm each of their small messages is one trip.
+ * Inside a session with SHMEM_SESSION_OP_PWS the signal is held back instead, and
+ * the held-back signals follow their payloads behind one fence (ofi_bundle.c). */
 #include "transport/ofi/ofi.h"
 
 /* The payload as a native atomic write of len bytes; its source is free at once. */
@@ -50,6 +52,15 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
                              .off = sig_off, .operand = &signal };
     uint64_t flags = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
+    if (SHOAL_UNLIKELY(c->pws_defer)) {
+        /* The put-with-signal transform: the payload joins a bundle (or goes now),
+         * the signal waits for the session's flush (ofi_bundle.c). */
+        if (len && ofi_put_locked(c, seg, off, src, len, pe) && !nbi)
+            ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal");
+        ofi_pws_defer(c, sig_seg, sig_off, signal, sig_op, pe);
+        ofi_unlock(c);
+        return;
+    }
     int direct = 0, native = ofi.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64];
     /* No payload: nothing to order the signal after. */
     if (len && !(native && put_as_atomic(c, seg, off, src, len, pe))) {

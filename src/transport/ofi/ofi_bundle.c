@@ -1,0 +1,129 @@
+/* Bundling inside a session: small puts to one PE are copied, back to back, into
+ * a registered bounce slot and leave as one fi_writemsg whose rma_iov list says
+ * where each piece goes (adjacent puts share an entry). FI_MORE alone does not
+ * pay on the providers here (docs/performance.md); one message instead of many
+ * does. A bundle goes out when the next put is for another PE, does not fit
+ * (SHMEM_OFI_BUNDLE_SIZE, the provider's rma_iov_limit), overlaps a piece already
+ * in it, or an operation must be ordered after it: any other put or AMO, a get,
+ * fence, quiet, a wait, progress, or the end of the session.
+ *
+ * The put-with-signal transform of the seed paper (Fig. 11), for sessions with
+ * SHMEM_SESSION_OP_PWS: payloads join bundles, signals are held back, and when
+ * the session flushes they all follow one fence. On providers that order writes
+ * after atomics the fence costs nothing; on tcp;ofi_rxm it is one wait for the
+ * payloads instead of one per put-with-signal. */
+#include "transport/ofi/ofi.h"
+
+static void slot_release(struct ofi_ctx *c, struct ofi_slot *s)
+{
+    s->next = c->free_slots;
+    c->free_slots = s;
+    c->slots_busy--;
+}
+
+/* Sends the open bundle. Waits on the way (a fence owed before it, a full
+ * transmit queue) progress, and progress flushes: c->flushing keeps them from
+ * sending this bundle twice, or held-back signals before their payloads. */
+static void bundle_post(struct ofi_ctx *c)
+{
+    struct ofi_bundle b = c->bundle;
+    c->bundle.slot = NULL;
+    if (c->fence_pending) {
+        c->fence_pending = 0;
+        ofi_wait_issued(c);
+    }
+    struct iovec iov = { b.slot->buf, b.len };
+    void *desc = c->slot_desc;
+    struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                              .addr = (fi_addr_t)b.pe, .rma_iov = b.riov, .rma_iov_count = b.n,
+                              .context = &b.slot->fctx };
+    /* Small bundles are injected and their slot is free at once; the others
+     * free it at completion (ofi_drain_cq). */
+    int inject = b.len <= ofi.inject_size;
+    uint64_t flags = ofi.op_flags | (inject ? FI_INJECT : FI_COMPLETION);
+    OFI_POST(c, "fi_writemsg (bundle)", fi_writemsg(c->ep, &msg, flags));
+    c->writes++;
+    if (inject)
+        slot_release(c, b.slot);
+}
+
+void ofi_bundle_flush(struct ofi_ctx *c)
+{
+    if (c->flushing)
+        return;
+    c->flushing = 1;
+    bundle_post(c);
+    c->flushing = 0;
+}
+
+static int overlaps(const struct ofi_bundle *b, uint64_t raddr, size_t len, uint64_t key)
+{
+    for (unsigned i = 0; i < b->n; i++)
+        if (b->riov[i].key == key && raddr < b->riov[i].addr + b->riov[i].len &&
+            b->riov[i].addr < raddr + len)
+            return 1;
+    return 0;
+}
+
+int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe)
+{
+    if (len > ofi.bundle_size / 2)
+        return 0;
+    struct ofi_bundle *b = &c->bundle;
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
+    if (b->slot) {
+        struct fi_rma_iov *last = &b->riov[b->n - 1];
+        if (b->pe != pe || b->len + len > ofi.bundle_size || overlaps(b, raddr, len, key)) {
+            ofi_bundle_flush(c);
+        } else if (last->key == key && last->addr + last->len == raddr) {
+            last->len += len;
+            memcpy(b->slot->buf + b->len, src, len);
+            b->len += len;
+            return 1;
+        } else if (b->n == ofi.rma_iov_limit) {
+            ofi_bundle_flush(c);
+        }
+    }
+    if (!b->slot) {
+        /* Taken before the bundle is marked open: waiting for a slot progresses,
+         * and progress flushes open bundles. */
+        struct ofi_slot *s = ofi_slot_get(c);
+        b->slot = s;
+        b->pe = pe;
+        b->len = 0;
+        b->n = 0;
+    }
+    b->riov[b->n++] = (struct fi_rma_iov){ raddr, len, key };
+    memcpy(b->slot->buf + b->len, src, len);
+    b->len += len;
+    return 1;
+}
+
+void ofi_pws_defer(struct ofi_ctx *c, int sig_seg, uint64_t sig_off, uint64_t signal,
+                   enum shoal_amo_op op, int pe)
+{
+    c->pws[c->npws++] = (struct ofi_pws){ pe, sig_seg, sig_off, signal, op };
+    if (c->npws == OFI_PWS_MAX)
+        ofi_deferred_flush(c);
+}
+
+void ofi_deferred_flush(struct ofi_ctx *c)
+{
+    if (c->flushing)
+        return;
+    c->flushing = 1;
+    if (c->bundle.slot)
+        bundle_post(c);
+    unsigned n = c->npws;
+    c->npws = 0;
+    /* The one fence of the transform: every payload lands before any signal. */
+    if (n && !ofi.writes_ordered)
+        ofi_wait_cntr(c, c->wcntr, c->writes, "put-with-signal payloads");
+    for (unsigned i = 0; i < n; i++) {
+        const struct ofi_pws *p = &c->pws[i];
+        struct shoal_amo sig = { .op = p->op, .type = SHOAL_AMO_UINT64, .seg = p->seg,
+                                 .off = p->off, .operand = &p->value };
+        ofi_amo_locked(c, &sig, p->pe, 1, 0);
+    }
+    c->flushing = 0;
+}
