@@ -4,7 +4,7 @@
 #include <shmem.h>
 #include <stdio.h>
 
-static long total;          /* globals are symmetric too */
+static long total; /* globals are symmetric too */
 
 int main(void)
 {
@@ -21,7 +21,8 @@ int main(void)
     /* Get: read what my left-hand neighbour received. */
     int left = (me + n - 1) % n;
     int seen = shmem_int_g(inbox, left);
-    printf("PE %d of %d: my inbox holds %d (expected %d); PE %d's inbox holds %d (expected %d)\n",
+    printf("PE %d of %d: my inbox holds %d (expected %d); PE %d's inbox holds %d (expected "
+           "%d)\n",
            me, n, *inbox, left, left, seen, (left + n - 1) % n);
     if (me == 0)
         printf("PE 0: total of all PE numbers = %ld (expected %d)\n",

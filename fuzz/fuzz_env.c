@@ -39,7 +39,8 @@ static int reference_size(const char *s, uint64_t *v)
         if (*s)
             return 0;
     }
-    unsigned __int128 bytes = (whole << shift) + (frac * ((unsigned __int128)1 << shift) + denom - 1) / denom;
+    unsigned __int128 bytes =
+            (whole << shift) + (frac * ((unsigned __int128)1 << shift) + denom - 1) / denom;
     if (bytes > SIZE_MAX)
         return 0;
     *v = (uint64_t)bytes;
@@ -52,7 +53,7 @@ static void check_size(const char *s)
     int rc = shoal_parse_size(s, &got);
     FUZZ_CHECK(rc == 0 || rc == -1);
     if (rc)
-        FUZZ_CHECK(got == 7);   /* a rejected value leaves the output alone */
+        FUZZ_CHECK(got == 7); /* a rejected value leaves the output alone */
     uint64_t want;
     int ref = reference_size(s, &want);
     if (ref >= 0) {
@@ -92,7 +93,7 @@ static void check_load(const char *name, const char *value)
     int rc = shoal_env_load(&cfg, err, sizeof err);
     FUZZ_CHECK(rc == 0 || rc == -1);
     FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL);
-    if (rc)     /* the message begins with the variable's name, even when cut short */
+    if (rc) /* the message begins with the variable's name, even when cut short */
         FUZZ_CHECK(!strncmp(err, name, strlen(name)));
     unsetenv(name);
 }
@@ -103,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= sizeof s)
         size = sizeof s - 1;
     memcpy(s, data, size);
-    s[size] = '\0';     /* a value from getenv ends at its first NUL */
+    s[size] = '\0'; /* a value from getenv ends at its first NUL */
 
     check_size(s);
     check_int(s);

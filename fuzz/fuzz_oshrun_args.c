@@ -32,14 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(isfinite(opt.timeout) && opt.timeout >= 0);
         FUZZ_CHECK(opt.argv > argv && opt.argv < argv + argc && *opt.argv);
         break;
-    case OPT_USAGE:
-        FUZZ_CHECK(memchr(err, '\0', sizeof err) && err[0] != '\0');
-        break;
+    case OPT_USAGE: FUZZ_CHECK(memchr(err, '\0', sizeof err) && err[0] != '\0'); break;
     case OPT_HELP:
-    case OPT_VERSION:
-        break;
-    default:
-        FUZZ_CHECK(!"parse_options returned an unknown result");
+    case OPT_VERSION: break;
+    default: FUZZ_CHECK(!"parse_options returned an unknown result");
     }
     return 0;
 }

@@ -57,14 +57,9 @@ static void check_replies(const struct job *j, struct inbox *in)
             FUZZ_CHECK(!shoal_wire_welcome_error(&w, j->size));
             break;
         }
-        case SHOAL_WIRE_BARRIER_DONE:
-            FUZZ_CHECK(h.len == 0);
-            break;
-        case SHOAL_WIRE_ALLGATHER_DONE:
-            FUZZ_CHECK(h.len % (uint64_t)j->size == 0);
-            break;
-        default:
-            FUZZ_CHECK(!"oshrun sent a message type it should never send");
+        case SHOAL_WIRE_BARRIER_DONE: FUZZ_CHECK(h.len == 0); break;
+        case SHOAL_WIRE_ALLGATHER_DONE: FUZZ_CHECK(h.len % (uint64_t)j->size == 0); break;
+        default: FUZZ_CHECK(!"oshrun sent a message type it should never send");
         }
         size_t used = sizeof h + h.len;
         memmove(in->buf, in->buf + used, in->len - used);
@@ -94,8 +89,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int r = 0; r < j.size; r++) {
         int sv[2];
         FUZZ_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
-        pes[r] = (struct pe){ .rank = r, .pid = 0, .chan = sv[0],
-                              .out = { .fd = -1 }, .err = { .fd = -1 } };
+        pes[r] = (struct pe){
+            .rank = r, .pid = 0, .chan = sv[0], .out = { .fd = -1 }, .err = { .fd = -1 }
+        };
         peer[r] = sv[1];
         inbox[r].len = 0;
     }
@@ -124,6 +120,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         chan_close(&pes[r]);
         close(peer[r]);
     }
-    free(j.coll_result);    /* a collective some PEs never joined */
+    free(j.coll_result); /* a collective some PEs never joined */
     return 0;
 }

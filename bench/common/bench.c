@@ -12,9 +12,21 @@ size_t bench_parse_size(const char *s)
     char *end;
     double v = strtod(s, &end);
     switch (*end) {
-    case 'k': case 'K': v *= 1024.0; end++; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; end++; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; end++; break;
+    case 'k':
+    case 'K':
+        v *= 1024.0;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v *= 1024.0 * 1024.0;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v *= 1024.0 * 1024.0 * 1024.0;
+        end++;
+        break;
     default: break;
     }
     if (end == s || *end != '\0' || v < 0) {
@@ -34,13 +46,15 @@ void bench_parse(int argc, char **argv, struct bench_opts *o, const char *usage)
         case 'i': o->iters = atol(optarg); break;
         case 'w': o->warmup = atol(optarg); break;
         default:
-            fprintf(stderr, "usage: %s [-s min_size] [-m max_size] [-i iters] [-w warmup]\n%s",
+            fprintf(stderr,
+                    "usage: %s [-s min_size] [-m max_size] [-i iters] [-w warmup]\n%s",
                     argv[0], usage ? usage : "");
             exit(c == 'h' ? 0 : 2);
         }
     }
     if (o->min_size < 1 || o->max_size < o->min_size || o->iters < 1 || o->warmup < 0) {
-        fprintf(stderr, "%s: need 1 <= min_size <= max_size, iters >= 1, warmup >= 0\n", argv[0]);
+        fprintf(stderr, "%s: need 1 <= min_size <= max_size, iters >= 1, warmup >= 0\n",
+                argv[0]);
         exit(2);
     }
 }

@@ -14,10 +14,10 @@
 
 /* Options every program understands; each program reads its own extras. */
 struct bench_opts {
-    size_t min_size;   /* -s: smallest message in bytes */
-    size_t max_size;   /* -m: largest message in bytes */
-    long iters;        /* -i: iterations for small messages (large ones scale down) */
-    long warmup;       /* -w: untimed iterations before each measurement */
+    size_t min_size; /* -s: smallest message in bytes */
+    size_t max_size; /* -m: largest message in bytes */
+    long iters;      /* -i: iterations for small messages (large ones scale down) */
+    long warmup;     /* -w: untimed iterations before each measurement */
 };
 
 /* Parses -s/-m/-i/-w from argv; prints usage and exits on anything else. */

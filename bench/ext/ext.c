@@ -20,15 +20,18 @@
 #include <string.h>
 
 #define WINDOW 64
-#define SCATTER 64   /* bytes between scattered targets (elements) */
+#define SCATTER 64 /* bytes between scattered targets (elements) */
 
-static char *target;      /* symmetric, WINDOW * max(size, SCATTER) bytes */
-static uint64_t *sigs;    /* symmetric, WINDOW signal words */
-static uint64_t counter;  /* symmetric AMO target */
-static uint64_t adds;     /* symmetric: AMO adds PE 0 sent, broadcast for the check */
+static char *target;     /* symmetric, WINDOW * max(size, SCATTER) bytes */
+static uint64_t *sigs;   /* symmetric, WINDOW signal words */
+static uint64_t counter; /* symmetric AMO target */
+static uint64_t adds;    /* symmetric: AMO adds PE 0 sent, broadcast for the check */
 static long failures, total_failures;
 
-static double rate_mops(long ops, double t) { return (double)ops / t / 1e6; }
+static double rate_mops(long ops, double t)
+{
+    return (double)ops / t / 1e6;
+}
 
 /* ---- Fig. 14: completion ---- */
 enum lc { LC_PUT, LC_NBI_QUIET, LC_NBI_LOCAL, LC_NBI_NONE, LC_KINDS };
@@ -41,11 +44,17 @@ static double lc_run(enum lc k, char *src, size_t size, long iters, long warm)
     for (long i = -warm; i < iters; i++) {
         if (i == 0)
             t0 = bench_now();
-        src[0] = (char)i;   /* the source changes between operations */
+        src[0] = (char)i; /* the source changes between operations */
         switch (k) {
         case LC_PUT: shmem_putmem(target, src, size, 1); break;
-        case LC_NBI_QUIET: shmem_putmem_nbi(target, src, size, 1); shmem_quiet(); break;
-        case LC_NBI_LOCAL: shmem_putmem_nbi(target, src, size, 1); shmemx_local_complete(); break;
+        case LC_NBI_QUIET:
+            shmem_putmem_nbi(target, src, size, 1);
+            shmem_quiet();
+            break;
+        case LC_NBI_LOCAL:
+            shmem_putmem_nbi(target, src, size, 1);
+            shmemx_local_complete();
+            break;
         case LC_NBI_NONE: shmem_putmem_nbi(target, src, size, 1); break;
         case LC_KINDS: break;
         }
@@ -55,14 +64,16 @@ static double lc_run(enum lc k, char *src, size_t size, long iters, long warm)
 }
 
 /* ---- Fig. 16: bundling ---- */
-static double mr_run(size_t size, size_t stride, int session, long rounds, long warm, char *src)
+static double mr_run(size_t size, size_t stride, int session, long rounds, long warm,
+                     char *src)
 {
     double t0 = 0;
     for (long r = -warm; r < rounds; r++) {
         if (r == 0)
             t0 = bench_now();
         if (session)
-            shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT);
+            shmemx_ctx_session_start(SHMEM_CTX_DEFAULT,
+                                     SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT);
         for (int w = 0; w < WINDOW; w++) {
             memset(src, (int)((r + w) & 0x7f), size);
             shmem_putmem_nbi(target + (size_t)w * stride, src, size, 1);
@@ -76,7 +87,8 @@ static double mr_run(size_t size, size_t stride, int session, long rounds, long 
 
 /* ---- Fig. 10/11/17: put-with-signal ---- */
 enum pws { PWS_PLAIN, PWS_SESSION, PWS_BY_HAND, PWS_FENCE_SET, PWS_TRIGGERED, PWS_KINDS };
-static const char *const pws_names[PWS_KINDS] = { "pws_nbi", "pws_nbi_session", "pws_transform_by_hand",
+static const char *const pws_names[PWS_KINDS] = { "pws_nbi", "pws_nbi_session",
+                                                  "pws_transform_by_hand",
                                                   "pws_put_fence_set", "pws_triggered" };
 static shmemx_trigger_t trigger;
 
@@ -89,7 +101,8 @@ static double pws_run(enum pws k, size_t size, long rounds, long warm, char *src
         memset(src, (int)(r & 0x7f), size);
         uint64_t v = (uint64_t)r + 1000;
         if (k == PWS_SESSION)
-            shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PWS);
+            shmemx_ctx_session_start(SHMEM_CTX_DEFAULT,
+                                     SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PWS);
         for (int w = 0; w < WINDOW; w++) {
             char *d = target + (size_t)w * size;
             if (k == PWS_TRIGGERED) {
@@ -122,9 +135,11 @@ static double pws_run(enum pws k, size_t size, long rounds, long warm, char *src
 
 /* ---- Fig. 18: AMOs ---- */
 enum amo { AMO_ADD, AMO_ADD_ST, AMO_FADD, AMO_FADD_ST, AMO_SET, AMO_SIGNAL_SET, AMO_KINDS };
-static const char *const amo_names[AMO_KINDS] = { "amo_add", "amo_add_single_transmit",
-                                                  "amo_fetch_add", "amo_fetch_add_single_transmit",
-                                                  "amo_set", "signal_set" };
+static const char *const amo_names[AMO_KINDS] = {
+    "amo_add",       "amo_add_single_transmit",
+    "amo_fetch_add", "amo_fetch_add_single_transmit",
+    "amo_set",       "signal_set"
+};
 
 static double amo_run(enum amo k, long rounds, long warm, uint64_t *adds)
 {
@@ -132,14 +147,20 @@ static double amo_run(enum amo k, long rounds, long warm, uint64_t *adds)
     int st = k == AMO_ADD_ST || k == AMO_FADD_ST;
     /* One session around the whole epoch, as in HRA: its stop settles once. */
     if (st)
-        shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO);
+        shmemx_ctx_session_start(SHMEM_CTX_DEFAULT,
+                                 SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO);
     for (long r = -warm; r < rounds; r++) {
         if (r == 0)
             t0 = bench_now();
         for (int w = 0; w < WINDOW; w++) {
             switch (k) {
-            case AMO_ADD: case AMO_ADD_ST: shmem_uint64_atomic_add(&counter, 1, 1); ++*adds; break;
-            case AMO_FADD: case AMO_FADD_ST:
+            case AMO_ADD:
+            case AMO_ADD_ST:
+                shmem_uint64_atomic_add(&counter, 1, 1);
+                ++*adds;
+                break;
+            case AMO_FADD:
+            case AMO_FADD_ST:
                 (void)shmem_uint64_atomic_fetch_add(&counter, 1, 1);
                 ++*adds;
                 break;
@@ -197,7 +218,8 @@ int main(int argc, char **argv)
         shmem_global_exit(1);
     }
     if (me == 0)
-        bench_header("extensions vs standard", "# bench                         size     value");
+        bench_header("extensions vs standard",
+                     "# bench                         size     value");
 
     /* Fig. 14 */
     for (size_t s = o.min_size; s <= o.max_size; s *= 2) {
@@ -218,7 +240,8 @@ int main(int argc, char **argv)
             size_t stride = v < 2 ? s : (s < SCATTER ? SCATTER : 2 * s);
             int session = v % 2;
             static const char *const names[4] = { "mr_put_nbi", "mr_put_nbi_session",
-                                                  "mr_put_nbi_scattered", "mr_put_nbi_scattered_session" };
+                                                  "mr_put_nbi_scattered",
+                                                  "mr_put_nbi_scattered_session" };
             shmem_barrier_all();
             if (me == 0) {
                 double m = mr_run(s, stride, session, rounds, o.warmup, src);

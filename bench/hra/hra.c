@@ -31,41 +31,70 @@
 #endif
 
 enum kind {
-    PUT, PUT_NBI_SYM, PUT_NBI_LHEAP, PUT_NBI_LSTACK, PUT_FENCE_ADD,
+    PUT,
+    PUT_NBI_SYM,
+    PUT_NBI_LHEAP,
+    PUT_NBI_LSTACK,
+    PUT_FENCE_ADD,
 #if BENCH_HAVE_SPEC_1_5
     PUT_SIGNAL,
 #endif
-    AMO_ADD, AMO_FETCH_ADD, AMO_SET, AMO_SWAP, AMO_CSWAP,
+    AMO_ADD,
+    AMO_FETCH_ADD,
+    AMO_SET,
+    AMO_SWAP,
+    AMO_CSWAP,
 #if HRA_EXT
-    PUT_NBI_SESSION, PUT_SIGNAL_SESSION, AMO_ADD_ST, AMO_FETCH_ADD_ST, AMO_SET_ST, SIGNAL_SET,
+    PUT_NBI_SESSION,
+    PUT_SIGNAL_SESSION,
+    AMO_ADD_ST,
+    AMO_FETCH_ADD_ST,
+    AMO_SET_ST,
+    SIGNAL_SET,
 #endif
     KINDS
 };
 static const char *const kind_names[KINDS] = {
-    "put", "put_nbi_sym", "put_nbi_lheap", "put_nbi_lstack", "put_fence_add",
+    "put",
+    "put_nbi_sym",
+    "put_nbi_lheap",
+    "put_nbi_lstack",
+    "put_fence_add",
 #if BENCH_HAVE_SPEC_1_5
     "put_signal",
 #endif
-    "amo_add", "amo_fetch_add", "amo_set", "amo_swap", "amo_cswap",
+    "amo_add",
+    "amo_fetch_add",
+    "amo_set",
+    "amo_swap",
+    "amo_cswap",
 #if HRA_EXT
-    "put_nbi_session", "put_signal_session", "amo_add_single_transmit",
-    "amo_fetch_add_single_transmit", "amo_set_single_transmit", "signal_set",
+    "put_nbi_session",
+    "put_signal_session",
+    "amo_add_single_transmit",
+    "amo_fetch_add_single_transmit",
+    "amo_set_single_transmit",
+    "signal_set",
 #endif
 };
 
 #define WINDOW 64 /* non-blocking puts in flight before a quiet frees their sources */
 
 struct hra {
-    size_t size;          /* table elements per PE */
-    long updates;         /* updates per PE */
+    size_t size;  /* table elements per PE */
+    long updates; /* updates per PE */
     uint64_t seed;
     unsigned long *table; /* symmetric */
     unsigned long *sym_src;
-    uint64_t *counter;    /* symmetric: signal/counter target of put_fence_add, put_signal */
-    long bad_fetches;     /* fetched values a swap/cswap could not have returned */
+    uint64_t *counter; /* symmetric: signal/counter target of put_fence_add, put_signal */
+    long bad_fetches;  /* fetched values a swap/cswap could not have returned */
 };
 
-struct update { int pe; size_t idx; unsigned long add; };
+struct update {
+    int pe;
+    size_t idx;
+    unsigned long add;
+};
 
 static uint64_t stream_seed(const struct hra *h, int pe)
 {
@@ -75,7 +104,8 @@ static uint64_t stream_seed(const struct hra *h, int pe)
 static struct update next_update(uint64_t *state, const struct hra *h, int npes)
 {
     uint64_t r = bench_rand(state);
-    struct update u = {(int)((r >> 40) % (uint64_t)npes), (size_t)(r % h->size), (r >> 8) | 1};
+    struct update u = { (int)((r >> 40) % (uint64_t)npes), (size_t)(r % h->size),
+                        (r >> 8) | 1 };
     return u;
 }
 
@@ -115,8 +145,9 @@ static long session_of(enum kind k)
     switch (k) {
     case PUT_NBI_SESSION: return SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT;
     case PUT_SIGNAL_SESSION: return SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PWS;
-    case AMO_ADD_ST: case AMO_FETCH_ADD_ST: case AMO_SET_ST:
-        return SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO;
+    case AMO_ADD_ST:
+    case AMO_FETCH_ADD_ST:
+    case AMO_SET_ST: return SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO;
     default: break;
     }
 #endif
@@ -181,7 +212,9 @@ static void run_pass(struct hra *h, enum kind k)
         case AMO_ADD: shmem_ulong_atomic_add(dst, u.add, u.pe); break;
         case AMO_FETCH_ADD: (void)shmem_ulong_atomic_fetch_add(dst, u.add, u.pe); break;
         case AMO_SET: shmem_ulong_atomic_set(dst, v, u.pe); break;
-        case AMO_SWAP: check_fetched(h, shmem_ulong_atomic_swap(dst, v, u.pe), u.pe, u.idx); break;
+        case AMO_SWAP:
+            check_fetched(h, shmem_ulong_atomic_swap(dst, v, u.pe), u.pe, u.idx);
+            break;
         case AMO_CSWAP:
             check_fetched(h, shmem_ulong_atomic_compare_swap(dst, 0, v, u.pe), u.pe, u.idx);
             break;
@@ -240,7 +273,7 @@ static long errors; /* symmetric: PE 0 sums every PE's mismatches here */
 
 int main(int argc, char **argv)
 {
-    struct hra h = {1u << 20, 100000, 1, NULL, NULL, NULL, 0};
+    struct hra h = { 1u << 20, 100000, 1, NULL, NULL, NULL, 0 };
     int c;
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
@@ -251,7 +284,9 @@ int main(int argc, char **argv)
         case 'S': h.seed = strtoull(optarg, NULL, 0); break;
         default:
             if (me == 0)
-                fprintf(stderr, "usage: %s [-n table elements per PE] [-u updates per PE] [-S seed]\n",
+                fprintf(stderr,
+                        "usage: %s [-n table elements per PE] [-u updates per PE] [-S "
+                        "seed]\n",
                         argv[0]);
             shmem_finalize();
             return c == 'h' ? 0 : 2;
@@ -268,7 +303,8 @@ int main(int argc, char **argv)
     h.counter = shmem_malloc(sizeof *h.counter);
     if (!h.table || !h.sym_src || !h.counter) {
         if (me == 0)
-            fprintf(stderr, "hra: symmetric allocation failed (table of %zu elements)\n", h.size);
+            fprintf(stderr, "hra: symmetric allocation failed (table of %zu elements)\n",
+                    h.size);
         shmem_global_exit(1);
     }
     if (me == 0) {
@@ -294,8 +330,8 @@ int main(int argc, char **argv)
         if (me == 0) {
             double ups = (double)h.updates * npes / t / 1e6;
             double mbs = ups * sizeof(unsigned long);
-            printf("  %-16s %10.4f %14.3f %14.3f %14.2f  %s\n", kind_names[k], t, ups, ups / npes,
-                   mbs, errors ? "FAILED" : "PASSED");
+            printf("  %-16s %10.4f %14.3f %14.3f %14.2f  %s\n", kind_names[k], t, ups,
+                   ups / npes, mbs, errors ? "FAILED" : "PASSED");
             char name[64];
             snprintf(name, sizeof name, "hra_%s", kind_names[k]);
             bench_result(name, sizeof(unsigned long), "rate_Mups", ups);

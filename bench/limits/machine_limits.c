@@ -83,8 +83,14 @@ static void take_turns(struct shared *s, long iters, long parity)
         atomic_fetch_add_explicit(&s->counter, 1, memory_order_acq_rel);
     }
 }
-static void even_side(struct shared *s, long iters) { take_turns(s, iters, 0); }
-static void odd_side(struct shared *s, long iters) { take_turns(s, iters, 1); }
+static void even_side(struct shared *s, long iters)
+{
+    take_turns(s, iters, 0);
+}
+static void odd_side(struct shared *s, long iters)
+{
+    take_turns(s, iters, 1);
+}
 
 static void memcpy_sweep(size_t max, long iters)
 {
@@ -118,8 +124,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [iterations]\n", argv[0]);
         return 2;
     }
-    struct shared *s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                            -1, 0);
+    struct shared *s =
+            mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (s == MAP_FAILED) {
         perror("mmap");
         return 1;

@@ -7,27 +7,63 @@
 #include <stdio.h>
 
 enum amo_kind {
-    FETCH, FETCH_ADD, FETCH_INC, SWAP, CSWAP, FETCH_AND, FETCH_OR, FETCH_XOR, /* fetching */
-    SET, ADD, INC, AND, OR, XOR,                                            /* non-fetching */
+    FETCH,
+    FETCH_ADD,
+    FETCH_INC,
+    SWAP,
+    CSWAP,
+    FETCH_AND,
+    FETCH_OR,
+    FETCH_XOR, /* fetching */
+    SET,
+    ADD,
+    INC,
+    AND,
+    OR,
+    XOR, /* non-fetching */
 #if BENCH_HAVE_SPEC_1_5
-    FETCH_NBI, FETCH_ADD_NBI, FETCH_INC_NBI, SWAP_NBI, CSWAP_NBI, FETCH_AND_NBI,
-    FETCH_OR_NBI, FETCH_XOR_NBI,
+    FETCH_NBI,
+    FETCH_ADD_NBI,
+    FETCH_INC_NBI,
+    SWAP_NBI,
+    CSWAP_NBI,
+    FETCH_AND_NBI,
+    FETCH_OR_NBI,
+    FETCH_XOR_NBI,
 #endif
     AMO_KINDS
 };
 
 static const char *const kind_names[AMO_KINDS] = {
-    "fetch", "fetch_add", "fetch_inc", "swap", "compare_swap", "fetch_and", "fetch_or",
-    "fetch_xor", "set", "add", "inc", "and", "or", "xor",
+    "fetch",
+    "fetch_add",
+    "fetch_inc",
+    "swap",
+    "compare_swap",
+    "fetch_and",
+    "fetch_or",
+    "fetch_xor",
+    "set",
+    "add",
+    "inc",
+    "and",
+    "or",
+    "xor",
 #if BENCH_HAVE_SPEC_1_5
-    "fetch_nbi", "fetch_add_nbi", "fetch_inc_nbi", "swap_nbi", "compare_swap_nbi",
-    "fetch_and_nbi", "fetch_or_nbi", "fetch_xor_nbi",
+    "fetch_nbi",
+    "fetch_add_nbi",
+    "fetch_inc_nbi",
+    "swap_nbi",
+    "compare_swap_nbi",
+    "fetch_and_nbi",
+    "fetch_or_nbi",
+    "fetch_xor_nbi",
 #endif
 };
 
 #define WINDOW 64
 static unsigned long global_target; /* symmetric: the target with BENCH_TARGET=global */
-static unsigned long *target;        /* it, or a heap word (bench_target) */
+static unsigned long *target;       /* it, or a heap word (bench_target) */
 #if BENCH_HAVE_SPEC_1_5
 static unsigned long fetched[WINDOW]; /* _nbi fetch destinations, one per op of a window */
 #endif
@@ -58,7 +94,9 @@ static void amo(enum amo_kind kind, unsigned long v, int slot)
     case FETCH_ADD_NBI: shmem_ulong_atomic_fetch_add_nbi(&fetched[slot], t, v, 1); break;
     case FETCH_INC_NBI: shmem_ulong_atomic_fetch_inc_nbi(&fetched[slot], t, 1); break;
     case SWAP_NBI: shmem_ulong_atomic_swap_nbi(&fetched[slot], t, v, 1); break;
-    case CSWAP_NBI: shmem_ulong_atomic_compare_swap_nbi(&fetched[slot], t, v - 1, v, 1); break;
+    case CSWAP_NBI:
+        shmem_ulong_atomic_compare_swap_nbi(&fetched[slot], t, v - 1, v, 1);
+        break;
     case FETCH_AND_NBI: shmem_ulong_atomic_fetch_and_nbi(&fetched[slot], t, ~v, 1); break;
     case FETCH_OR_NBI: shmem_ulong_atomic_fetch_or_nbi(&fetched[slot], t, v, 1); break;
     case FETCH_XOR_NBI: shmem_ulong_atomic_fetch_xor_nbi(&fetched[slot], t, v, 1); break;
@@ -67,7 +105,10 @@ static void amo(enum amo_kind kind, unsigned long v, int slot)
     }
 }
 
-static int fetching_blocking(enum amo_kind k) { return k <= FETCH_XOR; }
+static int fetching_blocking(enum amo_kind k)
+{
+    return k <= FETCH_XOR;
+}
 
 static double latency_us(enum amo_kind k, long iters, long warmup)
 {
@@ -97,7 +138,7 @@ static double rate_mops(enum amo_kind k, long rounds, long warmup)
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {8, 8, 20000, 100};
+    struct bench_opts o = { 8, 8, 20000, 100 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     target = bench_target(&global_target, sizeof global_target, sizeof *target);

@@ -10,13 +10,14 @@
 
 #if !BENCH_HAVE_SPEC_1_5
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
-static long psync[MAX2(SHMEM_BCAST_SYNC_SIZE, MAX2(SHMEM_REDUCE_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))];
+static long psync[MAX2(SHMEM_BCAST_SYNC_SIZE,
+                       MAX2(SHMEM_REDUCE_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))];
 static long *pwrk; /* reduction work array, sized for the largest reduction */
 #endif
 
 enum coll { BARRIER, BCAST, REDUCE, FCOLLECT, ALLTOALL, COLLS };
-static const char *const coll_names[COLLS] = {"barrier", "bcast", "reduce", "fcollect",
-                                              "alltoall"};
+static const char *const coll_names[COLLS] = { "barrier", "bcast", "reduce", "fcollect",
+                                               "alltoall" };
 
 /* One collective on the whole job; `bytes` is per PE (a multiple of 8). */
 static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
@@ -36,7 +37,9 @@ static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
     switch (c) {
     case BARRIER: shmem_barrier_all(); break;
     case BCAST: shmem_broadcast64(dst, src, bytes / 8, 0, 0, 0, n, psync); break;
-    case REDUCE: shmem_long_sum_to_all(dst, src, (int)(bytes / 8), 0, 0, n, pwrk, psync); break;
+    case REDUCE:
+        shmem_long_sum_to_all(dst, src, (int)(bytes / 8), 0, 0, n, pwrk, psync);
+        break;
     case FCOLLECT: shmem_fcollect64(dst, src, bytes / 8, 0, 0, n, psync); break;
     case ALLTOALL: shmem_alltoall64(dst, src, bytes / 8, 0, 0, n, psync); break;
     case COLLS: break;
@@ -68,13 +71,14 @@ static double time_coll(enum coll c, void *dst, const void *src, size_t bytes, l
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {8, 1u << 20, 1000, 20};
+    struct bench_opts o = { 8, 1u << 20, 1000, 20 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (n > (int)(sizeof times / sizeof times[0])) {
         if (me == 0)
-            fprintf(stderr, "coll supports at most %zu PEs\n", sizeof times / sizeof times[0]);
+            fprintf(stderr, "coll supports at most %zu PEs\n",
+                    sizeof times / sizeof times[0]);
         shmem_finalize();
         return 1;
     }
@@ -89,15 +93,17 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
     size_t wrk = o.max_size / 8 / 2 + 1;
-    pwrk = shmem_malloc((wrk > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? wrk : SHMEM_REDUCE_MIN_WRKDATA_SIZE) *
-                        sizeof(long));
+    pwrk = shmem_malloc(
+            (wrk > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? wrk : SHMEM_REDUCE_MIN_WRKDATA_SIZE) *
+            sizeof(long));
 #endif
     shmem_barrier_all();
 
     for (int c = 0; c < COLLS; c++) {
         if (me == 0)
-            bench_header(coll_names[c], c == BARRIER ? "# Size          Latency (us)"
-                                                     : "# Size/PE       Latency (us)");
+            bench_header(coll_names[c],
+                         c == BARRIER ? "# Size          Latency (us)"
+                                      : "# Size/PE       Latency (us)");
         size_t first = c == BARRIER ? 0 : o.min_size, last = c == BARRIER ? 0 : o.max_size;
         for (size_t size = first; size <= last; size = size ? size * 2 : 1) {
             double us = time_coll(c, dst, src, size, bench_iters_for(&o, size * (size_t)n),

@@ -9,13 +9,14 @@
 #include <string.h>
 
 enum coll { BARRIER, BCAST, REDUCE, COLLECT, FCOLLECT, COLLS };
-static const char *const names[COLLS] = { "barrier", "bcast", "reduce", "collect", "fcollect" };
+static const char *const names[COLLS] = { "barrier", "bcast", "reduce", "collect",
+                                          "fcollect" };
 
 static long src[1], dst[4096];
 #if !BENCH_HAVE_SPEC_1_5
 static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long psync[SHMEM_COLLECT_SYNC_SIZE > SHMEM_REDUCE_SYNC_SIZE ? SHMEM_COLLECT_SYNC_SIZE
-                                                                    : SHMEM_REDUCE_SYNC_SIZE];
+                                                                   : SHMEM_REDUCE_SYNC_SIZE];
 #endif
 static double times[4096];
 
@@ -51,7 +52,8 @@ int main(int argc, char **argv)
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (n > (int)(sizeof dst / sizeof dst[0])) {
         if (me == 0)
-            fprintf(stderr, "coll_small supports at most %zu PEs\n", sizeof dst / sizeof dst[0]);
+            fprintf(stderr, "coll_small supports at most %zu PEs\n",
+                    sizeof dst / sizeof dst[0]);
         shmem_finalize();
         return 1;
     }

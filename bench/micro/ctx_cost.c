@@ -47,7 +47,8 @@ int main(int argc, char **argv)
     footprint(&rss0, &pss0);
     for (long i = 0; i < n; i++) {
         if (shmem_ctx_create(0, &ctx[i])) {
-            fprintf(stderr, "ctx_cost: PE %d: shmem_ctx_create failed at context %ld\n", me, i);
+            fprintf(stderr, "ctx_cost: PE %d: shmem_ctx_create failed at context %ld\n", me,
+                    i);
             shmem_global_exit(1);
         }
         double t0 = bench_now();

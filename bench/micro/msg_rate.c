@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 static long global_target[64]; /* symmetric: the target with BENCH_TARGET=global */
-static long *target;            /* it, or a heap array (bench_target); each op of a
+static long *target;           /* it, or a heap array (bench_target); each op of a
                                  * window writes its own element */
 static long source[64];
 
@@ -29,7 +29,7 @@ static double rate(int use_p, long rounds, long warmup)
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {8, 8, 20000, 100};
+    struct bench_opts o = { 8, 8, 20000, 100 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     target = bench_target(global_target, sizeof global_target, sizeof global_target);

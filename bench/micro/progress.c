@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static long value = 42;    /* symmetric: what PE 0 gets */
-static long release;       /* symmetric: PE 0 sets it when done */
+static long value = 42; /* symmetric: what PE 0 gets */
+static long release;    /* symmetric: PE 0 sets it when done */
 
 static double get_latency(long iters, long warmup)
 {
@@ -35,7 +35,7 @@ static double cpu_seconds(void)
     struct rusage u;
     getrusage(RUSAGE_SELF, &u);
     return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 +
-           (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec * 1e-6;
+            (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec * 1e-6;
 }
 
 int main(int argc, char **argv)
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         } else if (me == 1) {
             if (busy)
                 while (!__atomic_load_n(&release, __ATOMIC_ACQUIRE))
-                    ;   /* computing: no SHMEM call */
+                    ; /* computing: no SHMEM call */
             else
                 shmem_long_wait_until(&release, SHMEM_CMP_NE, 0);
         }

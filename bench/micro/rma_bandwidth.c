@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double window_rate(int get, char *dst, char *src, size_t size, long rounds, long warmup,
-                          int window)
+static double window_rate(int get, char *dst, char *src, size_t size, long rounds,
+                          long warmup, int window)
 {
     double t0 = 0;
     for (long r = -warmup; r < rounds; r++) {
@@ -27,7 +27,7 @@ static double window_rate(int get, char *dst, char *src, size_t size, long round
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {1, 4u << 20, 1000, 10};
+    struct bench_opts o = { 1, 4u << 20, 1000, 10 };
     const int window = 64;
     shmem_init();
     bench_parse(argc, argv, &o, "");
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     memset(src, 2, o.max_size);
     shmem_barrier_all();
 
-    static const char *names[] = {"put_bw", "get_bw"};
+    static const char *names[] = { "put_bw", "get_bw" };
     for (int get = 0; get < 2; get++) {
         if (me == 0)
             bench_header(get ? "shmem_getmem_nbi bandwidth (window 64)"

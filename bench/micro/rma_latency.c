@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static long ping; /* symmetric: the ping-pong flag */
+static long ping;                 /* symmetric: the ping-pong flag */
 static char global_dst[4u << 20]; /* symmetric: the put/get target with BENCH_TARGET=global */
 
 static double put_latency(char *dst, const char *src, size_t size, long iters, long warmup)
@@ -54,7 +54,7 @@ static double pingpong(int me, long iters, long warmup)
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {1, 4u << 20, 10000, 100};
+    struct bench_opts o = { 1, 4u << 20, 10000, 100 };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     int me = shmem_my_pe();
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     memset(src, 2, o.max_size);
     shmem_barrier_all();
 
-    static const char *names[] = {"put_lat", "get_lat"};
+    static const char *names[] = { "put_lat", "get_lat" };
     for (int kind = 0; kind < 2; kind++) {
         if (me == 0)
             bench_header(kind == 0 ? "shmem_putmem + quiet latency" : "shmem_getmem latency",

@@ -13,13 +13,13 @@ static uint64_t sig; /* symmetric signal word (uint64_t is unsigned long on LP64
 
 enum variant { MANUAL, PUT_SIGNAL, VARIANTS };
 
-static void send(enum variant v, char *dst, const char *src, size_t size, uint64_t value, int add,
-                 int pe)
+static void send(enum variant v, char *dst, const char *src, size_t size, uint64_t value,
+                 int add, int pe)
 {
 #if BENCH_HAVE_SPEC_1_5
     if (v == PUT_SIGNAL) {
-        shmem_putmem_signal(dst, src, size, &sig, value, add ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET,
-                            pe);
+        shmem_putmem_signal(dst, src, size, &sig, value,
+                            add ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET, pe);
         return;
     }
 #endif
@@ -44,7 +44,8 @@ static void wait_signal(enum variant v, uint64_t value)
     shmem_ulong_wait_until(&sig, SHMEM_CMP_GE, value);
 }
 
-static double latency(enum variant v, int me, char *dst, const char *src, size_t size, long iters)
+static double latency(enum variant v, int me, char *dst, const char *src, size_t size,
+                      long iters)
 {
     double t0 = bench_now();
     for (long i = 1; i <= iters; i++) {
@@ -78,8 +79,8 @@ static double bandwidth(enum variant v, int me, char *dst, const char *src, size
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {1, 1u << 20, 5000, 0};
-    static const char *const names[VARIANTS] = {"put_fence_set", "put_signal"};
+    struct bench_opts o = { 1, 1u << 20, 5000, 0 };
+    static const char *const names[VARIANTS] = { "put_fence_set", "put_signal" };
     shmem_init();
     bench_parse(argc, argv, &o, "");
     int me = shmem_my_pe();
@@ -102,13 +103,16 @@ int main(int argc, char **argv)
                      bw ? "bandwidth (window 64)" : "ping-pong latency (half round trip)");
             snprintf(bench, sizeof bench, "%s_%s", names[v], bw ? "bw" : "lat");
             if (me == 0)
-                bench_header(title, bw ? "# Size      Bandwidth (MB/s)" : "# Size          Latency (us)");
+                bench_header(title,
+                             bw ? "# Size      Bandwidth (MB/s)"
+                                : "# Size          Latency (us)");
             for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
                 sig = 0;
                 shmem_barrier_all();
                 if (me <= 1) {
-                    double x = bw ? bandwidth(v, me, dst, src, size, bench_iters_for(&o, size * 64))
-                                  : latency(v, me, dst, src, size, bench_iters_for(&o, size)) * 1e6;
+                    double x = bw
+                            ? bandwidth(v, me, dst, src, size, bench_iters_for(&o, size * 64))
+                            : latency(v, me, dst, src, size, bench_iters_for(&o, size)) * 1e6;
                     if (me == 0) {
                         printf(bw ? "%-10zu %18.2f\n" : "%-14zu %14.2f\n", size, x);
                         bench_result(bench, size, bw ? "bw_MBps" : "lat_us", x);

@@ -49,12 +49,12 @@ static void *shmem_space_malloc(shmem_space_t space, size_t size)
 #endif
 
 struct params {
-    long elements;     /* per PE */
-    int word;          /* bytes per word: 4 or 8 */
-    int words;         /* words per element; the first is the key */
-    double headroom;   /* percent of extra room in each PE's receive table */
+    long elements;   /* per PE */
+    int word;        /* bytes per word: 4 or 8 */
+    int words;       /* words per element; the first is the key */
+    double headroom; /* percent of extra room in each PE's receive table */
     uint64_t seed;
-    size_t chunk;      /* A_MsizeB: bytes appended per put at most */
+    size_t chunk; /* A_MsizeB: bytes appended per put at most */
 };
 
 static int key_bytes; /* for the qsort comparator */
@@ -112,8 +112,10 @@ enum phase { TOT, SORT, CPY, EXCH, PHASES };
 static void usage(const char *prog)
 {
     fprintf(stderr,
-            "usage: %s [-e elements/PE] [-w word bytes 4|8] [-W words/element] [-H headroom %%]\n"
-            "          [-S seed] [-a A_MsizeB: bytes per append] [-V HA_HI|GA_HI|GA_HI_OO|all]\n",
+            "usage: %s [-e elements/PE] [-w word bytes 4|8] [-W words/element] [-H headroom "
+            "%%]\n"
+            "          [-S seed] [-a A_MsizeB: bytes per append] [-V "
+            "HA_HI|GA_HI|GA_HI_OO|all]\n",
             prog);
 }
 
@@ -126,13 +128,13 @@ struct job {
     int me, npes;
     size_t n, eb, chunk_elems, cap;
     unsigned char *table;
-    double *times;    /* symmetric: PHASES x npes, the times gathered on PE 0 */
+    double *times; /* symmetric: PHASES x npes, the times gathered on PE 0 */
 };
 
 /* Counting sort of table[lo, hi) by destination into out (slab-local layout), with
  * count[] and start[] for that slab. */
-static void bucket(const struct job *j, size_t lo, size_t hi, unsigned char *out, size_t *count,
-                   size_t *start)
+static void bucket(const struct job *j, size_t lo, size_t hi, unsigned char *out,
+                   size_t *count, size_t *start)
 {
     size_t fill_at[j->npes];
     memset(count, 0, (size_t)j->npes * sizeof *count);
@@ -173,9 +175,9 @@ static int append(const struct job *j, const unsigned char *src, const size_t *c
 struct slabs {
     const struct job *j;
     int nslabs;
-    unsigned char *host;     /* bucketed slabs, slab s at s * slab elements */
-    size_t *count, *start;   /* nslabs x npes */
-    int ready;               /* slabs bucketed so far (atomic) */
+    unsigned char *host;   /* bucketed slabs, slab s at s * slab elements */
+    size_t *count, *start; /* nslabs x npes */
+    int ready;             /* slabs bucketed so far (atomic) */
     double sort_time;
 };
 
@@ -209,7 +211,8 @@ static int run(const struct job *j, enum variant v)
     unsigned char *recv = shmem_space_malloc(space, cap * eb);
     unsigned char *dbuck = dev ? shmem_space_malloc(SHMEM_SPACE_DEVICE, n * eb) : NULL;
     unsigned char *scratch = dev ? NULL : shmem_malloc(scratch_bytes);
-    size_t *count = calloc((size_t)npes, sizeof *count), *start = calloc((size_t)npes, sizeof *start);
+    size_t *count = calloc((size_t)npes, sizeof *count),
+           *start = calloc((size_t)npes, sizeof *start);
     size_t *sent = calloc((size_t)npes, sizeof *sent);
     if (!bucketed || !hrecv || !recv || (dev && !dbuck) || (!dev && !scratch) || !count ||
         !start || !sent) {
@@ -225,11 +228,13 @@ static int run(const struct job *j, enum variant v)
     fill = 0;
     shmem_barrier_all();
 
-    double t[PHASES] = {0}, t0 = bench_now(), ts;
+    double t[PHASES] = { 0 }, t0 = bench_now(), ts;
     int overflow = 0;
     if (v == GA_HI_OO) {
         /* The bucketing thread runs ahead; this one uploads and appends each slab. */
-        struct slabs s = { .j = j, .nslabs = 8, .host = bucketed,
+        struct slabs s = { .j = j,
+                           .nslabs = 8,
+                           .host = bucketed,
                            .count = calloc(8 * (size_t)npes, sizeof(size_t)),
                            .start = calloc(8 * (size_t)npes, sizeof(size_t)) };
         pthread_t th;
@@ -241,7 +246,8 @@ static int run(const struct job *j, enum variant v)
             while (__atomic_load_n(&s.ready, __ATOMIC_ACQUIRE) <= k)
                 sched_yield();
             size_t lo = slab_lo(&s, k), hi = slab_lo(&s, k + 1);
-            shmem_putmem(dbuck + lo * eb, bucketed + lo * eb, (hi - lo) * eb, me); /* upload */
+            shmem_putmem(dbuck + lo * eb, bucketed + lo * eb, (hi - lo) * eb,
+                         me); /* upload */
             overflow |= append(j, dbuck + lo * eb, s.count + (size_t)k * npes,
                                s.start + (size_t)k * npes, recv);
         }
@@ -314,7 +320,9 @@ static int run(const struct job *j, enum variant v)
         recv_sum += key;
     }
     if ((size_t)fill > cap)
-        fprintf(stderr, "bucket_sort: PE %d received %ld elements, room for %zu: raise the headroom (-H)\n",
+        fprintf(stderr,
+                "bucket_sort: PE %d received %ld elements, room for %zu: raise the headroom "
+                "(-H)\n",
                 me, fill, cap);
     shmem_ulong_atomic_add(&total_count, (unsigned long)got, 0);
     shmem_ulong_atomic_add(&sum_after, recv_sum, 0);
@@ -326,16 +334,17 @@ static int run(const struct job *j, enum variant v)
 
     int passed = 1;
     if (me == 0) {
-        double worst[PHASES] = {0};
+        double worst[PHASES] = { 0 };
         for (int ph = 0; ph < PHASES; ph++)
             for (int pe = 0; pe < npes; pe++)
-                worst[ph] = j->times[ph * npes + pe] > worst[ph] ? j->times[ph * npes + pe] : worst[ph];
+                worst[ph] = j->times[ph * npes + pe] > worst[ph] ? j->times[ph * npes + pe]
+                                                                 : worst[ph];
         passed = bad_pes == 0 && total_count == n * (size_t)npes && sum_after == sum_before;
         double gib = (double)n * (double)eb / (1024.0 * 1024.0 * 1024.0);
         printf("%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%s\n", variant_name[v],
                j->chunk_elems * eb, worst[TOT], worst[SORT], worst[CPY], worst[EXCH],
                gib / worst[TOT], gib / worst[EXCH], passed ? "PASSED" : "FAILED");
-        static const char *const metric[PHASES] = {"tot_s", "sort_s", "cpy_s", "exch_s"};
+        static const char *const metric[PHASES] = { "tot_s", "sort_s", "cpy_s", "exch_s" };
         char name[32];
         snprintf(name, sizeof name, v == HA_HI ? "bucket_sort" : "bucket_sort_%s",
                  variant_name[v]);
@@ -364,7 +373,7 @@ static int passed_all = 1;
 
 int main(int argc, char **argv)
 {
-    struct job j = { .p = {1 << 20, 8, 1, 2.0, 1, 1 << 20} };
+    struct job j = { .p = { 1 << 20, 8, 1, 2.0, 1, 1 << 20 } };
     struct params *p = &j.p;
     const char *which = "HA_HI";
     int c;
@@ -386,16 +395,17 @@ int main(int argc, char **argv)
             return c == 'h' ? 0 : 2;
         }
     }
-    int want[VARIANTS] = {0}, any = 0;
+    int want[VARIANTS] = { 0 }, any = 0;
     for (int v = 0; v < VARIANTS; v++)
         any |= want[v] = !strcmp(which, "all") || !strcmp(which, variant_name[v]);
     size_t eb = (size_t)p->word * (size_t)p->words;
-    if (p->elements < 1 || (p->word != 4 && p->word != 8) || p->words < 1 || p->headroom < 0 ||
-        p->chunk < eb || !any) {
+    if (p->elements < 1 || (p->word != 4 && p->word != 8) || p->words < 1 ||
+        p->headroom < 0 || p->chunk < eb || !any) {
         if (me == 0) {
             usage(argv[0]);
-            fprintf(stderr, "need elements >= 1, word 4 or 8, words >= 1, headroom >= 0, "
-                            "A_MsizeB >= one element, a known variant\n");
+            fprintf(stderr,
+                    "need elements >= 1, word 4 or 8, words >= 1, headroom >= 0, "
+                    "A_MsizeB >= one element, a known variant\n");
         }
         shmem_finalize();
         return 2;
@@ -436,17 +446,20 @@ int main(int argc, char **argv)
                "* Est Num Elements per PE = %ld\n* sizeof(ELEMENT_TYPE) Word = %d\n"
                "* Words per Element = %d\n* Headroom = %.2f %%\n* OMP Threads = 1\n"
                "* Rand Seed = %llu\n* table array size/PE (MiB) = %.3f\n"
-               "* Scratch Pad size/PE (MiB) = %.3f\n* Est Memory footprint/PE (MiB) = %.3f\n\n",
+               "* Scratch Pad size/PE (MiB) = %.3f\n* Est Memory footprint/PE (MiB) = "
+               "%.3f\n\n",
                npes, p->elements, p->word, p->words, p->headroom, (unsigned long long)p->seed,
                (double)(j.n * eb) / mib, (double)scratch_bytes / mib,
                (double)(2 * j.n * eb + j.cap * eb + scratch_bytes) / mib);
-        printf("Test\tA_MsizeB\tTotTime\tSortTime\tCpyTime\tExchTime\tLB_GiB/s/PE\tUB_GiB/s/PE\tCheck\n");
+        printf("Test\tA_MsizeB\tTotTime\tSortTime\tCpyTime\tExchTime\tLB_GiB/s/PE\tUB_GiB/s/"
+               "PE\tCheck\n");
     }
     for (int v = 0; v < VARIANTS; v++)
         if (want[v])
             passed_all &= run(&j, v);
     if (me == 0)
-        printf("\n%s\n\n*****\n", passed_all ? "A47 has sorted things out!" : "A47 did not sort things out.");
+        printf("\n%s\n\n*****\n",
+               passed_all ? "A47 has sorted things out!" : "A47 did not sort things out.");
     shmem_barrier_all();
     shmem_free(j.times);
     free(j.table);

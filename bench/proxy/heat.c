@@ -50,9 +50,9 @@ static void sweep(int n, int rows, const double *u, double *next)
 {
     for (int i = 1; i <= rows; i++)
         for (int j = 1; j <= n; j++)
-            next[(size_t)i * (n + 2) + j] =
-                0.25 * (u[(size_t)(i - 1) * (n + 2) + j] + u[(size_t)(i + 1) * (n + 2) + j] +
-                        u[(size_t)i * (n + 2) + j - 1] + u[(size_t)i * (n + 2) + j + 1]);
+            next[(size_t)i * (n + 2) + j] = 0.25 *
+                    (u[(size_t)(i - 1) * (n + 2) + j] + u[(size_t)(i + 1) * (n + 2) + j] +
+                     u[(size_t)i * (n + 2) + j - 1] + u[(size_t)i * (n + 2) + j + 1]);
 }
 
 /* One iteration: exchange the edge rows of `u`, then compute `next` from it. */
@@ -61,9 +61,11 @@ static void step(struct grid *g, int t)
     int me = shmem_my_pe(), npes = shmem_n_pes(), par = t & 1;
     size_t w = (size_t)g->n + 2;
     if (me > 0)
-        send_row(g, &AT(g, g->u, 1, 0), &g->ghost_dn[par * w], &g->sig[2 + par], t + 1, me - 1);
+        send_row(g, &AT(g, g->u, 1, 0), &g->ghost_dn[par * w], &g->sig[2 + par], t + 1,
+                 me - 1);
     if (me < npes - 1)
-        send_row(g, &AT(g, g->u, g->rows, 0), &g->ghost_up[par * w], &g->sig[par], t + 1, me + 1);
+        send_row(g, &AT(g, g->u, g->rows, 0), &g->ghost_up[par * w], &g->sig[par], t + 1,
+                 me + 1);
     if (me > 0) {
         wait_signal(&g->sig[par], t + 1);
         memcpy(&AT(g, g->u, 0, 0), &g->ghost_up[par * w], w * sizeof(double));
@@ -106,7 +108,8 @@ static double serial_error(const struct grid *g, int iters)
     double err = 0;
     for (int i = 1; i <= g->rows; i++)
         for (int j = 1; j <= n; j++)
-            err = fmax(err, fabs(AT(g, g->u, i, j) - a[(size_t)(g->row0 + i - 1) * (n + 2) + j]));
+            err = fmax(err,
+                       fabs(AT(g, g->u, i, j) - a[(size_t)(g->row0 + i - 1) * (n + 2) + j]));
     free(a);
     free(b);
     return err;
@@ -126,7 +129,9 @@ int main(int argc, char **argv)
         case 'x': check = 0; break;
         default:
             if (me == 0)
-                fprintf(stderr, "usage: %s [-n interior size] [-t iterations] [-x: skip the serial check]\n",
+                fprintf(stderr,
+                        "usage: %s [-n interior size] [-t iterations] [-x: skip the serial "
+                        "check]\n",
                         argv[0]);
             shmem_finalize();
             return c == 'h' ? 0 : 2;
@@ -134,11 +139,12 @@ int main(int argc, char **argv)
     }
     if (n < npes || iters < 1) {
         if (me == 0)
-            fprintf(stderr, "heat: need size >= number of PEs (%d) and iterations >= 1\n", npes);
+            fprintf(stderr, "heat: need size >= number of PEs (%d) and iterations >= 1\n",
+                    npes);
         shmem_finalize();
         return 2;
     }
-    struct grid g = {.n = n};
+    struct grid g = { .n = n };
     int base = n / npes, extra = n % npes;
     g.rows = base + (me < extra);
     g.row0 = 1 + me * base + (me < extra ? me : extra);
@@ -169,7 +175,9 @@ int main(int argc, char **argv)
         bench_header("2-D Jacobi heat, halo exchange by put-with-signal", "");
         printf("# %-8s %8s %12s %14s  %s\n", "Size", "Iters", "Time (s)", "MLUPS", "Check");
         printf("  %-8d %8d %12.4f %14.2f  %s\n", n, iters, secs, mlups,
-               !check ? "SKIPPED" : failures ? "FAILED" : "PASSED");
+               !check             ? "SKIPPED"
+                       : failures ? "FAILED"
+                                  : "PASSED");
         bench_result("heat", (size_t)n, "time_s", secs);
         bench_result("heat", (size_t)n, "rate_MLUPS", mlups);
     }

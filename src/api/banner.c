@@ -23,13 +23,15 @@ static void print_binding(void)
     const char *how = shoal.cfg.binding;
     char why[128];
     if (shoal.boot != &shoal_boot_oshrun)
-        snprintf(why, sizeof why, "as %s left it", shoal.boot == &shoal_boot_single
-                 ? "the shell" : "the launcher");
+        snprintf(why, sizeof why, "as %s left it",
+                 shoal.boot == &shoal_boot_single ? "the shell" : "the launcher");
     else if (!how || !*how || !strncmp(how, "none", 4))
-        snprintf(why, sizeof why, "not bound by oshrun: more PEs than free CPUs, or --bind-to none");
+        snprintf(why, sizeof why,
+                 "not bound by oshrun: more PEs than free CPUs, or --bind-to none");
     else
-        snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s", strchr(how, ':') ? "a" : "its own",
-                 (int)strcspn(how, ":"), how, strchr(how, ':') ? " shared with other PEs" : "");
+        snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s",
+                 strchr(how, ':') ? "a" : "its own", (int)strcspn(how, ":"), how,
+                 strchr(how, ':') ? " shared with other PEs" : "");
     printf("PE %d on %s: CPUs %s (%s)\n", shoal.my_pe, host, cpus, why);
 }
 
@@ -44,14 +46,16 @@ void shoal_banner(void)
         if (shoal.multi_node)
             printf("shm within a node, %s%s%s%s between nodes\n", shoal.net->name,
                    shoal.net_provider ? " (provider " : "",
-                   shoal.net_provider ? shoal.net_provider : "", shoal.net_provider ? ")" : "");
+                   shoal.net_provider ? shoal.net_provider : "",
+                   shoal.net_provider ? ")" : "");
         else
             printf("shm (every PE on one node)\n");
         if (shoal.cfg.info) {
-            printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n", shoal.spin_polls,
+            printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n",
+                   shoal.spin_polls,
                    shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
-                   : shoal.own_core          ? "it has a core of its own"
-                   : shoal.host_busy         ? "the host was busy at start-up"
+                           : shoal.own_core  ? "it has a core of its own"
+                           : shoal.host_busy ? "the host was busy at start-up"
                                              : "PEs outnumber its cores");
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);

@@ -19,12 +19,12 @@
 #include "core/log.h"
 
 struct ctx_node {
-    struct shoal_ctx ctx;   /* first, so a handle converts back to its node */
+    struct shoal_ctx ctx; /* first, so a handle converts back to its node */
     struct ctx_node *prev, *next;
 };
 
 static struct ctx_node *live;
-static struct ctx_node *dead;   /* destroyed nodes, linked through next */
+static struct ctx_node *dead; /* destroyed nodes, linked through next */
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -66,7 +66,8 @@ void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx)
 {
     shoal_require_init(routine);
     if (ctx->destroyed == SHOAL_CTX_DESTROYED)
-        shoal_fatal(routine, "the context was destroyed (shmem_ctx_destroy, or "
+        shoal_fatal(routine,
+                    "the context was destroyed (shmem_ctx_destroy, or "
                     "shmem_team_destroy of its team); create a new one");
 }
 
@@ -165,7 +166,8 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
     if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && !config)
-        shoal_fatal(__func__, "config_mask names SHMEM_CTX_SESSION_TOTAL_OPS but config is NULL");
+        shoal_fatal(__func__,
+                    "config_mask names SHMEM_CTX_SESSION_TOTAL_OPS but config is NULL");
     if (options & ~SHMEM_CTX_SESSION_BATCH)
         shoal_warn(__func__, "unknown session options 0x%lx ignored",
                    options & ~SHMEM_CTX_SESSION_BATCH);

@@ -12,14 +12,21 @@ static void local_complete(const char *fn, shmem_ctx_t ctx)
     shoal.net->local_complete(ctx);
 }
 
-void shmemx_local_complete(void) { local_complete(__func__, SHMEM_CTX_DEFAULT); }
+void shmemx_local_complete(void)
+{
+    local_complete(__func__, SHMEM_CTX_DEFAULT);
+}
 SHOAL_PROFILED(shmemx_local_complete)
 
-void shmemx_ctx_local_complete(shmem_ctx_t ctx) { local_complete(__func__, ctx); }
+void shmemx_ctx_local_complete(shmem_ctx_t ctx)
+{
+    local_complete(__func__, ctx);
+}
 SHOAL_PROFILED(shmemx_ctx_local_complete)
 
-#define SESSION_KNOWN (SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS | \
-                       SHMEM_SESSION_OP_AMO | SHMEM_SESSION_UNRELIABLE)
+#define SESSION_KNOWN                                                                        \
+    (SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS |                    \
+     SHMEM_SESSION_OP_AMO | SHMEM_SESSION_UNRELIABLE)
 
 /* The Cray options are a superset of the standard session's: SHMEM_SESSION_BUNDLE
  * is SHMEM_CTX_SESSION_BATCH. Starting again ORs options in, as the standard one
@@ -29,14 +36,18 @@ void shmemx_ctx_session_start(shmem_ctx_t ctx, long options)
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
     if (options & ~SESSION_KNOWN)
-        shoal_warn(__func__, "unknown session options 0x%lx ignored", options & ~SESSION_KNOWN);
+        shoal_warn(__func__, "unknown session options 0x%lx ignored",
+                   options & ~SESSION_KNOWN);
     ctx->session |= options & SESSION_KNOWN;
     if (ctx->session)
         shoal.net->session_start(ctx, ctx->session);
 }
 SHOAL_PROFILED(shmemx_ctx_session_start)
 
-void shmemx_ctx_session_stop(shmem_ctx_t ctx) { shmem_ctx_session_stop(ctx); }
+void shmemx_ctx_session_stop(shmem_ctx_t ctx)
+{
+    shmem_ctx_session_stop(ctx);
+}
 SHOAL_PROFILED(shmemx_ctx_session_stop)
 
 void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)

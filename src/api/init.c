@@ -20,8 +20,11 @@
 
 static void init_teams(void)
 {
-    shoal_team_world = (struct shoal_team){ .start = 0, .stride = 1, .size = shoal.n_pes,
-                                            .my_pe = shoal.my_pe, .slot = 0,
+    shoal_team_world = (struct shoal_team){ .start = 0,
+                                            .stride = 1,
+                                            .size = shoal.n_pes,
+                                            .my_pe = shoal.my_pe,
+                                            .slot = 0,
                                             .res = &shoal.team_pool[0] };
     /* The node's PEs; topology init fills in its shape. */
     shoal_team_shared = (struct shoal_team){ .slot = 1, .res = &shoal.team_pool[1] };
@@ -50,13 +53,16 @@ static void check_transport(void)
 {
     const char *t = shoal.cfg.transport;
     if (strcmp(t, "ofi") && strcmp(t, "mpi") && strcmp(t, "mpi-all"))
-        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
-                    "or mpi-all", t);
+        shoal_fatal("shmem_init",
+                    "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
+                    "or mpi-all",
+                    t);
     if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0)
-        shoal_fatal("shmem_init", "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
+        shoal_fatal("shmem_init",
+                    "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
                     "started by %s; launch the program with mpirun -n N (Open MPI), or "
-                    "unset SHOAL_TRANSPORT to use shared memory and libfabric", t,
-                    shoal.boot->name);
+                    "unset SHOAL_TRANSPORT to use shared memory and libfabric",
+                    t, shoal.boot->name);
 }
 
 static int init_first(int requested)
@@ -68,9 +74,10 @@ static int init_first(int requested)
         return -1;
     }
     if (shoal.cfg.spin_count < -1 || shoal.cfg.yield_sleep_us < 0) {
-        fprintf(stderr, "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
-                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n", shoal.cfg.spin_count,
-                shoal.cfg.yield_sleep_us);
+        fprintf(stderr,
+                "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
+                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n",
+                shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
         return -1;
     }
     shoal.boot = shoal_boot_select();
@@ -90,9 +97,12 @@ static int init_first(int requested)
     SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
               shoal.my_pe, shoal.n_pes, requested);
 
-    if (init_heap(&shoal.seg[SHOAL_SEG_HEAP]) || shoal_static_setup(&shoal.seg[SHOAL_SEG_DATA]))
-        shoal_fatal("shmem_init", "cannot create the symmetric segments (heap %zu bytes); "
-                    "check SHMEM_SYMMETRIC_SIZE and available memory", shoal.cfg.symmetric_size);
+    if (init_heap(&shoal.seg[SHOAL_SEG_HEAP]) ||
+        shoal_static_setup(&shoal.seg[SHOAL_SEG_DATA]))
+        shoal_fatal("shmem_init",
+                    "cannot create the symmetric segments (heap %zu bytes); "
+                    "check SHMEM_SYMMETRIC_SIZE and available memory",
+                    shoal.cfg.symmetric_size);
     SHOAL_LOG(MEM, INFO, "heap %zu bytes at %p, static data %zu bytes at %p",
               shoal.seg[SHOAL_SEG_HEAP].size, (void *)shoal.seg[SHOAL_SEG_HEAP].base,
               shoal.seg[SHOAL_SEG_DATA].size, (void *)shoal.seg[SHOAL_SEG_DATA].base);
@@ -131,12 +141,16 @@ static int init_common(const char *fn, int requested, int *provided)
         /* Not the launcher's fault: the bootstrap channel and the PMIx connection are
          * gone with the last finalize, and the library cannot start twice. */
         if (shoal.n_pes > 0)
-            fprintf(stderr, "shoal: PE %d: %s: called after the last shmem_finalize; Shoal "
+            fprintf(stderr,
+                    "shoal: PE %d: %s: called after the last shmem_finalize; Shoal "
                     "cannot be initialized again in the same process: call shmem_init once "
-                    "(or nest shmem_init/shmem_finalize pairs) per program\n", shoal.my_pe, fn);
+                    "(or nest shmem_init/shmem_finalize pairs) per program\n",
+                    shoal.my_pe, fn);
         else
-            fprintf(stderr, "shoal: %s: called after the last shmem_finalize; Shoal cannot be "
-                    "initialized again in the same process\n", fn);
+            fprintf(stderr,
+                    "shoal: %s: called after the last shmem_finalize; Shoal cannot be "
+                    "initialized again in the same process\n",
+                    fn);
         return -1;
     }
     if (init_first(requested))

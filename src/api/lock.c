@@ -74,8 +74,10 @@ static void held_remove(const char *fn, long *lock)
             return;
     }
     if (!__atomic_load_n(&held_overflow, __ATOMIC_RELAXED))
-        shoal_fatal(fn, "the lock at %p is not held by this PE; only the PE that acquired it "
-                    "(shmem_set_lock, or shmem_test_lock returning 0) may clear it", (void *)lock);
+        shoal_fatal(fn,
+                    "the lock at %p is not held by this PE; only the PE that acquired it "
+                    "(shmem_set_lock, or shmem_test_lock returning 0) may clear it",
+                    (void *)lock);
 }
 
 static void wait_for(lock_half *node, uint32_t bits)

@@ -21,12 +21,12 @@ static void agree(const char *fn, const struct coll_arg *args, int nargs)
     if (coll_team_begin(fn, SHMEM_TEAM_WORLD, &c) == 0 && c.n > 1)
         coll_debug_agree(fn, &c, args, nargs);
 }
-#define AGREE(fn, acts, ...)                                                        \
-    do {                                                                            \
-        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (acts)) {                            \
-            const struct coll_arg agree_[] = { __VA_ARGS__ };                       \
-            agree(fn, agree_, (int)(sizeof agree_ / sizeof *agree_));               \
-        }                                                                           \
+#define AGREE(fn, acts, ...)                                                                 \
+    do {                                                                                     \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (acts)) {                                     \
+            const struct coll_arg agree_[] = { __VA_ARGS__ };                                \
+            agree(fn, agree_, (int)(sizeof agree_ / sizeof *agree_));                        \
+        }                                                                                    \
     } while (0)
 
 /* A block's offset in its heap for the comparison, -1 for NULL or a pointer outside the
@@ -37,8 +37,9 @@ static int64_t agree_offset(const void *ptr)
     int s = ptr ? shoal_seg_of(ptr, &off) : -1;
     return s == SHOAL_SEG_HEAP || s == SHOAL_SEG_DEVICE ? (int64_t)off : -1;
 }
-#define PTR_ARG(ptr) COLL_ARG_INT("ptr (as an offset into its heap; -1: NULL or not in one)", \
-                                  agree_offset(ptr))
+#define PTR_ARG(ptr)                                                                         \
+    COLL_ARG_INT("ptr (as an offset into its heap; -1: NULL or not in one)",                 \
+                 agree_offset(ptr))
 
 /* A heap: the default one (SHMEM_SPACE_DEFAULT) or the device heap (SHMEM_SPACE_DEVICE,
  * mem/device_heap.c), which only device copies may touch. */
@@ -97,15 +98,19 @@ static void *heap_exhausted(const char *routine, const struct heap *h, size_t si
     char now[32];
     struct shoal_alloc_stats st = { 0 };
     if (!h->alloc) {
-        shoal_warn(routine, "%zu bytes requested in SHMEM_SPACE_DEVICE, but there is no device "
-                   "space; set SHMEM_SYMMETRIC_SIZE_DEVICE (e.g. 256M) to create one", size);
+        shoal_warn(routine,
+                   "%zu bytes requested in SHMEM_SPACE_DEVICE, but there is no device "
+                   "space; set SHMEM_SYMMETRIC_SIZE_DEVICE (e.g. 256M) to create one",
+                   size);
         return NULL;
     }
     shoal_alloc_stats(h->alloc, &st);
     human_size(h->size, now, sizeof now);
-    shoal_warn(routine, "%zu bytes requested, %s exhausted (largest free block %zu bytes); "
-               "raise %s (now %s)", size, h->seg == SHOAL_SEG_DEVICE ? "device heap" :
-               "symmetric heap", st.largest_free, h->size_var, now);
+    shoal_warn(routine,
+               "%zu bytes requested, %s exhausted (largest free block %zu bytes); "
+               "raise %s (now %s)",
+               size, h->seg == SHOAL_SEG_DEVICE ? "device heap" : "symmetric heap",
+               st.largest_free, h->size_var, now);
     return NULL;
 }
 
@@ -197,7 +202,8 @@ void *shmem_calloc(size_t count, size_t size)
 }
 SHOAL_PROFILED(shmem_calloc)
 
-static void *align_in(const char *routine, const struct heap *h, size_t alignment, size_t size)
+static void *align_in(const char *routine, const struct heap *h, size_t alignment,
+                      size_t size)
 {
     AGREE(routine, size, COLL_ARG_SIZE("alignment", alignment), COLL_ARG_SIZE("size", size));
     if (alignment == 0 || (alignment & (alignment - 1))) {
@@ -207,8 +213,10 @@ static void *align_in(const char *routine, const struct heap *h, size_t alignmen
     }
     if (alignment > SHOAL_HEAP_BASE_ALIGN) {
         shoal_require_init(routine);
-        shoal_warn(routine, "alignment %zu exceeds the largest supported (%zu); "
-                   "returning NULL", alignment, SHOAL_HEAP_BASE_ALIGN);
+        shoal_warn(routine,
+                   "alignment %zu exceeds the largest supported (%zu); "
+                   "returning NULL",
+                   alignment, SHOAL_HEAP_BASE_ALIGN);
         return NULL;
     }
     /* 1, 2 or 4: rounded up, as other implementations do, rather than refused. */
@@ -236,8 +244,10 @@ static struct heap block_of(const char *routine, const void *ptr, size_t *off)
             return h;
         }
     }
-    shoal_fatal(routine, "%p was not returned by shmem_malloc/shmem_calloc/shmem_align/"
-                "shmem_realloc or their shmem_space_ forms, or was already freed", ptr);
+    shoal_fatal(routine,
+                "%p was not returned by shmem_malloc/shmem_calloc/shmem_align/"
+                "shmem_realloc or their shmem_space_ forms, or was already freed",
+                ptr);
 }
 
 static void free_in(const char *routine, const void *ptr, const struct heap *want)
@@ -277,8 +287,10 @@ static void *realloc_in(const char *routine, const struct heap *want, void *ptr,
     size_t off;
     struct heap h = block_of(routine, ptr, &off);
     if (want && want->seg != h.seg)
-        shoal_fatal(routine, "%p belongs to %s, not to the space passed; reallocate it in "
-                    "its own space", ptr,
+        shoal_fatal(routine,
+                    "%p belongs to %s, not to the space passed; reallocate it in "
+                    "its own space",
+                    ptr,
                     h.seg == SHOAL_SEG_DEVICE ? "SHMEM_SPACE_DEVICE" : "SHMEM_SPACE_DEFAULT");
     size_t old = shoal_alloc_size(h.alloc, off);
     /* Every PE has finished touching the old block before any moves it. */
@@ -344,8 +356,10 @@ SHOAL_PROFILED(shmem_space_free)
 void shoal_debug_local(const char *routine, const void *buf)
 {
     if (!shoal.cfg.enable_device_awareness && !shoal_dev_sym(buf) && shoal_dev_is_device(buf))
-        shoal_fatal(routine, "local buffer %p is device memory, but device awareness is off; "
-                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer", buf);
+        shoal_fatal(routine,
+                    "local buffer %p is device memory, but device awareness is off; "
+                    "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer",
+                    buf);
 }
 
 int shmem_query_device_awareness(void)
@@ -354,11 +368,23 @@ int shmem_query_device_awareness(void)
 }
 SHOAL_PROFILED(shmem_query_device_awareness)
 
-void *shmalloc(size_t size) { return shmem_malloc(size); }
+void *shmalloc(size_t size)
+{
+    return shmem_malloc(size);
+}
 SHOAL_PROFILED(shmalloc)
-void shfree(void *ptr) { shmem_free(ptr); }
+void shfree(void *ptr)
+{
+    shmem_free(ptr);
+}
 SHOAL_PROFILED(shfree)
-void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
+void *shrealloc(void *ptr, size_t size)
+{
+    return shmem_realloc(ptr, size);
+}
 SHOAL_PROFILED(shrealloc)
-void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+void *shmemalign(size_t alignment, size_t size)
+{
+    return shmem_align(alignment, size);
+}
 SHOAL_PROFILED(shmemalign)

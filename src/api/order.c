@@ -23,16 +23,28 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
     shoal_tp_quiet(ctx);
 }
 
-void shmem_fence(void) { ctx_fence(__func__, SHMEM_CTX_DEFAULT); }
+void shmem_fence(void)
+{
+    ctx_fence(__func__, SHMEM_CTX_DEFAULT);
+}
 SHOAL_PROFILED(shmem_fence)
 
-void shmem_ctx_fence(shmem_ctx_t ctx) { ctx_fence(__func__, ctx); }
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    ctx_fence(__func__, ctx);
+}
 SHOAL_PROFILED(shmem_ctx_fence)
 
-void shmem_quiet(void) { ctx_quiet(__func__, SHMEM_CTX_DEFAULT); }
+void shmem_quiet(void)
+{
+    ctx_quiet(__func__, SHMEM_CTX_DEFAULT);
+}
 SHOAL_PROFILED(shmem_quiet)
 
-void shmem_ctx_quiet(shmem_ctx_t ctx) { ctx_quiet(__func__, ctx); }
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    ctx_quiet(__func__, ctx);
+}
 SHOAL_PROFILED(shmem_ctx_quiet)
 
 /* 1.6: quiet toward some PEs. The PEs are checked; completing everything the

@@ -8,16 +8,16 @@
 
 #define SHOAL_UNPAREN(...) __VA_ARGS__
 
-#define SHOAL_DEFINE_PAIR(ret, name, impl, params, args)                             \
-    ret shmem_ctx_##name(shmem_ctx_t ctx, SHOAL_UNPAREN params)                      \
-    {                                                                                \
-        return impl(__func__, ctx, SHOAL_UNPAREN args);                              \
-    }                                                                                \
-    ret shmem_##name(SHOAL_UNPAREN params)                                           \
-    {                                                                                \
-        return impl(__func__, SHMEM_CTX_DEFAULT, SHOAL_UNPAREN args);                \
-    }                                                                                \
-    SHOAL_PROFILED(shmem_ctx_##name)                                                 \
+#define SHOAL_DEFINE_PAIR(ret, name, impl, params, args)                                     \
+    ret shmem_ctx_##name(shmem_ctx_t ctx, SHOAL_UNPAREN params)                              \
+    {                                                                                        \
+        return impl(__func__, ctx, SHOAL_UNPAREN args);                                      \
+    }                                                                                        \
+    ret shmem_##name(SHOAL_UNPAREN params)                                                   \
+    {                                                                                        \
+        return impl(__func__, SHMEM_CTX_DEFAULT, SHOAL_UNPAREN args);                        \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_ctx_##name)                                                         \
     SHOAL_PROFILED(shmem_##name)
 
 #endif

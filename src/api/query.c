@@ -17,9 +17,15 @@ int shmem_n_pes(void)
 }
 SHOAL_PROFILED(shmem_n_pes)
 
-int _my_pe(void) { return shmem_my_pe(); }
+int _my_pe(void)
+{
+    return shmem_my_pe();
+}
 SHOAL_PROFILED(_my_pe)
-int _num_pes(void) { return shmem_n_pes(); }
+int _num_pes(void)
+{
+    return shmem_n_pes();
+}
 SHOAL_PROFILED(_num_pes)
 
 int shmem_pe_accessible(int pe)

@@ -16,8 +16,8 @@ static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
 }
 
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. */
-static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                                 size_t len, int pe, int nbi)
+static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, size_t len, int pe, int nbi)
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
@@ -27,8 +27,8 @@ static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest, co
     shoal_tp_put(ctx, &r, source, len, nbi);
 }
 
-static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                                 size_t len, int pe, int nbi)
+static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, size_t len, int pe, int nbi)
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
@@ -66,9 +66,10 @@ static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
  * k*dst elements into dest and k*sst into source. iput/iget are bsize == 1. One
  * helper serves both directions: put copies local source blocks to the remote dest,
  * get copies remote source blocks to the local dest. */
-static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                                 ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
-                                 size_t esize, int pe, int is_put)
+static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                 size_t bsize, size_t nblocks, size_t esize, int pe,
+                                 int is_put)
 {
     if (SHOAL_UNLIKELY(nblocks == 0 || bsize == 0))
         return;

@@ -7,7 +7,7 @@
 #define NBYTES(n, T) shoal_nbytes(fn, n, sizeof(T))
 
 #define SHOAL_RMA_TYPED(T, N)                                                                \
-    static inline void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
+    static inline void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n,  \
                                int pe)                                                       \
     {                                                                                        \
         shoal_put(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
@@ -17,7 +17,7 @@
     {                                                                                        \
         shoal_put_nbi(fn, ctx, d, s, NBYTES(n, T), pe);                                      \
     }                                                                                        \
-    static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n, \
+    static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n,  \
                                int pe)                                                       \
     {                                                                                        \
         shoal_get(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
@@ -68,34 +68,42 @@
     {                                                                                        \
         shoal_put_signal_nbi(fn, ctx, d, s, NBYTES(n, T), sig, sv, op, pe);                  \
     }                                                                                        \
-    SHOAL_DEFINE_PAIR(void, N##_put, put_##N, (T *dest, const T *source, size_t nelems, int pe), \
+    SHOAL_DEFINE_PAIR(void, N##_put, put_##N,                                                \
+                      (T * dest, const T *source, size_t nelems, int pe),                    \
                       (dest, source, nelems, pe))                                            \
-    SHOAL_DEFINE_PAIR(void, N##_put_nbi, put_nbi_##N,                                            \
-                      (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
-    SHOAL_DEFINE_PAIR(void, N##_get, get_##N, (T *dest, const T *source, size_t nelems, int pe), \
+    SHOAL_DEFINE_PAIR(void, N##_put_nbi, put_nbi_##N,                                        \
+                      (T * dest, const T *source, size_t nelems, int pe),                    \
                       (dest, source, nelems, pe))                                            \
-    SHOAL_DEFINE_PAIR(void, N##_get_nbi, get_nbi_##N,                                            \
-                      (T *dest, const T *source, size_t nelems, int pe), (dest, source, nelems, pe)) \
-    SHOAL_DEFINE_PAIR(void, N##_p, p_##N, (T *dest, T value, int pe), (dest, value, pe))     \
+    SHOAL_DEFINE_PAIR(void, N##_get, get_##N,                                                \
+                      (T * dest, const T *source, size_t nelems, int pe),                    \
+                      (dest, source, nelems, pe))                                            \
+    SHOAL_DEFINE_PAIR(void, N##_get_nbi, get_nbi_##N,                                        \
+                      (T * dest, const T *source, size_t nelems, int pe),                    \
+                      (dest, source, nelems, pe))                                            \
+    SHOAL_DEFINE_PAIR(void, N##_p, p_##N, (T * dest, T value, int pe), (dest, value, pe))    \
     SHOAL_DEFINE_PAIR(T, N##_g, g_##N, (const T *source, int pe), (source, pe))              \
     SHOAL_DEFINE_PAIR(void, N##_iput, iput_##N,                                              \
-                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+                      (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
+                       size_t nelems, int pe),                                               \
                       (dest, source, dst, sst, nelems, pe))                                  \
     SHOAL_DEFINE_PAIR(void, N##_iget, iget_##N,                                              \
-                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+                      (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
+                       size_t nelems, int pe),                                               \
                       (dest, source, dst, sst, nelems, pe))                                  \
     SHOAL_DEFINE_PAIR(void, N##_ibput, ibput_##N,                                            \
-                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                       size_t nblocks, int pe), (dest, source, dst, sst, bsize, nblocks, pe)) \
+                      (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
+                       size_t bsize, size_t nblocks, int pe),                                \
+                      (dest, source, dst, sst, bsize, nblocks, pe))                          \
     SHOAL_DEFINE_PAIR(void, N##_ibget, ibget_##N,                                            \
-                      (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                       size_t nblocks, int pe), (dest, source, dst, sst, bsize, nblocks, pe)) \
+                      (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
+                       size_t bsize, size_t nblocks, int pe),                                \
+                      (dest, source, dst, sst, bsize, nblocks, pe))                          \
     SHOAL_DEFINE_PAIR(void, N##_put_signal, put_signal_##N,                                  \
-                      (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
+                      (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
                        uint64_t signal, int sig_op, int pe),                                 \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe))                  \
-    SHOAL_DEFINE_PAIR(void, N##_put_signal_nbi, put_signal_nbi_##N,                              \
-                      (T *dest, const T *source, size_t nelems, uint64_t *sig_addr,          \
+    SHOAL_DEFINE_PAIR(void, N##_put_signal_nbi, put_signal_nbi_##N,                          \
+                      (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
                        uint64_t signal, int sig_op, int pe),                                 \
                       (dest, source, nelems, sig_addr, signal, sig_op, pe))
 

@@ -31,7 +31,6 @@ void shoal_teams_reset(void)
  * keeps using a destroyed handle gets a message instead of reading freed memory. */
 static struct shoal_team *dead_teams;
 
-
 static void team_release(struct shoal_team *t)
 {
     shoal_ctx_release(t);
@@ -136,7 +135,8 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     *new_team = SHMEM_TEAM_INVALID;
     if (full && leader == shoal.my_pe && group_used == ~0ull) {
         fflush(stdout);
-        fprintf(stderr, "shoal: PE %d: %s: no free team slots (%d in use); destroy unused teams\n",
+        fprintf(stderr,
+                "shoal: PE %d: %s: no free team slots (%d in use); destroy unused teams\n",
                 shoal.my_pe, fn, SHOAL_TEAM_SLOTS);
     }
     if (!full && mine)
@@ -161,14 +161,16 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     struct shape sh = { start, size == 1 ? 1 : stride, size };
     int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
     return split_round(__func__, parent, 1, start, 0, mine ? &sh : NULL, config, config_mask,
-                       new_team) ? -1 : 0;
+                       new_team)
+            ? -1
+            : 0;
 }
 SHOAL_PROFILED(shmem_team_split_strided)
 
-int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t *xaxis_config,
-                        long xaxis_mask, shmem_team_t *xaxis_team,
-                        const shmem_team_config_t *yaxis_config, long yaxis_mask,
-                        shmem_team_t *yaxis_team)
+int shmem_team_split_2d(shmem_team_t parent, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team)
 {
     shoal_require_init(__func__);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
@@ -249,8 +251,8 @@ SHOAL_PROFILED(shmem_team_get_config)
 
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
-    if (!shoal_team_ok(__func__, src_team) || !shoal_team_ok(__func__, dest_team) || src_pe < 0 ||
-        src_pe >= src_team->size)
+    if (!shoal_team_ok(__func__, src_team) || !shoal_team_ok(__func__, dest_team) ||
+        src_pe < 0 || src_pe >= src_team->size)
         return -1;
     return index_of(dest_team->start, dest_team->stride, dest_team->size,
                     world_of(src_team, src_pe));

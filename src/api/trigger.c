@@ -17,7 +17,7 @@ struct trig_op {
     struct trig_op *next;
     shmem_ctx_t ctx;
     uint64_t threshold;
-    int native;                  /* the network holds it; nothing to issue here */
+    int native; /* the network holds it; nothing to issue here */
     void *dest;
     const void *src;
     size_t len;
@@ -29,9 +29,9 @@ struct trig_op {
 struct shoal_trigger {
     pthread_mutex_t lock;
     uint64_t value;
-    void *net;                   /* the network's counter, or NULL */
+    void *net; /* the network's counter, or NULL */
     struct trig_op *waiting;
-    struct shoal_trigger *next;  /* every live trigger, for quiet's check */
+    struct shoal_trigger *next; /* every live trigger, for quiet's check */
 };
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -100,8 +100,8 @@ void shmemx_trigger_increment(shmemx_trigger_t trigger, uint64_t n)
         struct trig_op *op = ordered;
         ordered = op->next;
         if (!op->native)
-            shoal_put_signal_nbi("shmemx_trigger_increment", op->ctx, op->dest, op->src, op->len,
-                                 op->sig, op->signal, op->sig_op, op->pe);
+            shoal_put_signal_nbi("shmemx_trigger_increment", op->ctx, op->dest, op->src,
+                                 op->len, op->sig, op->signal, op->sig_op, op->pe);
         free(op);
     }
 }
@@ -121,7 +121,8 @@ void shmemx_trigger_destroy(shmemx_trigger_t trigger)
 {
     struct shoal_trigger *t = check_trigger(__func__, trigger);
     if (t->waiting)
-        shoal_fatal(__func__, "put-with-signal operations still wait for this trigger (it is at "
+        shoal_fatal(__func__,
+                    "put-with-signal operations still wait for this trigger (it is at "
                     "%llu, one waits for %llu); increment it to their threshold first",
                     (unsigned long long)t->value, (unsigned long long)t->waiting->threshold);
     pthread_mutex_lock(&all_lock);
@@ -138,9 +139,10 @@ void shmemx_trigger_destroy(shmemx_trigger_t trigger)
 }
 SHOAL_PROFILED(shmemx_trigger_destroy)
 
-static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                                 size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                 int pe, shmemx_trigger_t trigger, uint64_t threshold)
+static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest,
+                                 const void *source, size_t nbytes, uint64_t *sig_addr,
+                                 uint64_t signal, int sig_op, int pe,
+                                 shmemx_trigger_t trigger, uint64_t threshold)
 {
     struct shoal_trigger *t = check_trigger(fn, trigger);
     enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
@@ -150,8 +152,14 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest, co
     struct trig_op *w = malloc(sizeof *w);
     if (!w)
         shoal_fatal(fn, "out of memory recording a triggered operation");
-    *w = (struct trig_op){ .ctx = ctx, .threshold = threshold, .dest = dest, .src = source,
-                           .len = nbytes, .sig = sig_addr, .signal = signal, .sig_op = sig_op,
+    *w = (struct trig_op){ .ctx = ctx,
+                           .threshold = threshold,
+                           .dest = dest,
+                           .src = source,
+                           .len = nbytes,
+                           .sig = sig_addr,
+                           .signal = signal,
+                           .sig_op = sig_op,
                            .pe = pe };
     pthread_mutex_lock(&t->lock);
     if (threshold <= t->value) {
@@ -167,8 +175,8 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest, co
     int shared = ctx != SHMEM_CTX_DEFAULT && ctx->net == SHMEM_CTX_DEFAULT->net;
     if (!d.ptr && !shared && t->net && shoal.net->put_signal_triggered) {
         w->native = 1;
-        shoal.net->put_signal_triggered(ctx, d.seg, d.off, source, nbytes, s.seg, s.off, signal, op,
-                                        d.pe, t->net, threshold);
+        shoal.net->put_signal_triggered(ctx, d.seg, d.off, source, nbytes, s.seg, s.off,
+                                        signal, op, d.pe, t->net, threshold);
     }
     w->next = t->waiting;
     t->waiting = w;
@@ -204,7 +212,8 @@ void shoal_trigger_quiet_check(const char *fn, shmem_ctx_t ctx)
         pthread_mutex_lock(&t->lock);
         for (struct trig_op *op = t->waiting; op; op = op->next)
             if (op->ctx == ctx)
-                shoal_fatal(fn, "a triggered put-with-signal on this context still waits for its "
+                shoal_fatal(fn,
+                            "a triggered put-with-signal on this context still waits for its "
                             "trigger (at %llu, threshold %llu), so it cannot complete; call "
                             "shmemx_trigger_increment before quiet",
                             (unsigned long long)t->value, (unsigned long long)op->threshold);

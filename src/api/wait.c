@@ -14,65 +14,67 @@ static void check_ivar(const char *fn, const void *ivar)
 {
     uint64_t off;
     if (shoal_seg_of(ivar, &off) < 0)
-        shoal_fatal(fn, "ivar %p is not symmetric, so no other PE can update it and the wait "
-                    "would never end; use a global or shmem_malloc'd variable", ivar);
+        shoal_fatal(fn,
+                    "ivar %p is not symmetric, so no other PE can update it and the wait "
+                    "would never end; use a global or shmem_malloc'd variable",
+                    ivar);
 }
 
 /* An ivar in the device heap is read by a device copy, any other by an acquire load. */
-#define SHOAL_CMP_FN(T, N)                                                                    \
-    static inline T load_##N(T *ivar)                                                         \
-    {                                                                                         \
-        T x;                                                                                  \
-        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                              \
-            shoal_dev_read_sym(&x, ivar, sizeof x);                                           \
-        else                                                                                  \
-            x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                      \
-        return x;                                                                             \
-    }                                                                                         \
-    static inline int holds_##N(const char *fn, T x, int cmp, T v)                            \
-    {                                                                                         \
-        switch (cmp) {                                                                        \
-        case SHMEM_CMP_EQ: return x == v;                                                     \
-        case SHMEM_CMP_NE: return x != v;                                                     \
-        case SHMEM_CMP_GT: return x > v;                                                      \
-        case SHMEM_CMP_GE: return x >= v;                                                     \
-        case SHMEM_CMP_LT: return x < v;                                                      \
-        case SHMEM_CMP_LE: return x <= v;                                                     \
-        }                                                                                     \
-        bad_cmp(fn, cmp);                                                                     \
-    }                                                                                         \
-    static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                          \
-    {                                                                                         \
-        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
-            check_ivar(fn, ivar);                                                             \
-        shoal_progress();                                                                     \
-        return holds_##N(fn, load_##N(ivar), cmp, v);                                         \
-    }                                                                                         \
-    /* Returns the value that satisfied the condition, not a later reload. */                 \
-    static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                           \
-    {                                                                                         \
-        struct shoal_backoff b = { 0 };                                                       \
-        T x;                                                                                  \
-        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                  \
-            check_ivar(fn, ivar);                                                             \
-        while (!holds_##N(fn, x = load_##N(ivar), cmp, v)) {                                  \
-            if (b.polls == 0) /* outside init/finalize the wait would never end */             \
-                shoal_require_init(fn);                                                       \
-            shoal_backoff(&b);                                                                \
-        }                                                                                     \
-        return x;                                                                             \
+#define SHOAL_CMP_FN(T, N)                                                                   \
+    static inline T load_##N(T *ivar)                                                        \
+    {                                                                                        \
+        T x;                                                                                 \
+        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                             \
+            shoal_dev_read_sym(&x, ivar, sizeof x);                                          \
+        else                                                                                 \
+            x = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                                     \
+        return x;                                                                            \
+    }                                                                                        \
+    static inline int holds_##N(const char *fn, T x, int cmp, T v)                           \
+    {                                                                                        \
+        switch (cmp) {                                                                       \
+        case SHMEM_CMP_EQ: return x == v;                                                    \
+        case SHMEM_CMP_NE: return x != v;                                                    \
+        case SHMEM_CMP_GT: return x > v;                                                     \
+        case SHMEM_CMP_GE: return x >= v;                                                    \
+        case SHMEM_CMP_LT: return x < v;                                                     \
+        case SHMEM_CMP_LE: return x <= v;                                                    \
+        }                                                                                    \
+        bad_cmp(fn, cmp);                                                                    \
+    }                                                                                        \
+    static inline int cmp_##N(const char *fn, T *ivar, int cmp, T v)                         \
+    {                                                                                        \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                 \
+            check_ivar(fn, ivar);                                                            \
+        shoal_progress();                                                                    \
+        return holds_##N(fn, load_##N(ivar), cmp, v);                                        \
+    }                                                                                        \
+    /* Returns the value that satisfied the condition, not a later reload. */                \
+    static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                          \
+    {                                                                                        \
+        struct shoal_backoff b = { 0 };                                                      \
+        T x;                                                                                 \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                 \
+            check_ivar(fn, ivar);                                                            \
+        while (!holds_##N(fn, x = load_##N(ivar), cmp, v)) {                                 \
+            if (b.polls == 0) /* outside init/finalize the wait would never end */           \
+                shoal_require_init(fn);                                                      \
+            shoal_backoff(&b);                                                               \
+        }                                                                                    \
+        return x;                                                                            \
     }
 
-#define SHOAL_SYNC_BASIC(T, N)                                                                \
-    SHOAL_CMP_FN(T, N)                                                                        \
-    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
-    {                                                                                         \
-        wait_##N(__func__, ivar, cmp, cmp_value);                                             \
-    }                                                                                         \
-    int shmem_##N##_test(T *ivar, int cmp, T cmp_value)                                       \
-    {                                                                                         \
-        return cmp_##N(__func__, ivar, cmp, cmp_value);                                       \
-    }                                                                                         \
+#define SHOAL_SYNC_BASIC(T, N)                                                               \
+    SHOAL_CMP_FN(T, N)                                                                       \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                               \
+    {                                                                                        \
+        wait_##N(__func__, ivar, cmp, cmp_value);                                            \
+    }                                                                                        \
+    int shmem_##N##_test(T *ivar, int cmp, T cmp_value)                                      \
+    {                                                                                        \
+        return cmp_##N(__func__, ivar, cmp, cmp_value);                                      \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_wait_until) SHOAL_PROFILED(shmem_##N##_test)
 
 /* Where the next _any search starts: just past the index the last one returned, so
@@ -82,101 +84,103 @@ static _Thread_local size_t any_next;
 
 /* The multi-element forms. V(i) is the comparison value for element i: the scalar
  * argument, or cmp_values[i] in the _vector forms. */
-#define SHOAL_SYNC_SET(T, N, SFX, VT, V)                                                      \
-    static inline int test_all_##N##SFX(const char *fn, T *ivars, size_t n,                   \
-                                        const int *status, int cmp, VT vals)                  \
-    {                                                                                         \
-        for (size_t i = 0; i < n; i++)                                                        \
-            if (!(status && status[i]) && !cmp_##N(fn, &ivars[i], cmp, V(i)))                 \
-                return 0;                                                                     \
-        return 1;                                                                             \
-    }                                                                                         \
-    static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,                \
-                                           const int *status, int cmp, VT vals)               \
-    {                                                                                         \
-        size_t start = any_next < n ? any_next : 0;                                           \
-        for (size_t k = 0; k < n; k++) {                                                      \
-            size_t i = start + k < n ? start + k : start + k - n;                             \
-            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i))) {                \
-                any_next = i + 1;                                                             \
-                return i;                                                                     \
-            }                                                                                 \
-        }                                                                                     \
-        return SIZE_MAX;                                                                      \
-    }                                                                                         \
-    static inline size_t test_some_##N##SFX(const char *fn, T *ivars, size_t n,               \
-                                            size_t *indices, const int *status, int cmp,      \
-                                            VT vals)                                          \
-    {                                                                                         \
-        size_t found = 0;                                                                     \
-        for (size_t i = 0; i < n; i++)                                                        \
-            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                  \
-                indices[found++] = i;                                                         \
-        return found;                                                                         \
-    }                                                                                         \
-    static inline int all_masked_##N##SFX(size_t n, const int *status)                        \
-    {                                                                                         \
-        for (size_t i = 0; i < n; i++)                                                        \
-            if (!(status && status[i]))                                                       \
-                return 0;                                                                     \
-        return 1;                                                                             \
-    }                                                                                         \
-    void shmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,          \
-                                         int cmp, VT vals)                                    \
-    {                                                                                         \
-        struct shoal_backoff b = { 0 };                                                       \
-        while (!test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals))                \
-            shoal_backoff(&b);                                                                \
-    }                                                                                         \
-    size_t shmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,        \
-                                           int cmp, VT vals)                                  \
-    {                                                                                         \
-        if (all_masked_##N##SFX(nelems, status))                                              \
-            return SIZE_MAX;                                                                  \
-        struct shoal_backoff b = { 0 };                                                       \
-        size_t i;                                                                             \
-        while ((i = test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals)) == SIZE_MAX) \
-            shoal_backoff(&b);                                                                \
-        return i;                                                                             \
-    }                                                                                         \
-    size_t shmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,         \
-                                            const int *status, int cmp, VT vals)              \
-    {                                                                                         \
-        if (all_masked_##N##SFX(nelems, status))                                              \
-            return 0;                                                                         \
-        struct shoal_backoff b = { 0 };                                                       \
-        size_t k;                                                                             \
-        while ((k = test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals)) == 0) \
-            shoal_backoff(&b);                                                                \
-        return k;                                                                             \
-    }                                                                                         \
-    int shmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp,        \
-                                  VT vals)                                                    \
-    {                                                                                         \
-        return test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                 \
-    }                                                                                         \
-    size_t shmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status, int cmp,     \
-                                     VT vals)                                                 \
-    {                                                                                         \
-        return test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                 \
-    }                                                                                         \
-    size_t shmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,               \
-                                      const int *status, int cmp, VT vals)                    \
-    {                                                                                         \
-        return test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals);       \
-    }                                                                                         \
-    SHOAL_PROFILED(shmem_##N##_wait_until_all##SFX)                                           \
-    SHOAL_PROFILED(shmem_##N##_wait_until_any##SFX)                                           \
-    SHOAL_PROFILED(shmem_##N##_wait_until_some##SFX)                                          \
-    SHOAL_PROFILED(shmem_##N##_test_all##SFX)                                                 \
-    SHOAL_PROFILED(shmem_##N##_test_any##SFX)                                                 \
+#define SHOAL_SYNC_SET(T, N, SFX, VT, V)                                                     \
+    static inline int test_all_##N##SFX(const char *fn, T *ivars, size_t n,                  \
+                                        const int *status, int cmp, VT vals)                 \
+    {                                                                                        \
+        for (size_t i = 0; i < n; i++)                                                       \
+            if (!(status && status[i]) && !cmp_##N(fn, &ivars[i], cmp, V(i)))                \
+                return 0;                                                                    \
+        return 1;                                                                            \
+    }                                                                                        \
+    static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,               \
+                                           const int *status, int cmp, VT vals)              \
+    {                                                                                        \
+        size_t start = any_next < n ? any_next : 0;                                          \
+        for (size_t k = 0; k < n; k++) {                                                     \
+            size_t i = start + k < n ? start + k : start + k - n;                            \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i))) {               \
+                any_next = i + 1;                                                            \
+                return i;                                                                    \
+            }                                                                                \
+        }                                                                                    \
+        return SIZE_MAX;                                                                     \
+    }                                                                                        \
+    static inline size_t test_some_##N##SFX(const char *fn, T *ivars, size_t n,              \
+                                            size_t *indices, const int *status, int cmp,     \
+                                            VT vals)                                         \
+    {                                                                                        \
+        size_t found = 0;                                                                    \
+        for (size_t i = 0; i < n; i++)                                                       \
+            if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i)))                 \
+                indices[found++] = i;                                                        \
+        return found;                                                                        \
+    }                                                                                        \
+    static inline int all_masked_##N##SFX(size_t n, const int *status)                       \
+    {                                                                                        \
+        for (size_t i = 0; i < n; i++)                                                       \
+            if (!(status && status[i]))                                                      \
+                return 0;                                                                    \
+        return 1;                                                                            \
+    }                                                                                        \
+    void shmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,         \
+                                         int cmp, VT vals)                                   \
+    {                                                                                        \
+        struct shoal_backoff b = { 0 };                                                      \
+        while (!test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals))               \
+            shoal_backoff(&b);                                                               \
+    }                                                                                        \
+    size_t shmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,       \
+                                           int cmp, VT vals)                                 \
+    {                                                                                        \
+        if (all_masked_##N##SFX(nelems, status))                                             \
+            return SIZE_MAX;                                                                 \
+        struct shoal_backoff b = { 0 };                                                      \
+        size_t i;                                                                            \
+        while ((i = test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals)) ==        \
+               SIZE_MAX)                                                                     \
+            shoal_backoff(&b);                                                               \
+        return i;                                                                            \
+    }                                                                                        \
+    size_t shmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,        \
+                                            const int *status, int cmp, VT vals)             \
+    {                                                                                        \
+        if (all_masked_##N##SFX(nelems, status))                                             \
+            return 0;                                                                        \
+        struct shoal_backoff b = { 0 };                                                      \
+        size_t k;                                                                            \
+        while ((k = test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp,        \
+                                       vals)) == 0)                                          \
+            shoal_backoff(&b);                                                               \
+        return k;                                                                            \
+    }                                                                                        \
+    int shmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp,       \
+                                  VT vals)                                                   \
+    {                                                                                        \
+        return test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                \
+    }                                                                                        \
+    size_t shmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                     VT vals)                                                \
+    {                                                                                        \
+        return test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                \
+    }                                                                                        \
+    size_t shmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,              \
+                                      const int *status, int cmp, VT vals)                   \
+    {                                                                                        \
+        return test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals);      \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_##N##_wait_until_all##SFX)                                          \
+    SHOAL_PROFILED(shmem_##N##_wait_until_any##SFX)                                          \
+    SHOAL_PROFILED(shmem_##N##_wait_until_some##SFX)                                         \
+    SHOAL_PROFILED(shmem_##N##_test_all##SFX)                                                \
+    SHOAL_PROFILED(shmem_##N##_test_any##SFX)                                                \
     SHOAL_PROFILED(shmem_##N##_test_some##SFX)
 
 #define SHOAL_SCALAR(i) vals
 #define SHOAL_VECTOR(i) vals[i]
-#define SHOAL_SYNC(T, N)                                                                      \
-    SHOAL_SYNC_BASIC(T, N)                                                                    \
-    SHOAL_SYNC_SET(T, N, , T, SHOAL_SCALAR)                                                   \
+#define SHOAL_SYNC(T, N)                                                                     \
+    SHOAL_SYNC_BASIC(T, N)                                                                   \
+    SHOAL_SYNC_SET(T, N, , T, SHOAL_SCALAR)                                                  \
     SHOAL_SYNC_SET(T, N, _vector, const T *, SHOAL_VECTOR)
 
 SHMEM_SYNC_TYPES(SHOAL_SYNC)
@@ -201,7 +205,10 @@ void shmem_wait(long *ivar, long cmp_value)
 }
 SHOAL_PROFILED(shmem_wait)
 
-#define SHOAL_DEPR_WAIT(T, N)                                                                 \
-    void shmem_##N##_wait(T *ivar, T cmp_value) { wait_##N(__func__, ivar, SHMEM_CMP_NE, cmp_value); } \
+#define SHOAL_DEPR_WAIT(T, N)                                                                \
+    void shmem_##N##_wait(T *ivar, T cmp_value)                                              \
+    {                                                                                        \
+        wait_##N(__func__, ivar, SHMEM_CMP_NE, cmp_value);                                   \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_wait)
 SHMEM_DEPR_WAIT_TYPES(SHOAL_DEPR_WAIT)

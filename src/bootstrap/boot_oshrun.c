@@ -24,8 +24,10 @@ static int my_size;
 
 static _Noreturn void lost_contact(int err)
 {
-    fprintf(stderr, "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
-            "killed, so this PE exits too\n", my_rank, err ? strerror(err) : "channel closed");
+    fprintf(stderr,
+            "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
+            "killed, so this PE exits too\n",
+            my_rank, err ? strerror(err) : "channel closed");
     _exit(1);
 }
 
@@ -84,7 +86,8 @@ static int recv_reply(uint32_t type, uint64_t len)
     recv_all(&h, sizeof h);
     if (!shoal_wire_reply_error(&h, type, len))
         return 0;
-    fprintf(stderr, "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
+    fprintf(stderr,
+            "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
             "expected; run the program with the oshrun of the Shoal it was built with\n",
             my_rank, h.type, (unsigned long long)h.len, type, (unsigned long long)len);
     return -1;
@@ -112,18 +115,25 @@ static int oshrun_init(struct shoal_boot_info *info)
     }
     if (cfg.size < 1 || cfg.size > INT_MAX || cfg.rank < 0 || cfg.rank >= cfg.size ||
         cfg.boot_fd > INT_MAX) {
-        fprintf(stderr, "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
-                "of a job; oshrun sets these: start the program with `oshrun -n N prog` and do not "
-                "set them yourself\n", cfg.boot_fd, cfg.rank, cfg.size);
+        fprintf(stderr,
+                "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
+                "of a job; oshrun sets these: start the program with `oshrun -n N prog` and "
+                "do not "
+                "set them yourself\n",
+                cfg.boot_fd, cfg.rank, cfg.size);
         return -1;
     }
     my_rank = (int)cfg.rank;
     my_size = (int)cfg.size;
     if (!is_channel((int)cfg.boot_fd)) {
-        fprintf(stderr, "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
-                "program with `oshrun -n N prog` (a program started from inside a PE inherits the "
-                "variables but not the channel: unset SHOAL_BOOT_FD, SHOAL_RANK and SHOAL_SIZE for "
-                "it)\n", my_rank, cfg.boot_fd);
+        fprintf(stderr,
+                "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
+                "program with `oshrun -n N prog` (a program started from inside a PE "
+                "inherits the "
+                "variables but not the channel: unset SHOAL_BOOT_FD, SHOAL_RANK and "
+                "SHOAL_SIZE for "
+                "it)\n",
+                my_rank, cfg.boot_fd);
         return -1;
     }
     chan_fd = (int)cfg.boot_fd;
@@ -139,13 +149,16 @@ static int oshrun_init(struct shoal_boot_info *info)
         return -1;
     recv_all(&w, sizeof w);
     if (w.size != my_size) {
-        fprintf(stderr, "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
-                "yourself\n", my_rank, w.size, my_size);
+        fprintf(stderr,
+                "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
+                "yourself\n",
+                my_rank, w.size, my_size);
         return -1;
     }
     const char *why = shoal_wire_welcome_error(&w, my_size);
     if (why) {
-        fprintf(stderr, "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
+        fprintf(stderr,
+                "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
                 "%d of %d); run the program with the oshrun of the Shoal it was built with\n",
                 my_rank, why, w.node_rank, w.node_size);
         return -1;
@@ -163,9 +176,10 @@ static int oshrun_barrier(void)
 static int oshrun_allgather(const void *in, void *out, size_t len)
 {
     if (len > SHOAL_WIRE_MAX_LEN / (uint64_t)my_size) {
-        fprintf(stderr, "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
-                "channel's limit of %llu bytes in all\n", my_rank, len,
-                (unsigned long long)SHOAL_WIRE_MAX_LEN);
+        fprintf(stderr,
+                "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
+                "channel's limit of %llu bytes in all\n",
+                my_rank, len, (unsigned long long)SHOAL_WIRE_MAX_LEN);
         return -1;
     }
     /* All of in is sent before out is written, so the two may overlap. */

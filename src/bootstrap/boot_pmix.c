@@ -33,24 +33,26 @@ static int get_count(const pmix_proc_t *who, const char *key, long *out)
     pmix_value_t *v = NULL;
     pmix_status_t rc = PMIx_Get(who, key, NULL, 0, &v);
     if (rc != PMIX_SUCCESS) {
-        fprintf(stderr, "shoal: PE %d: the PMIx launcher did not provide %s (%s); launch with "
+        fprintf(stderr,
+                "shoal: PE %d: the PMIx launcher did not provide %s (%s); launch with "
                 "a PMIx launcher that describes the job (mpirun, prterun, srun --mpi=pmix)\n",
                 (int)me.rank, key, PMIx_Error_string(rc));
         return -1;
     }
     int ok = 1;
     switch (v->type) {
-    case PMIX_UINT8:  *out = v->data.uint8; break;
+    case PMIX_UINT8: *out = v->data.uint8; break;
     case PMIX_UINT16: *out = v->data.uint16; break;
     case PMIX_UINT32: *out = v->data.uint32; break;
-    case PMIX_INT:    *out = v->data.integer; break;
-    case PMIX_INT32:  *out = v->data.int32; break;
-    case PMIX_UINT:   *out = v->data.uint; break;
+    case PMIX_INT: *out = v->data.integer; break;
+    case PMIX_INT32: *out = v->data.int32; break;
+    case PMIX_UINT: *out = v->data.uint; break;
     default:
         ok = 0;
-        fprintf(stderr, "shoal: PE %d: the PMIx launcher gave %s as %s, not a number; this "
-                "launcher is not supported: use mpirun, prterun or oshrun\n", (int)me.rank, key,
-                PMIx_Data_type_string(v->type));
+        fprintf(stderr,
+                "shoal: PE %d: the PMIx launcher gave %s as %s, not a number; this "
+                "launcher is not supported: use mpirun, prterun or oshrun\n",
+                (int)me.rank, key, PMIx_Data_type_string(v->type));
     }
     PMIX_VALUE_RELEASE(v);
     return ok ? 0 : -1;
@@ -65,8 +67,10 @@ static void on_lost_launcher(size_t id, pmix_status_t status, const pmix_proc_t 
 {
     (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
     (void)cbfunc, (void)cbdata;
-    fprintf(stderr, "shoal: PE %d: lost the connection to the PMIx launcher (%s): mpirun or "
-            "its daemon has died; ending this PE\n", (int)me.rank, PMIx_Error_string(status));
+    fprintf(stderr,
+            "shoal: PE %d: lost the connection to the PMIx launcher (%s): mpirun or "
+            "its daemon has died; ending this PE\n",
+            (int)me.rank, PMIx_Error_string(status));
     _exit(1);
 }
 
@@ -77,8 +81,10 @@ static void *watch_parent(void *arg)
     pid_t parent = (pid_t)(intptr_t)arg;
     while (getppid() == parent)
         sleep(1);
-    fprintf(stderr, "shoal: PE %d: the launcher that started this PE (pid %d) has exited; "
-            "ending this PE\n", (int)me.rank, (int)parent);
+    fprintf(stderr,
+            "shoal: PE %d: the launcher that started this PE (pid %d) has exited; "
+            "ending this PE\n",
+            (int)me.rank, (int)parent);
     _exit(1);
 }
 
@@ -103,8 +109,10 @@ static int boot_pmix_init(struct shoal_boot_info *info)
 {
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
-        fprintf(stderr, "shoal: PMIx_Init failed (%s): PMIX_RANK is set but the launcher's PMIx "
-                "server cannot be reached; start the program directly under mpirun, prterun or "
+        fprintf(stderr,
+                "shoal: PMIx_Init failed (%s): PMIX_RANK is set but the launcher's PMIx "
+                "server cannot be reached; start the program directly under mpirun, prterun "
+                "or "
                 "srun --mpi=pmix (or unset the PMIX_* variables to run it alone)\n",
                 PMIx_Error_string(rc));
         return -1;
@@ -118,8 +126,10 @@ static int boot_pmix_init(struct shoal_boot_info *info)
         return -1;
     /* The node layout comes from host names (core/topology.c), not from PMIx. */
     if (size < 1 || me.rank >= (pmix_rank_t)size) {
-        fprintf(stderr, "shoal: PE %d: the PMIx launcher describes an impossible job (size "
-                "%ld); launch with mpirun, prterun or oshrun\n", (int)me.rank, size);
+        fprintf(stderr,
+                "shoal: PE %d: the PMIx launcher describes an impossible job (size "
+                "%ld); launch with mpirun, prterun or oshrun\n",
+                (int)me.rank, size);
         return -1;
     }
     my_size = (int)size;
@@ -131,7 +141,8 @@ static int boot_pmix_barrier(void)
 {
     pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
     if (rc != PMIX_SUCCESS) {
-        report("PMIx_Fence", rc, "another PE of the job has probably failed; see its message");
+        report("PMIx_Fence", rc,
+               "another PE of the job has probably failed; see its message");
         return -1;
     }
     return 0;
@@ -153,9 +164,10 @@ static int fetch_blob(pmix_rank_t rank, const char *key, void *dst, size_t len)
     if (ok)
         memcpy(dst, v->data.bo.bytes, len);
     else
-        fprintf(stderr, "shoal: PE %d: PE %u contributed a different amount of setup data; every "
-                "PE must run the same program with the same Shoal library\n", (int)me.rank,
-                (unsigned)rank);
+        fprintf(stderr,
+                "shoal: PE %d: PE %u contributed a different amount of setup data; every "
+                "PE must run the same program with the same Shoal library\n",
+                (int)me.rank, (unsigned)rank);
     PMIX_VALUE_RELEASE(v);
     return ok ? 0 : -1;
 }
@@ -184,7 +196,8 @@ static int boot_pmix_allgather(const void *in, void *out, size_t len)
     rc = PMIx_Fence(NULL, 0, &collect, 1);
     PMIX_INFO_DESTRUCT(&collect);
     if (rc != PMIX_SUCCESS) {
-        report("PMIx_Fence", rc, "another PE of the job has probably failed; see its message");
+        report("PMIx_Fence", rc,
+               "another PE of the job has probably failed; see its message");
         return -1;
     }
     for (int r = 0; r < my_size; r++)

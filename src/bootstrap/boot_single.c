@@ -22,9 +22,7 @@ static int single_allgather(const void *in, void *out, size_t len)
     return 0;
 }
 
-static void single_finalize(void)
-{
-}
+static void single_finalize(void) {}
 
 static _Noreturn void single_abort(int status, const char *msg)
 {

@@ -7,18 +7,18 @@
 #include <stddef.h>
 
 struct shoal_boot_info {
-    int rank;          /* this PE's number in the world team */
-    int size;          /* number of PEs in the job */
+    int rank; /* this PE's number in the world team */
+    int size; /* number of PEs in the job */
 };
 
 struct shoal_boot_ops {
     const char *name;
     /* Fills *info. Returns 0, or nonzero after printing why it failed. */
-    int  (*init)(struct shoal_boot_info *info);
+    int (*init)(struct shoal_boot_info *info);
     /* Blocks until every PE of the job has entered. */
-    int  (*barrier)(void);
+    int (*barrier)(void);
     /* Every PE contributes len bytes; out receives size*len bytes in rank order. */
-    int  (*allgather)(const void *in, void *out, size_t len);
+    int (*allgather)(const void *in, void *out, size_t len);
     /* Tells the launcher this PE finished shmem_finalize, so its exit is expected. */
     void (*finalize)(void);
     /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,

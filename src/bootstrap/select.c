@@ -11,7 +11,7 @@
 static int pmix_launched(const struct shoal_config *cfg)
 {
     return cfg->foreign_pmix_rank >= 0 && cfg->foreign_pmix_namespace &&
-           *cfg->foreign_pmix_namespace;
+            *cfg->foreign_pmix_namespace;
 }
 
 /* Names the launcher that started us when Shoal cannot talk to it, or returns 0. */
@@ -21,13 +21,17 @@ static int foreign_launcher(const struct shoal_config *cfg, char *buf, size_t le
         return snprintf(buf, len, "Open MPI's mpirun (OMPI_COMM_WORLD_SIZE=%ld)",
                         cfg->foreign_ompi_size);
     if (cfg->foreign_pmix_rank >= 0)
-        return snprintf(buf, len, "a PMIx launcher such as prterun or srun --mpi=pmix (PMIX_RANK=%ld)",
+        return snprintf(buf, len,
+                        "a PMIx launcher such as prterun or srun --mpi=pmix (PMIX_RANK=%ld)",
                         cfg->foreign_pmix_rank);
     if (cfg->foreign_pmi_size > 1)
-        return snprintf(buf, len, "a PMI launcher such as mpiexec.hydra or srun --mpi=pmi2 (PMI_SIZE=%ld)",
-                        cfg->foreign_pmi_size);
+        return snprintf(
+                buf, len,
+                "a PMI launcher such as mpiexec.hydra or srun --mpi=pmi2 (PMI_SIZE=%ld)",
+                cfg->foreign_pmi_size);
     if (cfg->foreign_slurm_ntasks > 1)
-        return snprintf(buf, len, "Slurm's srun (SLURM_NTASKS=%ld)", cfg->foreign_slurm_ntasks);
+        return snprintf(buf, len, "Slurm's srun (SLURM_NTASKS=%ld)",
+                        cfg->foreign_slurm_ntasks);
     return 0;
 }
 
@@ -46,16 +50,22 @@ const struct shoal_boot_ops *shoal_boot_select(void)
 #ifdef SHOAL_HAVE_PMIX
         return &shoal_boot_pmix;
 #else
-        fprintf(stderr, "shoal: this program was started by a PMIx launcher such as mpirun, "
-                "prterun or srun --mpi=pmix (PMIX_RANK=%ld), but this Shoal was built without "
-                "PMIx; install libpmix-dev and rebuild Shoal (cmake -DSHOAL_PMIX=ON), or launch "
-                "it with `oshrun -n N prog` instead\n", cfg.foreign_pmix_rank);
+        fprintf(stderr,
+                "shoal: this program was started by a PMIx launcher such as mpirun, "
+                "prterun or srun --mpi=pmix (PMIX_RANK=%ld), but this Shoal was built "
+                "without "
+                "PMIx; install libpmix-dev and rebuild Shoal (cmake -DSHOAL_PMIX=ON), or "
+                "launch "
+                "it with `oshrun -n N prog` instead\n",
+                cfg.foreign_pmix_rank);
         return NULL;
 #endif
     }
     if (foreign_launcher(&cfg, msg, sizeof msg)) {
-        fprintf(stderr, "shoal: this program was started by %s, which Shoal cannot bootstrap "
-                "from in this build; launch it with `oshrun -n N prog` instead\n", msg);
+        fprintf(stderr,
+                "shoal: this program was started by %s, which Shoal cannot bootstrap "
+                "from in this build; launch it with `oshrun -n N prog` instead\n",
+                msg);
         return NULL;
     }
     return &shoal_boot_single;

@@ -29,18 +29,18 @@ enum shoal_wire_type {
     SHOAL_WIRE_ALLGATHER,      /* payload: this PE's contribution */
     SHOAL_WIRE_ALLGATHER_DONE, /* payload: size * len bytes in rank order */
     SHOAL_WIRE_FINALIZE,       /* no payload: the PE's exit is now expected */
-    SHOAL_WIRE_ABORT,          /* arg: exit status; payload: message text, no NUL (may be empty) */
+    SHOAL_WIRE_ABORT, /* arg: exit status; payload: message text, no NUL (may be empty) */
 };
 
 struct shoal_wire_hdr {
     uint32_t type;
-    int32_t  arg;
+    int32_t arg;
     uint64_t len;
 };
 
 struct shoal_wire_hello {
-    uint32_t version;   /* SHOAL_WIRE_VERSION */
-    int32_t  rank;      /* SHOAL_RANK as the PE read it: checks the fd belongs to that PE */
+    uint32_t version; /* SHOAL_WIRE_VERSION */
+    int32_t rank;     /* SHOAL_RANK as the PE read it: checks the fd belongs to that PE */
 };
 
 struct shoal_wire_welcome {
@@ -55,8 +55,8 @@ struct shoal_wire_welcome {
  * the message is acceptable, else why it is not. */
 
 /* h is the header of the reply to a request that expects type and len bytes. */
-static inline const char *shoal_wire_reply_error(const struct shoal_wire_hdr *h, uint32_t type,
-                                                 uint64_t len)
+static inline const char *shoal_wire_reply_error(const struct shoal_wire_hdr *h,
+                                                 uint32_t type, uint64_t len)
 {
     if (h->type != type)
         return "unexpected message type";
@@ -66,7 +66,8 @@ static inline const char *shoal_wire_reply_error(const struct shoal_wire_hdr *h,
 }
 
 /* w answers the HELLO of a PE that read SHOAL_SIZE=size. */
-static inline const char *shoal_wire_welcome_error(const struct shoal_wire_welcome *w, int size)
+static inline const char *shoal_wire_welcome_error(const struct shoal_wire_welcome *w,
+                                                   int size)
 {
     if (w->size != size)
         return "job size differs from SHOAL_SIZE";

@@ -18,7 +18,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 SHOAL_PROFILED(shmem_barrier)
 
 /* Parenthesized: shmem_sync is also the C11 generic name for team_sync. */
-void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll c;
     coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
@@ -26,7 +26,7 @@ void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 }
 SHOAL_PROFILED(shmem_sync)
 
-#define TO_ALL_GET_BYTES 2048   /* bytes of a peer's piece fetched per get */
+#define TO_ALL_GET_BYTES 2048 /* bytes of a peer's piece fetched per get */
 
 static void set_reduce(const char *fn, char *dest, const char *source, int nreduce,
                        size_t esize, int PE_start, int logPE_stride, int PE_size, char *pWrk,
@@ -68,17 +68,17 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     coll_barrier(&c);
 }
 
-#define COLL_TO_ALL(T, N, OP)                                                                 \
-    COLL_DEFINE_OP(T, N, OP)                                                                  \
-    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,       \
-                                   int logPE_stride, int PE_size, T *pWrk, long *pSync)       \
-    {                                                                                         \
-        set_reduce(__func__, (char *)dest, (const char *)source, nreduce, sizeof(T),          \
-                   PE_start, logPE_stride, PE_size, (char *)pWrk, pSync, coll_##N##_##OP,     \
-                   COLL_RED_KIND(T), COLL_RED_##OP);                                          \
-    }                                                                                         \
+#define COLL_TO_ALL(T, N, OP)                                                                \
+    COLL_DEFINE_OP(T, N, OP)                                                                 \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync)      \
+    {                                                                                        \
+        set_reduce(__func__, (char *)dest, (const char *)source, nreduce, sizeof(T),         \
+                   PE_start, logPE_stride, PE_size, (char *)pWrk, pSync, coll_##N##_##OP,    \
+                   COLL_RED_KIND(T), COLL_RED_##OP);                                         \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_##OP##_to_all)
-#define COLL_TO_ALL_BITWISE(T, N) \
+#define COLL_TO_ALL_BITWISE(T, N)                                                            \
     COLL_TO_ALL(T, N, and) COLL_TO_ALL(T, N, or) COLL_TO_ALL(T, N, xor)
 #define COLL_TO_ALL_MINMAX(T, N) COLL_TO_ALL(T, N, max) COLL_TO_ALL(T, N, min)
 #define COLL_TO_ALL_ARITH(T, N) COLL_TO_ALL(T, N, sum) COLL_TO_ALL(T, N, prod)

@@ -12,8 +12,8 @@ void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, 
     char *d = (char *)dest + (ptrdiff_t)me * (ptrdiff_t)nelems * dst * (ptrdiff_t)esize;
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
-        const char *s =
-            (const char *)source + (ptrdiff_t)j * (ptrdiff_t)nelems * sst * (ptrdiff_t)esize;
+        const char *s = (const char *)source +
+                (ptrdiff_t)j * (ptrdiff_t)nelems * sst * (ptrdiff_t)esize;
         if (dst == 1 && sst == 1)
             coll_put(c, j, d, s, nelems * esize);
         else
@@ -56,7 +56,8 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
         return 0;
     if (coll_dev_needed(dest, source)) {
         if (dst != 1 || sst != 1)
-            shoal_fatal(fn, "strided alltoalls on device memory are not supported; use "
+            shoal_fatal(fn,
+                        "strided alltoalls on device memory are not supported; use "
                         "shmem_alltoall or stage through SHMEM_SPACE_DEFAULT");
         return dev_alltoall(fn, team, &c, dest, source, nelems * esize);
     }
@@ -111,20 +112,20 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     coll_alltoall_direct(&c, dest, source, dst, sst, nelems, esize);
 }
 
-#define COLL_SET_ALLTOALL(BITS, BYTES)                                                        \
-    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
-                              int logPE_stride, int PE_size, long *pSync)                     \
-    {                                                                                         \
-        set_alltoall(__func__, dest, source, 1, 1, nelems, BYTES, PE_start, logPE_stride,     \
-                     PE_size, pSync);                                                         \
-    }                                                                                         \
-    SHOAL_PROFILED(shmem_alltoall##BITS)                                                      \
-    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
-                               size_t nelems, int PE_start, int logPE_stride, int PE_size,    \
-                               long *pSync)                                                   \
-    {                                                                                         \
-        set_alltoall(__func__, dest, source, dst, sst, nelems, BYTES, PE_start, logPE_stride, \
-                     PE_size, pSync);                                                         \
-    }                                                                                         \
+#define COLL_SET_ALLTOALL(BITS, BYTES)                                                       \
+    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,   \
+                              int logPE_stride, int PE_size, long *pSync)                    \
+    {                                                                                        \
+        set_alltoall(__func__, dest, source, 1, 1, nelems, BYTES, PE_start, logPE_stride,    \
+                     PE_size, pSync);                                                        \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_alltoall##BITS)                                                     \
+    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                               size_t nelems, int PE_start, int logPE_stride, int PE_size,   \
+                               long *pSync)                                                  \
+    {                                                                                        \
+        set_alltoall(__func__, dest, source, dst, sst, nelems, BYTES, PE_start,              \
+                     logPE_stride, PE_size, pSync);                                          \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_alltoalls##BITS)
 COLL_SET_SIZES(COLL_SET_ALLTOALL)

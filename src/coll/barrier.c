@@ -20,21 +20,21 @@
 #include "coll/coll_common.h"
 #include "core/log.h"
 
-#define LOCAL_WORD 20       /* words 20..25: rounds among one node's members */
-#define LOCAL_ROUNDS 6      /* so up to 64 members per node */
-#define DOWN_WORD 26        /* release from the node leader */
+#define LOCAL_WORD 20  /* words 20..25: rounds among one node's members */
+#define LOCAL_ROUNDS 6 /* so up to 64 members per node */
+#define DOWN_WORD 26   /* release from the node leader */
 _Static_assert(COLL_KMAX <= LOCAL_WORD && DOWN_WORD < COLL_READY_WORD,
                "the node-aware barrier's words overlap others");
 
 /* How a team's members sit on nodes, as this PE sees it; cached per team slot and
  * recomputed when the slot holds another team. */
 struct shape {
-    int start, stride, size;      /* the team it describes */
-    int node_aware;               /* the same on every member */
-    int nlocal, lrank;            /* members on this node, and this PE's rank among them */
-    int nlead, lead_rank;         /* node leaders, and this PE's rank among them (-1) */
-    int *local;                   /* local[i]: member index of the i-th member here */
-    int *lead;                    /* lead[j]: member index of the j-th leader */
+    int start, stride, size; /* the team it describes */
+    int node_aware;          /* the same on every member */
+    int nlocal, lrank;       /* members on this node, and this PE's rank among them */
+    int nlead, lead_rank;    /* node leaders, and this PE's rank among them (-1) */
+    int *local;              /* local[i]: member index of the i-th member here */
+    int *lead;               /* lead[j]: member index of the j-th leader */
 };
 
 static struct shape shapes[SHOAL_TEAM_SLOTS];
@@ -56,8 +56,12 @@ static void shape_compute(const struct shoal_team *t, struct shape *s)
     if (!count || !s->local)
         shoal_fatal("shmem_barrier", "out of memory for a team's node layout");
     s->lead = s->local + n;
-    *s = (struct shape){ .start = t->start, .stride = t->stride, .size = n, .lead_rank = -1,
-                         .local = s->local, .lead = s->lead };
+    *s = (struct shape){ .start = t->start,
+                         .stride = t->stride,
+                         .size = n,
+                         .lead_rank = -1,
+                         .local = s->local,
+                         .lead = s->lead };
     int biggest = 0;
     for (int i = 0; i < n; i++) {
         int nd = member_node(t, i);
@@ -76,7 +80,7 @@ static void shape_compute(const struct shoal_team *t, struct shape *s)
     }
     free(count);
     s->node_aware = shoal.cfg.coll_node_aware && s->nlead > 1 && biggest > 1 &&
-                    biggest <= 1 << LOCAL_ROUNDS;
+            biggest <= 1 << LOCAL_ROUNDS;
 }
 
 static const struct shape *team_shape(const struct shoal_team *t)
@@ -109,7 +113,8 @@ void shoal_team_barrier(struct shoal_team *team)
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    if (shoal.net->coll && shoal.net->coll->barrier(team->start, team->stride, team->size) == 0)
+    if (shoal.net->coll &&
+        shoal.net->coll->barrier(team->start, team->stride, team->size) == 0)
         return;
     if (!shoal.multi_node || team->size < 3) {
         dissemination(team, NULL, team->size, team->my_pe, words, epoch);

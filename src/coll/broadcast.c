@@ -60,7 +60,7 @@ static void bcast_scatter_ring(const struct coll *c, char *dest, const char *sou
 {
     int n = c->n, me = c->me, rel = (me - root + n) % n;
     size_t piece = ((len + (size_t)n - 1) / (size_t)n + 63) & ~(size_t)63;
-#define AT(p) ((size_t)(p) * piece < len ? (size_t)(p) * piece : len)
+#define AT(p) ((size_t)(p)*piece < len ? (size_t)(p)*piece : len)
     int k = rel ? __builtin_ctz((unsigned)rel) : coll_log2_ceil(n);
     const char *from = rel ? dest : source;
     struct coll_sig sg;
@@ -156,18 +156,18 @@ int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t
 }
 SHOAL_PROFILED(shmem_broadcastmem)
 
-#define COLL_BROADCAST(T, N)                                                               \
-    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,  \
-                              int PE_root)                                                 \
-    {                                                                                      \
-        return team_broadcast(__func__, team, dest, source, nelems, sizeof(T), PE_root);    \
-    }                                                                                      \
+#define COLL_BROADCAST(T, N)                                                                 \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
+                              int PE_root)                                                   \
+    {                                                                                        \
+        return team_broadcast(__func__, team, dest, source, nelems, sizeof(T), PE_root);     \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_broadcast)
 SHMEM_RMA_TYPES(COLL_BROADCAST)
 
 /* Active set: the tree, then the pSync barrier so that pSync is reusable at once. */
-static void set_broadcast(const char *fn, void *dest, const void *source, size_t len, int root,
-                          int PE_start, int logPE_stride, int PE_size, long *pSync)
+static void set_broadcast(const char *fn, void *dest, const void *source, size_t len,
+                          int root, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
@@ -185,7 +185,7 @@ static void set_broadcast(const char *fn, void *dest, const void *source, size_t
     void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,   \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)     \
     {                                                                                        \
-        set_broadcast(__func__, dest, source, nelems * BYTES, PE_root, PE_start,             \
+        set_broadcast(__func__, dest, source, nelems *BYTES, PE_root, PE_start,              \
                       logPE_stride, PE_size, pSync);                                         \
     }                                                                                        \
     SHOAL_PROFILED(shmem_broadcast##BITS)

@@ -12,8 +12,11 @@ int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
     if (SHOAL_UNLIKELY(team->size > (1 << COLL_KMAX)))
         shoal_fatal(fn, "teams of more than %d PEs are not supported by the collectives",
                     1 << COLL_KMAX);
-    *c = (struct coll){ .n = team->size, .me = team->my_pe, .start = team->start,
-                        .stride = team->stride, .team = team };
+    *c = (struct coll){ .n = team->size,
+                        .me = team->my_pe,
+                        .start = team->start,
+                        .stride = team->stride,
+                        .team = team };
     uint64_t *ready = &team->res->sync[COLL_READY_WORD];
     if (SHOAL_UNLIKELY(!*ready)) {
         memset(team->res->scratch, 0, offsetof(struct coll_scratch, data));
@@ -30,19 +33,25 @@ void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size,
     shoal_require_init(fn);
     if (PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 ||
         PE_start + (long long)(PE_size - 1) * (1LL << logPE_stride) >= shoal.n_pes)
-        shoal_fatal(fn, "the active set (PE_start %d, logPE_stride %d, PE_size %d) is not a "
-                    "set of PEs within 0..%d", PE_start, logPE_stride, PE_size, shoal.n_pes - 1);
+        shoal_fatal(fn,
+                    "the active set (PE_start %d, logPE_stride %d, PE_size %d) is not a "
+                    "set of PEs within 0..%d",
+                    PE_start, logPE_stride, PE_size, shoal.n_pes - 1);
     int stride = 1 << logPE_stride, off = shoal.my_pe - PE_start;
     if (off < 0 || off % stride || off / stride >= PE_size)
-        shoal_fatal(fn, "PE %d is not in the active set (PE_start %d, logPE_stride %d, PE_size "
-                    "%d); only its members may call", shoal.my_pe, PE_start, logPE_stride,
-                    PE_size);
+        shoal_fatal(fn,
+                    "PE %d is not in the active set (PE_start %d, logPE_stride %d, PE_size "
+                    "%d); only its members may call",
+                    shoal.my_pe, PE_start, logPE_stride, PE_size);
     uint64_t seg_off;
     if (!pSync || shoal_seg_of(pSync, &seg_off) < 0)
-        shoal_fatal(fn, "pSync %p is not symmetric; it must be a global or shmem_malloc'd array "
-                    "of SHMEM_*_SYNC_SIZE longs", (void *)pSync);
-    *c = (struct coll){ .n = PE_size, .me = off / stride, .start = PE_start, .stride = stride,
-                        .psync = pSync };
+        shoal_fatal(fn,
+                    "pSync %p is not symmetric; it must be a global or shmem_malloc'd array "
+                    "of SHMEM_*_SYNC_SIZE longs",
+                    (void *)pSync);
+    *c = (struct coll){
+        .n = PE_size, .me = off / stride, .start = PE_start, .stride = stride, .psync = pSync
+    };
 }
 
 void coll_check_sym(const char *fn, const void *addr, size_t len)
@@ -61,16 +70,17 @@ static struct coll_chan chan(const struct coll *c, uint64_t *flag, uint64_t *ack
                              uint64_t *out, uint64_t *in, size_t base, int index, int nchan)
 {
     size_t slot = (COLL_HALF_BYTES / ((size_t)nchan * COLL_SLOTS)) & ~(size_t)63;
-    return (struct coll_chan){ flag, ack, out, in,
-                               coll_scratch(c)->data + base + (size_t)index * COLL_SLOTS * slot,
-                               slot };
+    return (struct coll_chan){
+        flag, ack, out, in, coll_scratch(c)->data + base + (size_t)index * COLL_SLOTS * slot,
+        slot
+    };
 }
 
 struct coll_chan coll_dis_chan(const struct coll *c, int k)
 {
     struct coll_scratch *s = coll_scratch(c);
-    return chan(c, &s->w.dis[k], &s->w.dis_ack[k], &s->cnt.dis_out[k], &s->cnt.dis_in[k], 0, k,
-                coll_log2_ceil(c->n));
+    return chan(c, &s->w.dis[k], &s->w.dis_ack[k], &s->cnt.dis_out[k], &s->cnt.dis_in[k], 0,
+                k, coll_log2_ceil(c->n));
 }
 
 /* No acknowledgements: the partners alternate, each sending its message q and then
@@ -79,8 +89,8 @@ struct coll_chan coll_dis_chan(const struct coll *c, int k)
 struct coll_chan coll_xor_chan(const struct coll *c, int k)
 {
     struct coll_scratch *s = coll_scratch(c);
-    return chan(c, &s->w.xor[k], NULL, &s->cnt.xor_out[k], &s->cnt.xor_in[k], COLL_HALF_BYTES,
-                k, coll_log2_floor(c->n) + 1);
+    return chan(c, &s->w.xor [k], NULL, &s -> cnt.xor_out[k], &s->cnt.xor_in[k],
+                COLL_HALF_BYTES, k, coll_log2_floor(c->n) + 1);
 }
 
 struct coll_chan coll_fold_chan(const struct coll *c)
@@ -162,13 +172,14 @@ void coll_barrier(const struct coll *c)
 /* One argument's range over the team, with the lowest world PE holding each end.
  * Combining is commutative and associative, so every member gets the same bits. */
 struct agree {
-    uint64_t min, max;      /* keys: the value, sign bit flipped for signed arguments */
+    uint64_t min, max; /* keys: the value, sign bit flipped for signed arguments */
     uint32_t min_pe, max_pe;
 };
 
 #define AGREE_WORD 33
-#define AGREE_PER_ROUND 2   /* sync words 33..38 */
-_Static_assert(AGREE_WORD + AGREE_PER_ROUND * sizeof(struct agree) / 8 <= SHOAL_TEAM_SPLIT_WORD,
+#define AGREE_PER_ROUND 2 /* sync words 33..38 */
+_Static_assert(AGREE_WORD + AGREE_PER_ROUND * sizeof(struct agree) / 8 <=
+                       SHOAL_TEAM_SPLIT_WORD,
                "the agreement's words overlap the split words");
 
 static void agree_op(void *acc_, const void *in_, size_t n)
@@ -176,11 +187,13 @@ static void agree_op(void *acc_, const void *in_, size_t n)
     struct agree *acc = acc_;
     const struct agree *in = in_;
     for (size_t i = 0; i < n; i++) {
-        if (in[i].min < acc[i].min || (in[i].min == acc[i].min && in[i].min_pe < acc[i].min_pe)) {
+        if (in[i].min < acc[i].min ||
+            (in[i].min == acc[i].min && in[i].min_pe < acc[i].min_pe)) {
             acc[i].min = in[i].min;
             acc[i].min_pe = in[i].min_pe;
         }
-        if (in[i].max > acc[i].max || (in[i].max == acc[i].max && in[i].max_pe < acc[i].max_pe)) {
+        if (in[i].max > acc[i].max ||
+            (in[i].max == acc[i].max && in[i].max_pe < acc[i].max_pe)) {
             acc[i].max = in[i].max;
             acc[i].max_pe = in[i].max_pe;
         }
@@ -205,7 +218,8 @@ void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_ar
         for (int i = 0; i < k; i++) {
             const struct coll_arg *a = &args[base + i];
             uint64_t key = a->is_signed ? a->v ^ (1ull << 63) : a->v;
-            mine[i] = (struct agree){ key, key, (uint32_t)shoal.my_pe, (uint32_t)shoal.my_pe };
+            mine[i] =
+                    (struct agree){ key, key, (uint32_t)shoal.my_pe, (uint32_t)shoal.my_pe };
         }
         coll_allreduce_small(c, res, mine, (size_t)k, sizeof *mine, agree_op);
         for (int i = 0; i < k; i++) {
@@ -217,10 +231,12 @@ void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_ar
             agree_value(hi, sizeof hi, a, res[i].max);
             int plo = (int)res[i].min_pe, phi = (int)res[i].max_pe;
             int world = c->team == SHMEM_TEAM_WORLD;
-            shoal_fatal(fn, "%s differs across the %s (%s on PE %d, %s on PE %d); every %s "
-                        "must pass the same value", a->name, world ? "PEs" : "team",
-                        plo < phi ? lo : hi, plo < phi ? plo : phi,
-                        plo < phi ? hi : lo, plo < phi ? phi : plo, world ? "PE" : "member");
+            shoal_fatal(fn,
+                        "%s differs across the %s (%s on PE %d, %s on PE %d); every %s "
+                        "must pass the same value",
+                        a->name, world ? "PEs" : "team", plo < phi ? lo : hi,
+                        plo < phi ? plo : phi, plo < phi ? hi : lo, plo < phi ? phi : plo,
+                        world ? "PE" : "member");
         }
     }
 }

@@ -53,10 +53,10 @@
 
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {
-    int n, me;                /* member count and this PE's index */
-    int start, stride;        /* world PE of member i: start + i * stride */
-    struct shoal_team *team;  /* team-based: channels and scratch live in its slot */
-    long *psync;              /* active-set: the user's pSync */
+    int n, me;               /* member count and this PE's index */
+    int start, stride;       /* world PE of member i: start + i * stride */
+    struct shoal_team *team; /* team-based: channels and scratch live in its slot */
+    long *psync;             /* active-set: the user's pSync */
 };
 
 /* ---- The transport's own collectives ------------------------------------------------ */
@@ -68,17 +68,24 @@ static inline const struct shoal_transport_coll *coll_net(void)
 {
     return shoal.net->coll;
 }
-#define COLL_NET(c, op, ...) \
+#define COLL_NET(c, op, ...)                                                                 \
     (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
 
 /* The reduction kind of a C type, for COLL_NET's reduce. */
-#define COLL_RED_KIND(T)                                                                  \
-    _Generic((T)0, float: SHOAL_RED_REAL, double: SHOAL_RED_REAL,                         \
-             long double: SHOAL_RED_REAL, float _Complex: SHOAL_RED_COMPLEX,              \
-             double _Complex: SHOAL_RED_COMPLEX, char: ((char)-1 < 0 ? SHOAL_RED_SIGNED    \
-                                                                  : SHOAL_RED_UNSIGNED), \
-             signed char: SHOAL_RED_SIGNED, short: SHOAL_RED_SIGNED, int: SHOAL_RED_SIGNED, \
-             long: SHOAL_RED_SIGNED, long long: SHOAL_RED_SIGNED, default: SHOAL_RED_UNSIGNED)
+#define COLL_RED_KIND(T)                                                                     \
+    _Generic((T)0, float                                                                     \
+             : SHOAL_RED_REAL, double                                                        \
+             : SHOAL_RED_REAL, long double                                                   \
+             : SHOAL_RED_REAL, float _Complex                                                \
+             : SHOAL_RED_COMPLEX, double _Complex                                            \
+             : SHOAL_RED_COMPLEX, char                                                       \
+             : ((char)-1 < 0 ? SHOAL_RED_SIGNED : SHOAL_RED_UNSIGNED), signed char           \
+             : SHOAL_RED_SIGNED, short                                                       \
+             : SHOAL_RED_SIGNED, int                                                         \
+             : SHOAL_RED_SIGNED, long                                                        \
+             : SHOAL_RED_SIGNED, long long                                                   \
+             : SHOAL_RED_SIGNED, default                                                     \
+             : SHOAL_RED_UNSIGNED)
 #define COLL_RED_and SHOAL_RED_AND
 #define COLL_RED_or SHOAL_RED_OR
 #define COLL_RED_xor SHOAL_RED_XOR
@@ -140,18 +147,18 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 
 /* ---- Team state: signals and channels ------------------------------------------- */
 
-#define COLL_KMAX 20          /* rounds of log2 algorithms: teams of up to 2^20 members */
-#define COLL_SLOTS 2          /* slots per channel: a sender may run one message ahead */
-#define COLL_READY_WORD 32    /* see above */
+#define COLL_KMAX 20       /* rounds of log2 algorithms: teams of up to 2^20 members */
+#define COLL_SLOTS 2       /* slots per channel: a sender may run one message ahead */
+#define COLL_READY_WORD 32 /* see above */
 
 struct coll_words {
-    uint64_t tree[COLL_KMAX];     /* signal from member me - 2^k (mod n) */
-    uint64_t dis[COLL_KMAX];      /* channel data from member me - 2^k */
-    uint64_t dis_ack[COLL_KMAX];  /* acknowledgement from member me + 2^k */
-    uint64_t xor[COLL_KMAX];      /* channel data from member me ^ 2^k (no acks: coll.c) */
-    uint64_t fold;                /* channel data from member me + p2 (p2: see reduce.c) */
-    uint64_t fold_ack;            /* acknowledgement from member me - p2 */
-    uint64_t unfold;              /* signal from member me - p2 */
+    uint64_t tree[COLL_KMAX];    /* signal from member me - 2^k (mod n) */
+    uint64_t dis[COLL_KMAX];     /* channel data from member me - 2^k */
+    uint64_t dis_ack[COLL_KMAX]; /* acknowledgement from member me + 2^k */
+    uint64_t xor [COLL_KMAX];    /* channel data from member me ^ 2^k (no acks: coll.c) */
+    uint64_t fold;               /* channel data from member me + p2 (p2: see reduce.c) */
+    uint64_t fold_ack;           /* acknowledgement from member me - p2 */
+    uint64_t unfold;             /* signal from member me - p2 */
 };
 
 struct coll_counts {
@@ -173,7 +180,8 @@ struct coll_scratch {
 #define COLL_INBOX_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
 /* Halves of the channels' slot region: a fixed size, as the channels' slot size sets
  * the chunk of recursive doubling and scans, measured at this size. */
-#define COLL_HALF_BYTES (((16 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
+#define COLL_HALF_BYTES                                                                      \
+    (((16 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
 _Static_assert(COLL_HALF_BYTES >= 4096 && COLL_INBOX_BYTES >= COLL_HALF_BYTES,
                "team scratch too small for the collectives");
 
@@ -184,17 +192,17 @@ static inline struct coll_scratch *coll_scratch(const struct coll *c)
 
 /* A flag-only message stream from one fixed sender to one fixed receiver. */
 struct coll_sig {
-    uint64_t *flag;          /* symmetric: the receiver's flag word */
-    uint64_t *out, *in;      /* this PE's counts of signals sent and received */
+    uint64_t *flag;     /* symmetric: the receiver's flag word */
+    uint64_t *out, *in; /* this PE's counts of signals sent and received */
 };
 
 /* A data stream from one fixed sender to one fixed receiver, through slots. */
 struct coll_chan {
-    uint64_t *flag;          /* symmetric: the receiver's flag word */
-    uint64_t *ack;           /* symmetric: the sender's acknowledgement word; NULL for
+    uint64_t *flag;       /* symmetric: the receiver's flag word */
+    uint64_t *ack;        /* symmetric: the sender's acknowledgement word; NULL for
                               * the xor channels, whose two ends alternate messages */
-    uint64_t *out, *in;      /* this PE's counts of messages sent and received */
-    unsigned char *slots;    /* symmetric: the receiver's COLL_SLOTS slots */
+    uint64_t *out, *in;   /* this PE's counts of messages sent and received */
+    unsigned char *slots; /* symmetric: the receiver's COLL_SLOTS slots */
     size_t slot_bytes;
 };
 
@@ -299,15 +307,21 @@ struct coll_arg {
 };
 void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_arg *args,
                       int nargs);
-#define COLL_AGREE(fn, c, ...)                                                     \
-    do {                                                                           \
-        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (c)->team && (c)->n > 1) {          \
-            const struct coll_arg agree_[] = { __VA_ARGS__ };                      \
-            coll_debug_agree(fn, c, agree_, (int)(sizeof agree_ / sizeof *agree_)); \
-        }                                                                          \
+#define COLL_AGREE(fn, c, ...)                                                               \
+    do {                                                                                     \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (c)->team && (c)->n > 1) {                    \
+            const struct coll_arg agree_[] = { __VA_ARGS__ };                                \
+            coll_debug_agree(fn, c, agree_, (int)(sizeof agree_ / sizeof *agree_));          \
+        }                                                                                    \
     } while (0)
-#define COLL_ARG_SIZE(name, v) { name, (uint64_t)(v), 0 }
-#define COLL_ARG_INT(name, v) { name, (uint64_t)(int64_t)(v), 1 }
+#define COLL_ARG_SIZE(name, v)                                                               \
+    {                                                                                        \
+        name, (uint64_t)(v), 0                                                               \
+    }
+#define COLL_ARG_INT(name, v)                                                                \
+    {                                                                                        \
+        name, (uint64_t)(int64_t)(v), 1                                                      \
+    }
 
 /* Synchronizes the members (team barrier, or the pSync barrier); every put issued
  * before it is visible everywhere after it. */
@@ -334,21 +348,21 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
                size_t esize, coll_op_fn *op, int exclusive);
 
 /* Element-wise operators, instantiated per type by the files that need them. */
-#define COLL_EXPR_and(a, b)  ((a) & (b))
-#define COLL_EXPR_or(a, b)   ((a) | (b))
-#define COLL_EXPR_xor(a, b)  ((a) ^ (b))
-#define COLL_EXPR_max(a, b)  ((a) > (b) ? (a) : (b))
-#define COLL_EXPR_min(a, b)  ((a) < (b) ? (a) : (b))
-#define COLL_EXPR_sum(a, b)  ((a) + (b))
+#define COLL_EXPR_and(a, b) ((a) & (b))
+#define COLL_EXPR_or(a, b) ((a) | (b))
+#define COLL_EXPR_xor(a, b) ((a) ^ (b))
+#define COLL_EXPR_max(a, b) ((a) > (b) ? (a) : (b))
+#define COLL_EXPR_min(a, b) ((a) < (b) ? (a) : (b))
+#define COLL_EXPR_sum(a, b) ((a) + (b))
 #define COLL_EXPR_prod(a, b) ((a) * (b))
 
-#define COLL_DEFINE_OP(T, N, OP)                                              \
-    static void coll_##N##_##OP(void *acc_, const void *in_, size_t n)        \
-    {                                                                         \
-        T *acc = acc_;                                                        \
-        const T *in = in_;                                                    \
-        for (size_t i = 0; i < n; i++)                                        \
-            acc[i] = COLL_EXPR_##OP(acc[i], in[i]);                           \
+#define COLL_DEFINE_OP(T, N, OP)                                                             \
+    static void coll_##N##_##OP(void *acc_, const void *in_, size_t n)                       \
+    {                                                                                        \
+        T *acc = acc_;                                                                       \
+        const T *in = in_;                                                                   \
+        for (size_t i = 0; i < n; i++)                                                       \
+            acc[i] = COLL_EXPR_##OP(acc[i], in[i]);                                          \
     }
 
 #endif

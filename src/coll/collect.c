@@ -32,7 +32,8 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
         /* This member holds blocks me - have + 1 .. me (mod n); the receiver lacks
          * the cnt of them nearest to me. Blocks that wrap around go as two
          * messages, each signalled, as a signal orders only its own payload. */
-        int cnt = have < n - have ? have : n - have, to = (me + have) % n, first = me - cnt + 1;
+        int cnt = have < n - have ? have : n - have, to = (me + have) % n,
+            first = me - cnt + 1;
         struct coll_sig sg = coll_tree_sig(c, k);
         if (first >= 0) {
             coll_sig_send(c, &sg, to, dest + (size_t)first * len, dest + (size_t)first * len,
@@ -126,16 +127,16 @@ int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t n
 }
 SHOAL_PROFILED(shmem_collectmem)
 
-#define COLL_COLLECT(T, N)                                                                     \
-    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
-    {                                                                                          \
-        return team_fcollect(__func__, team, dest, source, nelems, sizeof(T));                 \
-    }                                                                                          \
-    SHOAL_PROFILED(shmem_##N##_fcollect)                                                       \
-    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)        \
-    {                                                                                          \
-        return team_collect(__func__, team, dest, source, nelems * sizeof(T));                 \
-    }                                                                                          \
+#define COLL_COLLECT(T, N)                                                                   \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)     \
+    {                                                                                        \
+        return team_fcollect(__func__, team, dest, source, nelems, sizeof(T));               \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_##N##_fcollect)                                                     \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
+    {                                                                                        \
+        return team_collect(__func__, team, dest, source, nelems * sizeof(T));               \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_collect)
 SHMEM_RMA_TYPES(COLL_COLLECT)
 
@@ -168,19 +169,19 @@ static void set_collect(const char *fn, void *dest, const void *source, size_t l
     coll_allput(&c, dest, source, off, len);
 }
 
-#define COLL_SET_COLLECT(BITS, BYTES)                                                         \
-    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
-                              int logPE_stride, int PE_size, long *pSync)                     \
-    {                                                                                         \
-        set_fcollect(__func__, dest, source, nelems * BYTES, PE_start, logPE_stride, PE_size, \
-                     pSync);                                                                  \
-    }                                                                                         \
-    SHOAL_PROFILED(shmem_fcollect##BITS)                                                      \
-    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,     \
-                             int logPE_stride, int PE_size, long *pSync)                      \
-    {                                                                                         \
-        set_collect(__func__, dest, source, nelems * BYTES, PE_start, logPE_stride, PE_size,  \
-                    pSync);                                                                   \
-    }                                                                                         \
+#define COLL_SET_COLLECT(BITS, BYTES)                                                        \
+    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,   \
+                              int logPE_stride, int PE_size, long *pSync)                    \
+    {                                                                                        \
+        set_fcollect(__func__, dest, source, nelems *BYTES, PE_start, logPE_stride, PE_size, \
+                     pSync);                                                                 \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_fcollect##BITS)                                                     \
+    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
+                             int logPE_stride, int PE_size, long *pSync)                     \
+    {                                                                                        \
+        set_collect(__func__, dest, source, nelems *BYTES, PE_start, logPE_stride, PE_size,  \
+                    pSync);                                                                  \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_collect##BITS)
 COLL_SET_SIZES(COLL_SET_COLLECT)

@@ -150,15 +150,16 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     return 0;
 }
 
-#define COLL_REDUCE(T, N, OP)                                                                  \
-    COLL_DEFINE_OP(T, N, OP)                                                                   \
-    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) \
-    {                                                                                          \
-        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T), coll_##N##_##OP,  \
-                           COLL_RED_KIND(T), COLL_RED_##OP);                                   \
-    }                                                                                          \
+#define COLL_REDUCE(T, N, OP)                                                                \
+    COLL_DEFINE_OP(T, N, OP)                                                                 \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
+                                  size_t nreduce)                                            \
+    {                                                                                        \
+        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T),                 \
+                           coll_##N##_##OP, COLL_RED_KIND(T), COLL_RED_##OP);                \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_##OP##_reduce)
-#define COLL_REDUCE_BITWISE(T, N) \
+#define COLL_REDUCE_BITWISE(T, N)                                                            \
     COLL_REDUCE(T, N, and) COLL_REDUCE(T, N, or) COLL_REDUCE(T, N, xor)
 #define COLL_REDUCE_MINMAX(T, N) COLL_REDUCE(T, N, max) COLL_REDUCE(T, N, min)
 #define COLL_REDUCE_ARITH(T, N) COLL_REDUCE(T, N, sum) COLL_REDUCE(T, N, prod)

@@ -44,28 +44,28 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
     }
 }
 
-#define COLL_SCAN(T, N)                                                                        \
-    COLL_DEFINE_OP(T, N, sum)                                                                  \
-    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)     \
-    {                                                                                          \
-        struct coll c;                                                                         \
-        if (coll_team_begin(__func__, team, &c))                                               \
-            return -1;                                                                         \
-        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
-        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 0))          \
-            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);                 \
-        return 0;                                                                              \
-    }                                                                                          \
-    SHOAL_PROFILED(shmem_##N##_sum_inscan)                                                     \
-    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)     \
-    {                                                                                          \
-        struct coll c;                                                                         \
-        if (coll_team_begin(__func__, team, &c))                                               \
-            return -1;                                                                         \
-        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                             \
-        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 1))          \
-            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);                 \
-        return 0;                                                                              \
-    }                                                                                          \
+#define COLL_SCAN(T, N)                                                                      \
+    COLL_DEFINE_OP(T, N, sum)                                                                \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
+    {                                                                                        \
+        struct coll c;                                                                       \
+        if (coll_team_begin(__func__, team, &c))                                             \
+            return -1;                                                                       \
+        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                           \
+        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 0))       \
+            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);               \
+        return 0;                                                                            \
+    }                                                                                        \
+    SHOAL_PROFILED(shmem_##N##_sum_inscan)                                                   \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
+    {                                                                                        \
+        struct coll c;                                                                       \
+        if (coll_team_begin(__func__, team, &c))                                             \
+            return -1;                                                                       \
+        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                           \
+        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 1))       \
+            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);               \
+        return 0;                                                                            \
+    }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_sum_exscan)
 SHMEM_REDUCE_ARITH_TYPES(COLL_SCAN)

@@ -15,8 +15,8 @@
 #include "core/backoff.h"
 #include "core/state.h"
 
-#define OWN_CORE_SPINS 8192u        /* pause ~40 ns on recent x86 */
-#define OWN_CORE_NET_SPINS 512u     /* each poll drives the provider: ~1 us */
+#define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
+#define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
 #define SHARED_SPINS 200u
 
 void shoal_backoff_setup(void)

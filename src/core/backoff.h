@@ -6,7 +6,9 @@
 
 #include "core/compiler.h"
 
-struct shoal_backoff { unsigned polls; };
+struct shoal_backoff {
+    unsigned polls;
+};
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
 /* Sets shoal.spin_polls, the spins of every wait, from whether this PE owns a
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */

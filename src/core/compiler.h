@@ -3,16 +3,16 @@
 #ifndef SHOAL_COMPILER_H
 #define SHOAL_COMPILER_H
 
-#define SHOAL_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SHOAL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define SHOAL_EXPORT      __attribute__((visibility("default")))
+#define SHOAL_EXPORT __attribute__((visibility("default")))
 #define SHOAL_STR_(x) #x
 #define SHOAL_STR(x) SHOAL_STR_(x)
 
 /* Every public routine is defined under its shmem_ name as a weak symbol, and gets a
  * strong pshmem_ twin, so a profiling tool can interpose shmem_X and call pshmem_X. */
-#define SHOAL_PROFILED(name)                                                      \
-    _Pragma(SHOAL_STR(weak name))                                                 \
-    extern __typeof__(name) p##name SHOAL_EXPORT __attribute__((alias(#name), copy(name)));
+#define SHOAL_PROFILED(name)                                                                 \
+    _Pragma(SHOAL_STR(weak name)) extern __typeof__(name) p##name SHOAL_EXPORT               \
+            __attribute__((alias(#name), copy(name)));
 
 #endif

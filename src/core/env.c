@@ -10,17 +10,15 @@
 #include <string.h>
 #include <strings.h>
 
-#define SHOAL_ENV_ROW_USER(...)     SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_USER, __VA_ARGS__)
+#define SHOAL_ENV_ROW_USER(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_USER, __VA_ARGS__)
 #define SHOAL_ENV_ROW_LAUNCHER(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_LAUNCHER, __VA_ARGS__)
-#define SHOAL_ENV_ROW_FOREIGN(...)  SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_FOREIGN, __VA_ARGS__)
-#define SHOAL_ENV_ROW_(cls_, name, alias, kind, def, field, help)            \
-    { #name, alias, SHOAL_ENV_##kind, cls_, def,                             \
-      offsetof(struct shoal_config, field), help },
+#define SHOAL_ENV_ROW_FOREIGN(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_FOREIGN, __VA_ARGS__)
+#define SHOAL_ENV_ROW_(cls_, name, alias, kind, def, field, help)                            \
+    { #name, alias, SHOAL_ENV_##kind, cls_, def, offsetof(struct shoal_config, field), help },
 
 const struct shoal_env_var shoal_env_vars[] = {
-    SHOAL_ENV_USER(SHOAL_ENV_ROW_USER)
-    SHOAL_ENV_LAUNCHER(SHOAL_ENV_ROW_LAUNCHER)
-    SHOAL_ENV_FOREIGN(SHOAL_ENV_ROW_FOREIGN)
+    SHOAL_ENV_USER(SHOAL_ENV_ROW_USER) SHOAL_ENV_LAUNCHER(SHOAL_ENV_ROW_LAUNCHER)
+            SHOAL_ENV_FOREIGN(SHOAL_ENV_ROW_FOREIGN)
 };
 const size_t shoal_env_nvars = sizeof shoal_env_vars / sizeof shoal_env_vars[0];
 
@@ -72,10 +70,14 @@ int shoal_parse_size(const char *s, size_t *out)
         return -1;
     unsigned shift = 0;
     switch (*p) {
-    case 'k': case 'K': shift = 10; break;
-    case 'm': case 'M': shift = 20; break;
-    case 'g': case 'G': shift = 30; break;
-    case 't': case 'T': shift = 40; break;
+    case 'k':
+    case 'K': shift = 10; break;
+    case 'm':
+    case 'M': shift = 20; break;
+    case 'g':
+    case 'G': shift = 30; break;
+    case 't':
+    case 'T': shift = 40; break;
     default:
         /* No suffix: only trailing white space may follow ("512 " from a script). */
         while (isspace((unsigned char)*p))
@@ -145,16 +147,10 @@ static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_
 {
     void *dst = (char *)cfg + v->offset;
     switch (v->kind) {
-    case SHOAL_ENV_BOOL:
-        *(int *)dst = shoal_parse_bool(s);
-        return 0;
-    case SHOAL_ENV_SIZE:
-        return shoal_parse_size(s, (size_t *)dst);
-    case SHOAL_ENV_INT:
-        return shoal_parse_int(s, (long *)dst);
-    case SHOAL_ENV_STR:
-        *(const char **)dst = s;
-        return 0;
+    case SHOAL_ENV_BOOL: *(int *)dst = shoal_parse_bool(s); return 0;
+    case SHOAL_ENV_SIZE: return shoal_parse_size(s, (size_t *)dst);
+    case SHOAL_ENV_INT: return shoal_parse_int(s, (long *)dst);
+    case SHOAL_ENV_STR: *(const char **)dst = s; return 0;
     }
     return -1;
 }
@@ -163,9 +159,10 @@ static const char *kind_syntax(enum shoal_env_kind k)
 {
     switch (k) {
     case SHOAL_ENV_BOOL: return "any value turns it on; 0, no, false or off turn it off";
-    case SHOAL_ENV_SIZE: return "a number of bytes with an optional K, M, G or T suffix, e.g. 512M or 1.5G";
-    case SHOAL_ENV_INT:  return "a decimal integer";
-    case SHOAL_ENV_STR:  return "any text";
+    case SHOAL_ENV_SIZE:
+        return "a number of bytes with an optional K, M, G or T suffix, e.g. 512M or 1.5G";
+    case SHOAL_ENV_INT: return "a decimal integer";
+    case SHOAL_ENV_STR: return "any text";
     }
     return "";
 }
@@ -192,14 +189,17 @@ int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen)
     return 0;
 }
 
-static void print_value(FILE *out, const struct shoal_env_var *v, const struct shoal_config *cfg)
+static void print_value(FILE *out, const struct shoal_env_var *v,
+                        const struct shoal_config *cfg)
 {
     const void *src = (const char *)cfg + v->offset;
     switch (v->kind) {
     case SHOAL_ENV_BOOL: fprintf(out, "%s", *(const int *)src ? "on" : "off"); break;
     case SHOAL_ENV_SIZE: fprintf(out, "%zu", *(const size_t *)src); break;
-    case SHOAL_ENV_INT:  fprintf(out, "%ld", *(const long *)src); break;
-    case SHOAL_ENV_STR:  fprintf(out, "%s", *(const char *const *)src ? *(const char *const *)src : ""); break;
+    case SHOAL_ENV_INT: fprintf(out, "%ld", *(const long *)src); break;
+    case SHOAL_ENV_STR:
+        fprintf(out, "%s", *(const char *const *)src ? *(const char *const *)src : "");
+        break;
     }
 }
 
@@ -214,7 +214,8 @@ static int known_name(const char *name, size_t len)
     for (size_t i = 0; i < shoal_env_nothers; i++) {
         const char *o = shoal_env_others[i].name;
         size_t n = strlen(o);
-        if (o[n - 1] == '_' ? len >= n && !strncmp(name, o, n) : n == len && !strncmp(name, o, n))
+        if (o[n - 1] == '_' ? len >= n && !strncmp(name, o, n)
+                            : n == len && !strncmp(name, o, n))
             return 1;
     }
     return 0;
@@ -234,8 +235,8 @@ static size_t distance(const char *a, size_t la, const char *b)
         d[0][j] = j;
     for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t best = d[i - 1][j - 1] + (toupper((unsigned char)a[i - 1]) !=
-                                             toupper((unsigned char)b[j - 1]));
+            size_t best = d[i - 1][j - 1] +
+                    (toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]));
             if (d[i - 1][j] + 1 < best)
                 best = d[i - 1][j] + 1;
             if (d[i][j - 1] + 1 < best)
@@ -272,11 +273,15 @@ int shoal_env_warn_unknown(FILE *out, char *const *env)
         }
         /* Close enough to be a typo: a few edits, fewer than a third of the name. */
         if (best && best_d <= 3 && best_d * 3 <= len)
-            fprintf(out, "shoal: warning: %.*s is not a variable Shoal reads; did you mean %s? "
-                    "(shoal-info --env lists them)\n", (int)len, e, best);
+            fprintf(out,
+                    "shoal: warning: %.*s is not a variable Shoal reads; did you mean %s? "
+                    "(shoal-info --env lists them)\n",
+                    (int)len, e, best);
         else
-            fprintf(out, "shoal: warning: %.*s is not a variable Shoal reads; shoal-info --env "
-                    "lists them\n", (int)len, e);
+            fprintf(out,
+                    "shoal: warning: %.*s is not a variable Shoal reads; shoal-info --env "
+                    "lists them\n",
+                    (int)len, e);
         count++;
     }
     return count;

@@ -8,8 +8,8 @@
 
 #define SHOAL_ENV_CTYPE_BOOL int
 #define SHOAL_ENV_CTYPE_SIZE size_t
-#define SHOAL_ENV_CTYPE_INT  long
-#define SHOAL_ENV_CTYPE_STR  const char *
+#define SHOAL_ENV_CTYPE_INT long
+#define SHOAL_ENV_CTYPE_STR const char *
 
 struct shoal_config {
 #define SHOAL_ENV_FIELD(name, alias, kind, def, field, help) SHOAL_ENV_CTYPE_##kind field;
@@ -18,7 +18,11 @@ struct shoal_config {
 };
 
 enum shoal_env_kind { SHOAL_ENV_BOOL, SHOAL_ENV_SIZE, SHOAL_ENV_INT, SHOAL_ENV_STR };
-enum shoal_env_class { SHOAL_ENV_CLASS_USER, SHOAL_ENV_CLASS_LAUNCHER, SHOAL_ENV_CLASS_FOREIGN };
+enum shoal_env_class {
+    SHOAL_ENV_CLASS_USER,
+    SHOAL_ENV_CLASS_LAUNCHER,
+    SHOAL_ENV_CLASS_FOREIGN
+};
 
 struct shoal_env_var {
     const char *name;
@@ -44,7 +48,7 @@ const char *shoal_env_value(const char *name);
 
 /* Names read by the project's other programs (SHOAL_ENV_OTHER). */
 struct shoal_env_other {
-    const char *name;      /* ends in '_' for a prefix */
+    const char *name; /* ends in '_' for a prefix */
     const char *who;
 };
 extern const struct shoal_env_other shoal_env_others[];

@@ -9,86 +9,110 @@
  *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
  *   FOREIGN are other software's: read only to recognise a launcher Shoal cannot
  *   talk to, or to check what a launcher provided. */
-#define SHOAL_ENV_USER(X) \
-    X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size, \
-      "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and fractions allowed") \
-    X(SHMEM_SYMMETRIC_SIZE_DEVICE, NULL, SIZE, "0", symmetric_size_device, \
-      "Device heap (SHMEM_SPACE_DEVICE) size per PE, in bytes, same suffixes; 0 = no device space") \
-    X(SHMEM_ENABLE_DEVICE_AWARENESS, NULL, BOOL, "0", enable_device_awareness, \
-      "Let local buffers (put sources, get destinations, fetch results, collective buffers) be device memory the program allocated") \
-    X(SHOAL_DEVICE, NULL, STR, "", device, \
-      "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first that loads of cuda, rocm, emu") \
-    X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug, \
-      "Check every call's arguments (PE range, symmetric address and range, alignment) and abort with a message") \
-    X(SHMEM_INFO, "SMA_INFO", BOOL, "0", info, \
-      "Print the library version and every environment variable with its value at start-up (PE 0)") \
-    X(SHMEM_VERSION, "SMA_VERSION", BOOL, "0", version, \
-      "Print the library version at start-up (PE 0)") \
-    X(SHOAL_SPIN_COUNT, NULL, INT, "-1", spin_count, \
-      "Polls of a waited-on location before a waiting PE starts yielding its core; -1 = automatic: spin (yielding now and then) when the PE has a core of its own, 200 when PEs outnumber cores") \
-    X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us, \
-      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only sched_yield") \
-    X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", coll_node_aware, \
-      "Team barriers that span nodes gather each node's members to one leader by shared memory, and only leaders use the network") \
-    X(SHOAL_COLL_BCAST_RING_MIN, NULL, SIZE, "64K", coll_bcast_ring_min, \
-      "Broadcasts of at least this many bytes over more than two PEs scatter the message down a tree, then pass the pieces around a ring; smaller ones use the tree") \
-    X(SHOAL_COLL_REDUCE_RSAG_MIN, NULL, SIZE, "0", coll_reduce_rsag_min, \
-      "Reductions of more than this many bytes use reduce-scatter + allgather; smaller ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)") \
-    X(SHOAL_BIND, NULL, STR, "auto", bind, \
-      "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none") \
-    X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir, \
-      "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take different CPUs; empty = no locks") \
-    X(SHOAL_LOG, NULL, STR, "", log, \
-      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace") \
-    X(SHOAL_NODE_MAP, NULL, STR, "", node_map, \
-      "Which PEs share a node, to test the network path on one machine: pe (each PE alone), block:K, or a list such as 0,0,1,1") \
-    X(SHOAL_TRANSPORT, NULL, STR, "ofi", transport, \
-      "How PEs on other nodes are reached: ofi (libfabric), mpi (MPI-3 RMA, under mpirun), mpi-all (MPI-3 RMA for every PE, even on this node)") \
-    X(SHOAL_MPI_CONTEXT_WINDOWS, NULL, INT, "4", mpi_context_windows, \
-      "mpi transport: window sets for created contexts, shared round robin, so one context's quiet does not wait for another's puts; 0 = all use the default context's") \
-    X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider, \
-      "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm (default: the first that fits)") \
-    X(SHMEM_OFI_FABRIC, NULL, STR, "", ofi_fabric, \
-      "libfabric fabric name to use (default: any)") \
-    X(SHMEM_OFI_DOMAIN, NULL, STR, "", ofi_domain, \
-      "libfabric domain (NIC) name to use (default: any)") \
-    X(SHMEM_OFI_INJECT_SIZE, NULL, SIZE, "0", ofi_inject_size, \
-      "Largest put sent with fi_inject; 0 = the provider's inject size") \
-    X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size, \
-      "Largest put from unregistered memory copied through a registered bounce buffer; larger ones go direct") \
-    X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size, \
-      "Bytes of small puts to one PE a session bundles into one network write (puts up to half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE") \
-    X(SHMEM_OFI_PROGRESS_THREAD, NULL, STR, "auto", ofi_progress_thread, \
-      "A thread that drives libfabric while this PE computes, asleep on the provider's wait object while idle: auto (when the provider's data progress is manual), on (1, yes) or off (0, no)") \
-    X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache, \
-      "Registrations of large local buffers kept for reuse when the provider needs FI_MR_LOCAL; 0 = release each at completion") \
-    X(SHMEM_OFI_MR_LOCAL, NULL, BOOL, "0", ofi_mr_local, \
-      "Register local buffers and pass their descriptors even when the provider does not ask (FI_MR_LOCAL), to exercise that path") \
-    X(SHMEM_OFI_ATOMIC_EMULATE, NULL, BOOL, "0", ofi_atomic_emulate, \
-      "Compute every AMO but compare-and-swap by compare-and-swap loops, as for types the provider lacks (tests that fallback)")
+#define SHOAL_ENV_USER(X)                                                                    \
+    X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", symmetric_size,              \
+      "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and "         \
+      "fractions allowed")                                                                   \
+    X(SHMEM_SYMMETRIC_SIZE_DEVICE, NULL, SIZE, "0", symmetric_size_device,                   \
+      "Device heap (SHMEM_SPACE_DEVICE) size per PE, in bytes, same suffixes; 0 = no "       \
+      "device space")                                                                        \
+    X(SHMEM_ENABLE_DEVICE_AWARENESS, NULL, BOOL, "0", enable_device_awareness,               \
+      "Let local buffers (put sources, get destinations, fetch results, collective "         \
+      "buffers) be device memory the program allocated")                                     \
+    X(SHOAL_DEVICE, NULL, STR, "", device,                                                   \
+      "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first "   \
+      "that loads of cuda, rocm, emu")                                                       \
+    X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug,                                            \
+      "Check every call's arguments (PE range, symmetric address and range, alignment) and " \
+      "abort with a message")                                                                \
+    X(SHMEM_INFO, "SMA_INFO", BOOL, "0", info,                                               \
+      "Print the library version and every environment variable with its value at start-up " \
+      "(PE 0)")                                                                              \
+    X(SHMEM_VERSION, "SMA_VERSION", BOOL, "0", version,                                      \
+      "Print the library version at start-up (PE 0)")                                        \
+    X(SHOAL_SPIN_COUNT, NULL, INT, "-1", spin_count,                                         \
+      "Polls of a waited-on location before a waiting PE starts yielding its core; -1 = "    \
+      "automatic: spin (yielding now and then) when the PE has a core of its own, 200 when " \
+      "PEs outnumber cores")                                                                 \
+    X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us,                                 \
+      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
+      "sched_yield")                                                                         \
+    X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", coll_node_aware,                               \
+      "Team barriers that span nodes gather each node's members to one leader by shared "    \
+      "memory, and only leaders use the network")                                            \
+    X(SHOAL_COLL_BCAST_RING_MIN, NULL, SIZE, "64K", coll_bcast_ring_min,                     \
+      "Broadcasts of at least this many bytes over more than two PEs scatter the message "   \
+      "down a tree, then pass the pieces around a ring; smaller ones use the tree")          \
+    X(SHOAL_COLL_REDUCE_RSAG_MIN, NULL, SIZE, "0", coll_reduce_rsag_min,                     \
+      "Reductions of more than this many bytes use reduce-scatter + allgather; smaller "     \
+      "ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)")     \
+    X(SHOAL_BIND, NULL, STR, "auto", bind,                                                   \
+      "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
+      "PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none")      \
+    X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir,                                   \
+      "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take "    \
+      "different CPUs; empty = no locks")                                                    \
+    X(SHOAL_LOG, NULL, STR, "", log,                                                         \
+      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; " \
+      "subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace")          \
+    X(SHOAL_NODE_MAP, NULL, STR, "", node_map,                                               \
+      "Which PEs share a node, to test the network path on one machine: pe (each PE "        \
+      "alone), block:K, or a list such as 0,0,1,1")                                          \
+    X(SHOAL_TRANSPORT, NULL, STR, "ofi", transport,                                          \
+      "How PEs on other nodes are reached: ofi (libfabric), mpi (MPI-3 RMA, under mpirun), " \
+      "mpi-all (MPI-3 RMA for every PE, even on this node)")                                 \
+    X(SHOAL_MPI_CONTEXT_WINDOWS, NULL, INT, "4", mpi_context_windows,                        \
+      "mpi transport: window sets for created contexts, shared round robin, so one "         \
+      "context's quiet does not wait for another's puts; 0 = all use the default context's") \
+    X(SHMEM_OFI_PROVIDER, NULL, STR, "", ofi_provider,                                       \
+      "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm "     \
+      "(default: the first that fits)")                                                      \
+    X(SHMEM_OFI_FABRIC, NULL, STR, "", ofi_fabric,                                           \
+      "libfabric fabric name to use (default: any)")                                         \
+    X(SHMEM_OFI_DOMAIN, NULL, STR, "", ofi_domain,                                           \
+      "libfabric domain (NIC) name to use (default: any)")                                   \
+    X(SHMEM_OFI_INJECT_SIZE, NULL, SIZE, "0", ofi_inject_size,                               \
+      "Largest put sent with fi_inject; 0 = the provider's inject size")                     \
+    X(SHMEM_OFI_BOUNCE_SIZE, NULL, SIZE, "64K", ofi_bounce_size,                             \
+      "Largest put from unregistered memory copied through a registered bounce buffer; "     \
+      "larger ones go direct")                                                               \
+    X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size,                              \
+      "Bytes of small puts to one PE a session bundles into one network write (puts up to "  \
+      "half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE")                    \
+    X(SHMEM_OFI_PROGRESS_THREAD, NULL, STR, "auto", ofi_progress_thread,                     \
+      "A thread that drives libfabric while this PE computes, asleep on the provider's "     \
+      "wait object while idle: auto (when the provider's data progress is manual), on (1, "  \
+      "yes) or off (0, no)")                                                                 \
+    X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache,                                     \
+      "Registrations of large local buffers kept for reuse when the provider needs "         \
+      "FI_MR_LOCAL; 0 = release each at completion")                                         \
+    X(SHMEM_OFI_MR_LOCAL, NULL, BOOL, "0", ofi_mr_local,                                     \
+      "Register local buffers and pass their descriptors even when the provider does not "   \
+      "ask (FI_MR_LOCAL), to exercise that path")                                            \
+    X(SHMEM_OFI_ATOMIC_EMULATE, NULL, BOOL, "0", ofi_atomic_emulate,                         \
+      "Compute every AMO but compare-and-swap by compare-and-swap loops, as for types the "  \
+      "provider lacks (tests that fallback)")
 
-#define SHOAL_ENV_LAUNCHER(X) \
-    X(SHOAL_BOOT_FD, NULL, INT, "-1", boot_fd, \
-      "Set by oshrun: the PE's end of the launcher channel") \
-    X(SHOAL_RANK, NULL, INT, "-1", rank, \
-      "Set by oshrun: this PE's number") \
-    X(SHOAL_SIZE, NULL, INT, "0", size, \
-      "Set by oshrun: number of PEs in the job") \
-    X(SHOAL_BINDING, NULL, STR, "", binding, \
-      "Set by oshrun: how it bound the PEs (core, hwthread, socket or none; :shared when PEs share CPUs)")
+#define SHOAL_ENV_LAUNCHER(X)                                                                \
+    X(SHOAL_BOOT_FD, NULL, INT, "-1", boot_fd,                                               \
+      "Set by oshrun: the PE's end of the launcher channel")                                 \
+    X(SHOAL_RANK, NULL, INT, "-1", rank, "Set by oshrun: this PE's number")                  \
+    X(SHOAL_SIZE, NULL, INT, "0", size, "Set by oshrun: number of PEs in the job")           \
+    X(SHOAL_BINDING, NULL, STR, "", binding,                                                 \
+      "Set by oshrun: how it bound the PEs (core, hwthread, socket or none; :shared when "   \
+      "PEs share CPUs)")
 
-#define SHOAL_ENV_FOREIGN(X) \
-    X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", foreign_ompi_size, \
-      "Read only to detect Open MPI's mpirun") \
-    X(PMIX_RANK, NULL, INT, "-1", foreign_pmix_rank, \
-      "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)") \
-    X(PMIX_NAMESPACE, NULL, STR, "", foreign_pmix_namespace, \
-      "Read only to detect a PMIx launcher, together with PMIX_RANK") \
-    X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size, \
-      "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)") \
-    X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, \
-      "Read only to detect srun") \
-    X(SLINGSHOT_VNIS, NULL, STR, "", slingshot_vnis, \
+#define SHOAL_ENV_FOREIGN(X)                                                                 \
+    X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", foreign_ompi_size,                               \
+      "Read only to detect Open MPI's mpirun")                                               \
+    X(PMIX_RANK, NULL, INT, "-1", foreign_pmix_rank,                                         \
+      "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)")                      \
+    X(PMIX_NAMESPACE, NULL, STR, "", foreign_pmix_namespace,                                 \
+      "Read only to detect a PMIx launcher, together with PMIX_RANK")                        \
+    X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size,                                            \
+      "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)")             \
+    X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, "Read only to detect srun")        \
+    X(SLINGSHOT_VNIS, NULL, STR, "", slingshot_vnis,                                         \
       "Read only to warn when the cxi provider runs without a job VNI from the launcher")
 
 #define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
@@ -96,10 +120,12 @@
 /* SHMEM_* and SHOAL_* names that other programs of the project read, so the
  * library does not warn about them as misspellings: X(NAME, WHO). A NAME ending
  * in '_' stands for every name it begins. */
-#define SHOAL_ENV_OTHER(X) \
-    X(SHOAL_CC, "oshcc: the C compiler it runs") \
-    X(SHOAL_CXX, "oshc++: the C++ compiler it runs") \
-    X(SHMEM_CC, "oshcc: the C compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CC wins)") \
-    X(SHMEM_CXX, "oshc++: the C++ compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CXX wins)") \
-    X(SHOAL_SANITIZE, "scripts/test.sh: the sanitizer build to test") \
+#define SHOAL_ENV_OTHER(X)                                                                   \
+    X(SHOAL_CC, "oshcc: the C compiler it runs")                                             \
+    X(SHOAL_CXX, "oshc++: the C++ compiler it runs")                                         \
+    X(SHMEM_CC,                                                                              \
+      "oshcc: the C compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CC wins)")         \
+    X(SHMEM_CXX,                                                                             \
+      "oshc++: the C++ compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CXX wins)")     \
+    X(SHOAL_SANITIZE, "scripts/test.sh: the sanitizer build to test")                        \
     X(SHOAL_TEST_, "the test suite's own settings (tests/, scripts/test.sh)")

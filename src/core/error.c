@@ -54,21 +54,26 @@ void shoal_require_init(const char *routine)
 {
     if (SHOAL_UNLIKELY(shoal.init_count <= 0))
         shoal_fatal(routine, "called %s shmem_init; call shmem_init first",
-                    shoal.ever_initialized ? "after shmem_finalize and before another" : "before");
+                    shoal.ever_initialized ? "after shmem_finalize and before another"
+                                           : "before");
 }
 
 void shoal_bad_addr(const char *routine, const void *addr, int pe)
 {
     (void)pe;
     shoal_require_init(routine);
-    shoal_fatal(routine, "address %p is not symmetric (neither in the symmetric heap nor in "
+    shoal_fatal(routine,
+                "address %p is not symmetric (neither in the symmetric heap nor in "
                 "the program's global/static data); allocate it with shmem_malloc or make it "
-                "a global", addr);
+                "a global",
+                addr);
 }
 
 static const char *seg_name(int s)
 {
-    return s == SHOAL_SEG_HEAP ? "heap" : s == SHOAL_SEG_DEVICE ? "device heap" : "static data";
+    return s == SHOAL_SEG_HEAP      ? "heap"
+            : s == SHOAL_SEG_DEVICE ? "device heap"
+                                    : "static data";
 }
 
 void shoal_check_range(const char *routine, const void *addr, size_t len)
@@ -78,7 +83,8 @@ void shoal_check_range(const char *routine, const void *addr, size_t len)
         const struct shoal_seg *seg = &shoal.seg[s];
         if (a - seg->base < seg->size) {
             if (len > seg->size - (a - seg->base))
-                shoal_fatal(routine, "%zu bytes at %p run past the end of the symmetric %s "
+                shoal_fatal(routine,
+                            "%zu bytes at %p run past the end of the symmetric %s "
                             "(%zu bytes from there to its end); check the length",
                             len, addr, seg_name(s), seg->size - (size_t)(a - seg->base));
             return;
@@ -101,12 +107,15 @@ void shoal_check_strided(const char *routine, const void *addr, ptrdiff_t stride
     __int128 lo = last < (__int128)off ? last : (__int128)off;
     __int128 hi = (last > (__int128)off ? last : (__int128)off) + (__int128)blen;
     if (lo < 0)
-        shoal_fatal(routine, "%zu blocks at stride %td (elements of %zu bytes) from %p start "
-                    "before the symmetric %s; check the stride and the count", nblocks, stride,
-                    esize, addr, seg_name(s));
+        shoal_fatal(routine,
+                    "%zu blocks at stride %td (elements of %zu bytes) from %p start "
+                    "before the symmetric %s; check the stride and the count",
+                    nblocks, stride, esize, addr, seg_name(s));
     if (hi > (__int128)shoal.seg[s].size)
-        shoal_fatal(routine, "%zu blocks of %zu bytes at stride %td (elements of %zu bytes) "
+        shoal_fatal(routine,
+                    "%zu blocks of %zu bytes at stride %td (elements of %zu bytes) "
                     "from %p run past the end of the symmetric %s (%zu bytes from there to "
-                    "its end); check the stride and the count", nblocks, blen, stride, esize,
-                    addr, seg_name(s), shoal.seg[s].size - (size_t)off);
+                    "its end); check the stride and the count",
+                    nblocks, blen, stride, esize, addr, seg_name(s),
+                    shoal.seg[s].size - (size_t)off);
 }

@@ -9,8 +9,9 @@
 
 /* Prints the message and ends the whole job. */
 _Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
+void shoal_warn(const char *routine, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 /* Ends the job unless shmem_init has been called and not yet finalized. */
 void shoal_require_init(const char *routine);
 _Noreturn void shoal_bad_addr(const char *routine, const void *addr, int pe);

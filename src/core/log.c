@@ -19,9 +19,11 @@ static const char *const level_name[] = { "off", "info", "debug", "trace" };
 static int bad(char *err, size_t len, const char *spec, const char *why, size_t n,
                const char *item)
 {
-    snprintf(err, len, "SHOAL_LOG=\"%s\": %s \"%.*s\"; use subsystem:level pairs separated by "
+    snprintf(err, len,
+             "SHOAL_LOG=\"%s\": %s \"%.*s\"; use subsystem:level pairs separated by "
              "commas, subsystem one of boot, mem, shm, ofi, coll, team or all, level one of "
-             "off, info, debug, trace", spec, why, (int)n, item);
+             "off, info, debug, trace",
+             spec, why, (int)n, item);
     return -1;
 }
 
@@ -59,9 +61,9 @@ int shoal_log_parse(const char *spec, char *err, size_t len)
 void shoal_log_emit(enum shoal_log_subsystem sub, const char *fmt, ...)
 {
     char buf[512];
-    int n = shoal.n_pes > 0 ? snprintf(buf, sizeof buf, "shoal: PE %d: [%s] ", shoal.my_pe,
-                                       sub_name[sub])
-                            : snprintf(buf, sizeof buf, "shoal: [%s] ", sub_name[sub]);
+    int n = shoal.n_pes > 0
+            ? snprintf(buf, sizeof buf, "shoal: PE %d: [%s] ", shoal.my_pe, sub_name[sub])
+            : snprintf(buf, sizeof buf, "shoal: [%s] ", sub_name[sub]);
     va_list ap;
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < sizeof buf)

@@ -16,12 +16,19 @@
 #include "core/signals.h"
 #include "core/state.h"
 
-static const struct { int sig; const char *name; int report; } fatal_sigs[] = {
-    { SIGSEGV, "Segmentation fault", 1 }, { SIGBUS, "Bus error", 1 },
-    { SIGILL, "Illegal instruction", 1 }, { SIGFPE, "Floating point exception", 1 },
+static const struct {
+    int sig;
+    const char *name;
+    int report;
+} fatal_sigs[] = {
+    { SIGSEGV, "Segmentation fault", 1 },
+    { SIGBUS, "Bus error", 1 },
+    { SIGILL, "Illegal instruction", 1 },
+    { SIGFPE, "Floating point exception", 1 },
     { SIGABRT, "Aborted", 1 },
     /* ^C and kill: the default action, without a message from every PE */
-    { SIGINT, "Interrupt", 0 }, { SIGTERM, "Terminated", 0 },
+    { SIGINT, "Interrupt", 0 },
+    { SIGTERM, "Terminated", 0 },
 };
 
 /* Async-signal-safe: no stdio. */
@@ -173,9 +180,10 @@ static void on_report(int sig)
     char buf[192];
     size_t at = put_str(buf, 0, sizeof buf, "shoal: PE ");
     at = put_int(buf, at, sizeof buf, shoal.my_pe);
-    at = put_str(buf, at, sizeof buf, routine  ? ": blocked in "
-                                      : inside ? ": inside Shoal (routine not identified)"
-                                               : ": running (in no Shoal routine)");
+    at = put_str(buf, at, sizeof buf,
+                 routine          ? ": blocked in "
+                         : inside ? ": inside Shoal (routine not identified)"
+                                  : ": running (in no Shoal routine)");
     at = put_str(buf, at, sizeof buf, routine ? routine : "");
     at = put_str(buf, at, sizeof buf, "\n");
     ssize_t w = write(STDERR_FILENO, buf, at);

@@ -3,7 +3,8 @@
 
 struct shoal_state shoal = {
     .my_pe = -1,
-    .seg = { [SHOAL_SEG_HEAP] = { .fd = -1 }, [SHOAL_SEG_DATA] = { .fd = -1 },
+    .seg = { [SHOAL_SEG_HEAP] = { .fd = -1 },
+             [SHOAL_SEG_DATA] = { .fd = -1 },
              [SHOAL_SEG_DEVICE] = { .fd = -1 } },
     .net = &shoal_net_none,
 };

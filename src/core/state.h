@@ -19,21 +19,26 @@ struct shoal_team_slot;
  * device heap (SHMEM_SPACE_DEVICE, mem/device_heap.c) is never load/store memory, so
  * the shm transport does not map it; same-node peers reach it through the device
  * layer's IPC mappings (dev_peer below, transport/dev_route.c). */
-enum shoal_seg_id { SHOAL_SEG_HEAP, SHOAL_SEG_DATA, SHOAL_NHOST_SEGS,
-                    SHOAL_SEG_DEVICE = SHOAL_NHOST_SEGS, SHOAL_NSEGS };
+enum shoal_seg_id {
+    SHOAL_SEG_HEAP,
+    SHOAL_SEG_DATA,
+    SHOAL_NHOST_SEGS,
+    SHOAL_SEG_DEVICE = SHOAL_NHOST_SEGS,
+    SHOAL_NSEGS
+};
 
 /* This PE's copy of a segment (mem/ creates it); the shm transport maps the copies
  * of the PEs on this node, the network transport registers this one. */
 struct shoal_seg {
     uintptr_t base;
     size_t size;
-    int fd;           /* memfd backing it until the same-node peers mapped it; -1 after */
+    int fd; /* memfd backing it until the same-node peers mapped it; -1 after */
 };
 
 struct shoal_state {
     int my_pe;
     int n_pes;
-    int init_count;            /* shmem_init calls not yet matched by shmem_finalize */
+    int init_count; /* shmem_init calls not yet matched by shmem_finalize */
     int ever_initialized;
     int thread_level;
     /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
@@ -45,7 +50,7 @@ struct shoal_state {
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
     struct shoal_alloc *heap_alloc;
-    struct shoal_team_slot *team_pool;   /* SHOAL_TEAM_SLOTS slots, symmetric */
+    struct shoal_team_slot *team_pool; /* SHOAL_TEAM_SLOTS slots, symmetric */
     /* Node layout (core/topology.c): node[pe] numbers PE pe's node. A job on more
      * than one node reaches the other nodes, and routes every AMO, through net. */
     int *node;
@@ -58,16 +63,17 @@ struct shoal_state {
     int host_busy;
     unsigned spin_polls;
     const struct shoal_transport_ops *net;
-    char **dev_peer;                     /* dev_peer[pe]: device pointer to PE pe's device
+    char **dev_peer;               /* dev_peer[pe]: device pointer to PE pe's device
                                             heap (IPC), NULL when on another node */
-    uintptr_t dev_nic_base;              /* host alias of this PE's device heap that the
+    uintptr_t dev_nic_base;        /* host alias of this PE's device heap that the
                                             network may register; 0: none */
-    struct shoal_alloc *dev_alloc;       /* the device heap's allocator */
-    uint64_t *dev_amo_lock;              /* symmetric host word: device AMOs' lock */
-    char *dev_stage;                     /* symmetric host staging for collectives on
+    struct shoal_alloc *dev_alloc; /* the device heap's allocator */
+    uint64_t *dev_amo_lock;        /* symmetric host word: device AMOs' lock */
+    char *dev_stage;               /* symmetric host staging for collectives on
                                             device memory: SHOAL_DEV_STAGE_BYTES per team
                                             slot (coll/coll_device.c) */
-    const char *net_provider;  /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
+    const char *
+            net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 

@@ -18,10 +18,12 @@ void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team)
 {
     shoal_require_init(routine);
     if (team == &shoal_ctx_dead_team)
-        shoal_fatal(routine, "the context was destroyed (shmem_ctx_destroy, or "
+        shoal_fatal(routine,
+                    "the context was destroyed (shmem_ctx_destroy, or "
                     "shmem_team_destroy of its team); create a new one");
     if (team == &shoal_team_world)
-        shoal_fatal(routine, "PE %d is out of range: valid PEs are 0..%d", pe, team->size - 1);
+        shoal_fatal(routine, "PE %d is out of range: valid PEs are 0..%d", pe,
+                    team->size - 1);
     shoal_fatal(routine, "PE %d is out of range for the context's team: valid PEs are 0..%d",
                 pe, team->size - 1);
 }

@@ -25,14 +25,14 @@ struct shoal_team_slot {
 };
 
 struct shoal_team {
-    int start, stride, size;   /* world PE of member i is start + i * stride */
-    int my_pe;                 /* -1 when this PE is not a member */
-    int slot;                  /* index into the team pool */
+    int start, stride, size; /* world PE of member i is start + i * stride */
+    int my_pe;               /* -1 when this PE is not a member */
+    int slot;                /* index into the team pool */
     struct shoal_team_slot *res;
-    uint64_t barrier_epoch;    /* barriers this PE has entered on this team */
-    unsigned splits;           /* splits of this team as parent (api/team.c) */
+    uint64_t barrier_epoch; /* barriers this PE has entered on this team */
+    unsigned splits;        /* splits of this team as parent (api/team.c) */
     shmem_team_config_t config;
-    int destroyed;             /* kept, never freed, once destroyed (api/team.c) */
+    int destroyed; /* kept, never freed, once destroyed (api/team.c) */
     struct shoal_team *next_dead;
 };
 

@@ -18,8 +18,10 @@
 
 static int bad_map(char *err, size_t len, const char *map, const char *why)
 {
-    snprintf(err, len, "SHOAL_NODE_MAP=\"%s\": %s; use pe, block:K (K >= 1) or a comma "
-             "list of one node number per PE", map, why);
+    snprintf(err, len,
+             "SHOAL_NODE_MAP=\"%s\": %s; use pe, block:K (K >= 1) or a comma "
+             "list of one node number per PE",
+             map, why);
     return -1;
 }
 
@@ -49,7 +51,8 @@ int shoal_node_map_parse(const char *map, int n_pes, int *node, char *err, size_
         if (*end == ',')
             end++;
         else if (*end || pe != n_pes - 1)
-            return bad_map(err, len, map, *end ? "unexpected character" : "fewer entries than PEs");
+            return bad_map(err, len, map,
+                           *end ? "unexpected character" : "fewer entries than PEs");
         p = end;
     }
     if (*p)
@@ -73,7 +76,7 @@ static int cgroup_cpus(void)
     int n = fscanf(f, "%ld %ld", &quota, &period);
     fclose(f);
     if (n != 2 || quota <= 0 || period <= 0)
-        return INT32_MAX;   /* "max": no quota */
+        return INT32_MAX; /* "max": no quota */
     return (int)((quota + period - 1) / period);
 }
 

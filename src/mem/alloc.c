@@ -42,8 +42,14 @@ struct shoal_alloc {
 
 /* ---- AVL tree keyed by off, augmented with max_free ---- */
 
-static int height(const struct seg *n) { return n ? n->height : 0; }
-static size_t max_free(const struct seg *n) { return n ? n->max_free : 0; }
+static int height(const struct seg *n)
+{
+    return n ? n->height : 0;
+}
+static size_t max_free(const struct seg *n)
+{
+    return n ? n->max_free : 0;
+}
 
 static void fix(struct seg *n)
 {

@@ -43,8 +43,8 @@ size_t shoal_alloc_find(const struct shoal_alloc *a, size_t off);
 int shoal_alloc_resize(struct shoal_alloc *a, size_t off, size_t new_size);
 
 struct shoal_alloc_stats {
-    size_t heap_size;    /* managed bytes (after rounding down to 16) */
-    size_t bytes_used;   /* live blocks, rounded up to 16: used + free == heap_size */
+    size_t heap_size;  /* managed bytes (after rounding down to 16) */
+    size_t bytes_used; /* live blocks, rounded up to 16: used + free == heap_size */
     size_t bytes_free;
     size_t largest_free; /* longest free range (before any alignment padding) */
     size_t live_blocks;

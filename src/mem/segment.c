@@ -49,7 +49,8 @@ int shoal_heap_create(struct shoal_seg *out, size_t size)
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (span != MAP_FAILED) {
         uintptr_t lo = (uintptr_t)span;
-        uintptr_t at = (lo + SHOAL_HEAP_BASE_ALIGN - 1) & ~(uintptr_t)(SHOAL_HEAP_BASE_ALIGN - 1);
+        uintptr_t at =
+                (lo + SHOAL_HEAP_BASE_ALIGN - 1) & ~(uintptr_t)(SHOAL_HEAP_BASE_ALIGN - 1);
         if (at > lo)
             munmap(span, at - lo);
         uintptr_t tail = lo + size + SHOAL_HEAP_BASE_ALIGN - (at + size);
@@ -59,8 +60,10 @@ int shoal_heap_create(struct shoal_seg *out, size_t size)
                  MAP_SHARED | MAP_NORESERVE | MAP_FIXED, out->fd, 0);
     }
     if (p == MAP_FAILED) {
-        shoal_warn("shmem_init", "cannot map a %zu-byte symmetric heap: %s; lower "
-                   "SHMEM_SYMMETRIC_SIZE", size, strerror(errno));
+        shoal_warn("shmem_init",
+                   "cannot map a %zu-byte symmetric heap: %s; lower "
+                   "SHMEM_SYMMETRIC_SIZE",
+                   size, strerror(errno));
         close(out->fd);
         return -1;
     }

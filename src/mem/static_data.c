@@ -12,7 +12,9 @@
 #include "core/state.h"
 #include "mem/segment.h"
 
-struct data_range { uintptr_t start, end; };
+struct data_range {
+    uintptr_t start, end;
+};
 
 static int find_exe_data(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -38,8 +40,8 @@ static int find_exe_data(struct dl_phdr_info *info, size_t size, void *arg)
 
 /* Word copy the sanitizers do not check: the data segment holds their redzones
  * between globals, and this copy must take the whole segment as it is. */
-__attribute__((no_sanitize("address", "thread", "undefined")))
-static void copy_segment(void *dst, const void *src, size_t len)
+__attribute__((no_sanitize("address", "thread", "undefined"))) static void copy_segment(
+        void *dst, const void *src, size_t len)
 {
     volatile uint64_t *d = dst;
     const volatile uint64_t *s = src;
@@ -68,8 +70,8 @@ int shoal_static_setup(struct shoal_seg *out)
     }
     copy_segment(tmp, (void *)r.start, out->size);
     munmap(tmp, out->size);
-    void *p = mmap((void *)r.start, out->size, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_FIXED, fd, 0);
+    void *p = mmap((void *)r.start, out->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                   fd, 0);
     if (p == MAP_FAILED) {
         shoal_fatal("shmem_init", "cannot remap static data at %p: %s", (void *)r.start,
                     strerror(errno));

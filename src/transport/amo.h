@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 enum shoal_amo_op {
-    SHOAL_AMO_READ,     /* fetch */
-    SHOAL_AMO_WRITE,    /* set; swap when fetching */
+    SHOAL_AMO_READ,  /* fetch */
+    SHOAL_AMO_WRITE, /* set; swap when fetching */
     SHOAL_AMO_CSWAP,
     SHOAL_AMO_ADD,
     SHOAL_AMO_AND,
@@ -30,10 +30,10 @@ struct shoal_amo {
     enum shoal_amo_type type;
     int seg;
     uint64_t off;
-    const void *operand;   /* value to add, set, swap in, or compare-swap in */
-    const void *compare;   /* CSWAP only */
-    void *fetch;           /* old value; NULL for a non-fetching AMO */
-    int user;              /* a program's AMO (not a signal, lock or library word): a
+    const void *operand; /* value to add, set, swap in, or compare-swap in */
+    const void *compare; /* CSWAP only */
+    void *fetch;         /* old value; NULL for a non-fetching AMO */
+    int user;            /* a program's AMO (not a signal, lock or library word): a
                               SHMEM_SESSION_UNRELIABLE session may send it single-transmit */
 };
 

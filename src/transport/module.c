@@ -45,7 +45,8 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
     if (dladdr((void *)shoal_module_load, &self) && self.dli_fname) {
         const char *slash = strrchr(self.dli_fname, '/');
         if (slash)
-            h = try_dir(self.dli_fname, (size_t)(slash - self.dli_fname), name, why, sizeof why);
+            h = try_dir(self.dli_fname, (size_t)(slash - self.dli_fname), name, why,
+                        sizeof why);
     }
     if (!h)
         h = try_dir(SHOAL_MODULE_INSTALL_DIR, strlen(SHOAL_MODULE_INSTALL_DIR), name, why,
@@ -54,17 +55,21 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
         h = try_dir(SHOAL_MODULE_BUILD_DIR, strlen(SHOAL_MODULE_BUILD_DIR), name, why,
                     sizeof why);
     if (!h)
-        shoal_fatal("shmem_init", "cannot load the %s transport module libshoal-%s.so (%s); "
+        shoal_fatal("shmem_init",
+                    "cannot load the %s transport module libshoal-%s.so (%s); "
                     "build Shoal with its library found (for mpi: install libopenmpi-dev) "
                     "and install the module beside libshoal.so, or unset SHOAL_TRANSPORT",
                     name, name, why);
     shoal_module_entry_fn *entry = (shoal_module_entry_fn *)dlsym(h, SHOAL_MODULE_ENTRY);
     if (!entry)
-        shoal_fatal("shmem_init", "libshoal-%s.so has no %s: it is not a Shoal module; "
-                    "reinstall Shoal", name, SHOAL_MODULE_ENTRY);
+        shoal_fatal("shmem_init",
+                    "libshoal-%s.so has no %s: it is not a Shoal module; "
+                    "reinstall Shoal",
+                    name, SHOAL_MODULE_ENTRY);
     const struct shoal_transport_ops *ops = entry(&host);
     if (!ops)
-        shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)", name);
+        shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)",
+                    name);
     /* The module stays loaded: MPI libraries must not be unloaded once initialised. */
     return ops;
 }

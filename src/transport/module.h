@@ -17,16 +17,18 @@ struct shoal_module_host {
     int version;
     size_t state_size, ctx_size;
     const struct shoal_state *state;
-    struct shoal_ctx *ctx_default;   /* the module sets its net */
+    struct shoal_ctx *ctx_default; /* the module sets its net */
     __attribute__((noreturn, format(printf, 2, 3))) void (*fatal)(const char *routine,
                                                                   const char *fmt, ...);
-    void (*warn)(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    void (*warn)(const char *routine, const char *fmt, ...)
+            __attribute__((format(printf, 2, 3)));
 };
 
 /* The module's one exported symbol: its ops table, or NULL after printing why the
  * module cannot run here. */
 #define SHOAL_MODULE_ENTRY "shoal_module_transport"
-typedef const struct shoal_transport_ops *shoal_module_entry_fn(const struct shoal_module_host *host);
+typedef const struct shoal_transport_ops *shoal_module_entry_fn(
+        const struct shoal_module_host *host);
 
 /* Loads libshoal-NAME.so from libshoal's own directory (or the build tree) and
  * returns its table; ends the job with the reason when that fails. */

@@ -8,19 +8,30 @@ static _Noreturn void unreachable(const char *what)
                 what);
 }
 
-static int none_init(void) { return 0; }
+static int none_init(void)
+{
+    return 0;
+}
 static void none_fini(void) {}
-static int none_ctx_create(struct shoal_ctx *ctx) { ctx->net = NULL; return 0; }
-static void none_ctx_destroy(struct shoal_ctx *ctx) { (void)ctx; }
+static int none_ctx_create(struct shoal_ctx *ctx)
+{
+    ctx->net = NULL;
+    return 0;
+}
+static void none_ctx_destroy(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+}
 
-static void none_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                     int pe)
+static void none_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                     size_t len, int pe)
 {
     (void)ctx, (void)seg, (void)off, (void)src, (void)len, (void)pe;
     unreachable("a put");
 }
 
-static void none_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+static void none_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len,
+                     int pe)
 {
     (void)ctx, (void)dst, (void)seg, (void)off, (void)len, (void)pe;
     unreachable("a get");
@@ -42,8 +53,14 @@ static void none_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const 
 }
 
 /* Ordering and completion have nothing to do: same-node transfers complete in the call. */
-static void none_ctx_op(struct shoal_ctx *ctx) { (void)ctx; }
-static void none_session_start(struct shoal_ctx *ctx, long options) { (void)ctx, (void)options; }
+static void none_ctx_op(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+}
+static void none_session_start(struct shoal_ctx *ctx, long options)
+{
+    (void)ctx, (void)options;
+}
 static void none_progress(void) {}
 
 const struct shoal_transport_ops shoal_net_none = {

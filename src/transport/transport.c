@@ -17,9 +17,11 @@ void shoal_transport_init(void)
         shoal.net = shoal_module_load("mpi");
     } else if (shoal.multi_node) {
         if (!shoal_net_ofi)
-            shoal_fatal("shmem_init", "this job spans %d nodes, but this Shoal was built "
+            shoal_fatal("shmem_init",
+                        "this job spans %d nodes, but this Shoal was built "
                         "without libfabric; install libfabric-dev and rebuild, or run every "
-                        "PE on one node", shoal.n_nodes);
+                        "PE on one node",
+                        shoal.n_nodes);
         shoal.net = shoal_net_ofi;
     }
     if (shoal.net->init())
@@ -40,9 +42,13 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
     /* The operands in the type's own width (the low bytes of v and cmp). */
     uint32_t v32 = (uint32_t)v, c32 = (uint32_t)cmp;
     int narrow = shoal_amo_width(type) == 4;
-    struct shoal_amo a = { .op = op, .type = type, .seg = r->seg, .off = r->off,
+    struct shoal_amo a = { .op = op,
+                           .type = type,
+                           .seg = r->seg,
+                           .off = r->off,
                            .operand = narrow ? (void *)&v32 : (void *)&v,
-                           .compare = narrow ? (void *)&c32 : (void *)&cmp, .fetch = fetch,
+                           .compare = narrow ? (void *)&c32 : (void *)&cmp,
+                           .fetch = fetch,
                            .user = !!(nbi & SHOAL_AMO_FROM_USER) };
     nbi &= ~SHOAL_AMO_FROM_USER;
     /* Stores of this thread to same-node memory come before the AMO that may
@@ -77,7 +83,8 @@ uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, i
 {
     struct shoal_rref r = own(word, pe);
     uint64_t old;
-    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, op, SHOAL_AMO_UINT64, v, 0, &old, 0, __ATOMIC_ACQ_REL);
+    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, op, SHOAL_AMO_UINT64, v, 0, &old, 0,
+                 __ATOMIC_ACQ_REL);
     return old;
 }
 

@@ -42,19 +42,29 @@ struct shoal_team;
  * operations. Created and destroyed by api/ctx.c. */
 struct shoal_ctx {
     struct shoal_team *team;
-    long options;              /* SHMEM_CTX_PRIVATE / _SERIALIZED / _NOSTORE */
-    long session;              /* options of the open session; 0 when none */
-    void *net;                 /* the network transport's resources for this context */
-    unsigned destroyed;        /* SHOAL_CTX_DESTROYED once shmem_ctx_destroy'd (api/ctx.c) */
+    long options;       /* SHMEM_CTX_PRIVATE / _SERIALIZED / _NOSTORE */
+    long session;       /* options of the open session; 0 when none */
+    void *net;          /* the network transport's resources for this context */
+    unsigned destroyed; /* SHOAL_CTX_DESTROYED once shmem_ctx_destroy'd (api/ctx.c) */
 };
 #define SHOAL_CTX_DESTROYED 0xdeadc7c7u
 
 /* Reductions a transport's own collectives may be asked for. */
 enum shoal_red_op {
-    SHOAL_RED_AND, SHOAL_RED_OR, SHOAL_RED_XOR, SHOAL_RED_MAX, SHOAL_RED_MIN, SHOAL_RED_SUM,
+    SHOAL_RED_AND,
+    SHOAL_RED_OR,
+    SHOAL_RED_XOR,
+    SHOAL_RED_MAX,
+    SHOAL_RED_MIN,
+    SHOAL_RED_SUM,
     SHOAL_RED_PROD,
 };
-enum shoal_red_kind { SHOAL_RED_SIGNED, SHOAL_RED_UNSIGNED, SHOAL_RED_REAL, SHOAL_RED_COMPLEX };
+enum shoal_red_kind {
+    SHOAL_RED_SIGNED,
+    SHOAL_RED_UNSIGNED,
+    SHOAL_RED_REAL,
+    SHOAL_RED_COMPLEX
+};
 
 /* Collectives a transport runs itself (the mpi transport: MPI's collectives), for the
  * members start + i * stride, i < size (a team or an active set; this PE is one).
@@ -84,23 +94,25 @@ struct shoal_transport_ops {
     /* Collective over every PE of the job (through the bootstrap), after the
      * segments exist and shoal.node[] is known. Sets up the default context.
      * Returns 0, or nonzero after printing why. */
-    int  (*init)(void);
+    int (*init)(void);
     void (*fini)(void);
     /* Gives ctx its own transmit resources (ctx->net); 0 or -1. */
-    int  (*ctx_create)(struct shoal_ctx *ctx);
+    int (*ctx_create)(struct shoal_ctx *ctx);
     void (*ctx_destroy)(struct shoal_ctx *ctx);
 
-    void (*put)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+    void (*put)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+                int pe);
     void (*put_nbi)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                     int pe);
     void (*get)(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
-    void (*get_nbi)(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
+    void (*get_nbi)(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len,
+                    int pe);
     void (*amo)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
     void (*amo_nbi)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
     /* Payload, then the 64-bit signal update (SHOAL_AMO_WRITE or SHOAL_AMO_ADD) at
      * (sig_seg, sig_off), which lands after the payload. nbi: like put_nbi. */
-    void (*put_signal)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                       int sig_seg, uint64_t sig_off, uint64_t signal,
+    void (*put_signal)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                       size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
                        enum shoal_amo_op sig_op, int nbi, int pe);
 
     void (*fence)(struct shoal_ctx *ctx);
@@ -120,10 +132,10 @@ struct shoal_transport_ops {
     void *(*trigger_open)(void);
     void (*trigger_add)(void *counter, uint64_t n);
     void (*trigger_close)(void *counter);
-    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
-                                 size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                                 enum shoal_amo_op sig_op, int pe, void *counter,
-                                 uint64_t threshold);
+    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off,
+                                 const void *src, size_t len, int sig_seg, uint64_t sig_off,
+                                 uint64_t signal, enum shoal_amo_op sig_op, int pe,
+                                 void *counter, uint64_t threshold);
 };
 
 /* The same-node transport (transport/shm/shm.c). */
@@ -202,7 +214,8 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
  * (transport/dev_route.c). */
 void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
                    int nbi);
-void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len, int nbi);
+void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                   int nbi);
 void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
 void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
@@ -244,13 +257,13 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
 
 /* shoal_tp_amo on host memory with a host fetch buffer. */
 static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r,
-                                     enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
-                                     uint64_t cmp, void *fetch, int nbi, int mo)
+                                     enum shoal_amo_op op, enum shoal_amo_type type,
+                                     uint64_t v, uint64_t cmp, void *fetch, int nbi, int mo)
 {
     if (SHOAL_LIKELY(r->ptr != NULL && !shoal.multi_node)) {
         if (shoal_amo_width(type) == 4) {
-            uint32_t old = shoal_shm_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp, fetch != NULL,
-                                           mo);
+            uint32_t old = shoal_shm_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp,
+                                           fetch != NULL, mo);
             if (fetch)
                 memcpy(fetch, &old, 4);
         } else {

@@ -2,7 +2,9 @@
  * compiler's message must name the routine (tests/api/conform.cmake). */
 #include <shmem.h>
 
-struct pair { int a, b; };
+struct pair {
+    int a, b;
+};
 
 int main(void)
 {

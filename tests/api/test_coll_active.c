@@ -21,10 +21,10 @@
 #define BUF (((size_t)MAXN * MAXPES + 1) * 16)
 #define GUARD 111
 
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE];   /* the calls under test, alternately */
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE];      /* the calls under test, alternately */
 static long psync_sep[2][SHMEM_BARRIER_SYNC_SIZE]; /* separate test cases */
 static long counter[2];
-static unsigned char *src, *dst, *wrk;          /* symmetric */
+static unsigned char *src, *dst, *wrk; /* symmetric */
 static const char *cur = "";
 static size_t cur_n;
 
@@ -34,7 +34,8 @@ static int s_start, s_log, s_size, s_me;
 /* Evaluates c once: it may be a collective call. */
 static void coll_describe(FILE *out)
 {
-    fprintf(out, "%s of %zu on the active set (%d, %d, %d)", cur, cur_n, s_start, s_log, s_size);
+    fprintf(out, "%s of %zu on the active set (%d, %d, %d)", cur, cur_n, s_start, s_log,
+            s_size);
 }
 
 #define SET s_start, s_log, s_size
@@ -80,7 +81,7 @@ static void test_barrier(void)
     separate();
 }
 
-#define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)
+#define VAL(pe, i) (((pe)*31 + (long)(i)*7 + 3) % 101)
 
 /* Sized families, element type by bits. */
 #define SIZES(X) X(32, uint32_t) X(64, uint64_t)
@@ -212,26 +213,27 @@ static void test_sized(void)
 
 /* ---- to_all ---------------------------------------------------------------------- */
 
-#define IS_COMPLEX(T) _Generic((T)0, double _Complex: 1, float _Complex: 1, default: 0)
+#define IS_COMPLEX(T) _Generic((T)0, double _Complex : 1, float _Complex : 1, default : 0)
 #define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
-#define IMAG(T) _Generic((T)0, double _Complex: I, float _Complex: I, default: 0)
-#define MK(T, re, im) ((T)(re) + (T)((im) * IMAG(T)))
-#define H(p, i) ((long)(p) * 37 + (long)(i) * 11 + 5)
-#define V_and(T, p, i)  ((T)(127 & ~(1 << ((p) + (i)) % 7)))
-#define V_or(T, p, i)   ((T)(1 << ((p) + (i)) % 7))
-#define V_xor(T, p, i)  ((T)(H(p, i) % 127))
-#define V_max(T, p, i)  ((T)(H(p, i) % 101 - 50))
-#define V_min(T, p, i)  V_max(T, p, i)
-#define V_sum(T, p, i)  MK(T, H(p, i) % 15 - 7, H(p, i) % 5)
-#define V_prod(T, p, i)                                                                 \
-    ((((p) + (i)) % 7 == 0) ? MK(T, 2, 0)                                               \
-     : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1) : MK(T, -1, 0))
-#define E_and(a, b)  ((a) & (b))
-#define E_or(a, b)   ((a) | (b))
-#define E_xor(a, b)  ((a) ^ (b))
-#define E_max(a, b)  ((a) > (b) ? (a) : (b))
-#define E_min(a, b)  ((a) < (b) ? (a) : (b))
-#define E_sum(a, b)  ((a) + (b))
+#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
+#define MK(T, re, im) ((T)(re) + (T)((im)*IMAG(T)))
+#define H(p, i) ((long)(p)*37 + (long)(i)*11 + 5)
+#define V_and(T, p, i) ((T)(127 & ~(1 << ((p) + (i)) % 7)))
+#define V_or(T, p, i) ((T)(1 << ((p) + (i)) % 7))
+#define V_xor(T, p, i) ((T)(H(p, i) % 127))
+#define V_max(T, p, i) ((T)(H(p, i) % 101 - 50))
+#define V_min(T, p, i) V_max(T, p, i)
+#define V_sum(T, p, i) MK(T, H(p, i) % 15 - 7, H(p, i) % 5)
+#define V_prod(T, p, i)                                                                      \
+    ((((p) + (i)) % 7 == 0)                            ? MK(T, 2, 0)                         \
+             : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1)                         \
+                                                       : MK(T, -1, 0))
+#define E_and(a, b) ((a) & (b))
+#define E_or(a, b) ((a) | (b))
+#define E_xor(a, b) ((a) ^ (b))
+#define E_max(a, b) ((a) > (b) ? (a) : (b))
+#define E_min(a, b) ((a) < (b) ? (a) : (b))
+#define E_sum(a, b) ((a) + (b))
 #define E_prod(a, b) ((a) * (b))
 
 typedef void to_all_fn(int n, int inplace);
@@ -240,8 +242,9 @@ typedef void to_all_fn(int n, int inplace);
     static void to_all_##N##_##OP(int n, int inplace)                                        \
     {                                                                                        \
         T *s = (T *)src, *d = inplace ? s : (T *)dst, *w = (T *)wrk;                         \
-        int need = n / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? n / 2 + 1                     \
-                                                              : SHMEM_REDUCE_MIN_WRKDATA_SIZE; \
+        int need = n / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE                                 \
+                ? n / 2 + 1                                                                  \
+                : SHMEM_REDUCE_MIN_WRKDATA_SIZE;                                             \
         for (int i = 0; i <= 2 * n + 1; i++)                                                 \
             d[i] = (T)GUARD;                                                                 \
         for (int i = 0; i < n; i++)                                                          \
@@ -263,7 +266,8 @@ typedef void to_all_fn(int n, int inplace);
         }                                                                                    \
         TCHECK(w[need] == (T)GUARD);                                                         \
     }
-#define TO_ALL_BITWISE(T, N) TO_ALL_TEST(T, N, and) TO_ALL_TEST(T, N, or) TO_ALL_TEST(T, N, xor)
+#define TO_ALL_BITWISE(T, N)                                                                 \
+    TO_ALL_TEST(T, N, and) TO_ALL_TEST(T, N, or) TO_ALL_TEST(T, N, xor)
 #define TO_ALL_MINMAX(T, N) TO_ALL_TEST(T, N, max) TO_ALL_TEST(T, N, min)
 #define TO_ALL_ARITH(T, N) TO_ALL_TEST(T, N, sum) TO_ALL_TEST(T, N, prod)
 SHMEM_TO_ALL_BITWISE_TYPES(TO_ALL_BITWISE)
@@ -278,9 +282,8 @@ static const struct {
 #define ENTRY_BITWISE(T, N) ENTRY(T, N, and) ENTRY(T, N, or) ENTRY(T, N, xor)
 #define ENTRY_MINMAX(T, N) ENTRY(T, N, max) ENTRY(T, N, min)
 #define ENTRY_ARITH(T, N) ENTRY(T, N, sum) ENTRY(T, N, prod)
-    SHMEM_TO_ALL_BITWISE_TYPES(ENTRY_BITWISE)
-    SHMEM_TO_ALL_MINMAX_TYPES(ENTRY_MINMAX)
-    SHMEM_TO_ALL_ARITH_TYPES(ENTRY_ARITH)
+    SHMEM_TO_ALL_BITWISE_TYPES(ENTRY_BITWISE) SHMEM_TO_ALL_MINMAX_TYPES(ENTRY_MINMAX)
+            SHMEM_TO_ALL_ARITH_TYPES(ENTRY_ARITH)
 };
 
 static void test_to_all(void)

@@ -18,9 +18,9 @@
 #define ESIZE 16
 #define NB2B 3
 #define BUF (((size_t)MAXN * MAXPES + 1) * ESIZE)
-#define SBUF (((size_t)1000 * MAXPES * 3 + 1) * ESIZE)   /* strided: up to 1000 x stride 3 */
+#define SBUF (((size_t)1000 * MAXPES * 3 + 1) * ESIZE) /* strided: up to 1000 x stride 3 */
 /* Element i of the block member `from` sends to member `to`: exact in every type. */
-#define VAL(from, to, i) (((from) * 31 + (to) * 17 + (long)(i) * 7 + 3) % 101)
+#define VAL(from, to, i) (((from)*31 + (to)*17 + (long)(i)*7 + 3) % 101)
 #define GUARD 111
 
 static unsigned char *src, *dst;
@@ -36,51 +36,51 @@ static void coll_describe(FILE *out)
 typedef void fn_t(shmem_team_t t, size_t n, int nb);
 typedef void sfn_t(shmem_team_t t, size_t n, ptrdiff_t dst_stride, ptrdiff_t src_stride);
 
-#define ALLTOALL_TEST(T, N)                                                                 \
-    static void alltoall_##N(shmem_team_t t, size_t n, int nb)                              \
-    {                                                                                       \
-        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                            \
-        T *s = (T *)src;                                                                    \
-        for (int j = 0; j < tn; j++)                                                        \
-            for (size_t i = 0; i < n; i++)                                                  \
-                s[(size_t)j * n + i] = (T)VAL(tme, j, i);                                   \
-        for (int b = 0; b < nb; b++)                                                        \
-            for (size_t i = 0; i <= n * (size_t)tn; i++)                                    \
-                ((T *)(dst + (size_t)b * BUF))[i] = (T)GUARD;                               \
-        shmem_team_sync(t);                                                                 \
-        for (int b = 0; b < nb; b++)                                                        \
-            TCHECK(shmem_##N##_alltoall(t, (T *)(dst + (size_t)b * BUF), s, n) == 0);       \
-        for (int b = 0; b < nb; b++) {                                                      \
-            T *d = (T *)(dst + (size_t)b * BUF);                                            \
-            for (int p = 0; p < tn; p++)                                                    \
-                for (size_t i = 0; i < n; i++)                                              \
-                    TCHECK(d[(size_t)p * n + i] == (T)VAL(p, tme, i));                      \
-            TCHECK(d[n * (size_t)tn] == (T)GUARD);                                          \
-        }                                                                                   \
-    }                                                                                       \
-    static void alltoalls_##N(shmem_team_t t, size_t n, ptrdiff_t ds, ptrdiff_t ss)         \
-    {                                                                                       \
-        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                            \
-        size_t dlen = n * (size_t)tn * (size_t)ds, slen = n * (size_t)tn * (size_t)ss;      \
-        T *s = (T *)src, *d = (T *)dst;                                                     \
-        for (size_t e = 0; e < slen; e++)                                                   \
-            s[e] = (T)GUARD;                                                                \
-        for (int j = 0; j < tn; j++)                                                        \
-            for (size_t i = 0; i < n; i++)                                                  \
-                s[((size_t)j * n + i) * (size_t)ss] = (T)VAL(tme, j, i);                    \
-        for (size_t e = 0; e <= dlen; e++)                                                  \
-            d[e] = (T)GUARD;                                                                \
-        shmem_team_sync(t);                                                                 \
-        TCHECK(shmem_##N##_alltoalls(t, d, s, ds, ss, n) == 0);                             \
-        for (size_t e = 0; e <= dlen; e++) {                                                \
-            size_t el = e / (size_t)ds;                                                     \
-            int p = n ? (int)(el / n) : 0;                                                  \
-            if (e % (size_t)ds || e == dlen)                                                \
-                TCHECK(d[e] == (T)GUARD);                                                   \
-            else                                                                            \
-                TCHECK(d[e] == (T)VAL(p, tme, el % n));                                     \
-        }                                                                                   \
-        shmem_team_sync(t);                                                                 \
+#define ALLTOALL_TEST(T, N)                                                                  \
+    static void alltoall_##N(shmem_team_t t, size_t n, int nb)                               \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                             \
+        T *s = (T *)src;                                                                     \
+        for (int j = 0; j < tn; j++)                                                         \
+            for (size_t i = 0; i < n; i++)                                                   \
+                s[(size_t)j * n + i] = (T)VAL(tme, j, i);                                    \
+        for (int b = 0; b < nb; b++)                                                         \
+            for (size_t i = 0; i <= n * (size_t)tn; i++)                                     \
+                ((T *)(dst + (size_t)b * BUF))[i] = (T)GUARD;                                \
+        shmem_team_sync(t);                                                                  \
+        for (int b = 0; b < nb; b++)                                                         \
+            TCHECK(shmem_##N##_alltoall(t, (T *)(dst + (size_t)b * BUF), s, n) == 0);        \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = (T *)(dst + (size_t)b * BUF);                                             \
+            for (int p = 0; p < tn; p++)                                                     \
+                for (size_t i = 0; i < n; i++)                                               \
+                    TCHECK(d[(size_t)p * n + i] == (T)VAL(p, tme, i));                       \
+            TCHECK(d[n * (size_t)tn] == (T)GUARD);                                           \
+        }                                                                                    \
+    }                                                                                        \
+    static void alltoalls_##N(shmem_team_t t, size_t n, ptrdiff_t ds, ptrdiff_t ss)          \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                             \
+        size_t dlen = n * (size_t)tn * (size_t)ds, slen = n * (size_t)tn * (size_t)ss;       \
+        T *s = (T *)src, *d = (T *)dst;                                                      \
+        for (size_t e = 0; e < slen; e++)                                                    \
+            s[e] = (T)GUARD;                                                                 \
+        for (int j = 0; j < tn; j++)                                                         \
+            for (size_t i = 0; i < n; i++)                                                   \
+                s[((size_t)j * n + i) * (size_t)ss] = (T)VAL(tme, j, i);                     \
+        for (size_t e = 0; e <= dlen; e++)                                                   \
+            d[e] = (T)GUARD;                                                                 \
+        shmem_team_sync(t);                                                                  \
+        TCHECK(shmem_##N##_alltoalls(t, d, s, ds, ss, n) == 0);                              \
+        for (size_t e = 0; e <= dlen; e++) {                                                 \
+            size_t el = e / (size_t)ds;                                                      \
+            int p = n ? (int)(el / n) : 0;                                                   \
+            if (e % (size_t)ds || e == dlen)                                                 \
+                TCHECK(d[e] == (T)GUARD);                                                    \
+            else                                                                             \
+                TCHECK(d[e] == (T)VAL(p, tme, el % n));                                      \
+        }                                                                                    \
+        shmem_team_sync(t);                                                                  \
     }
 SHMEM_RMA_TYPES(ALLTOALL_TEST)
 

@@ -15,13 +15,13 @@
 #include "coll_teams.h"
 
 #define MAXN 100000
-#define ESIZE 16                       /* the largest T1 type */
+#define ESIZE 16 /* the largest T1 type */
 #define BUF ((MAXN + 1) * ESIZE)
-#define NB2B 5                         /* back-to-back broadcasts */
-#define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)   /* exact in every type */
+#define NB2B 5                                         /* back-to-back broadcasts */
+#define VAL(pe, i) (((pe)*31 + (long)(i)*7 + 3) % 101) /* exact in every type */
 #define GUARD 111
 
-static unsigned char *src, *dst;       /* symmetric: BUF and NB2B * BUF bytes */
+static unsigned char *src, *dst; /* symmetric: BUF and NB2B * BUF bytes */
 static const char *cur_type = "", *cur_team = "";
 static size_t cur_n;
 static int cur_root;
@@ -36,38 +36,38 @@ static void coll_describe(FILE *out)
 typedef void bcast_fn(shmem_team_t t, size_t n, int root);
 typedef void b2b_fn(shmem_team_t t, size_t n);
 
-#define BCAST_TEST(T, N)                                                                   \
-    static void bcast_##N(shmem_team_t t, size_t n, int root)                              \
-    {                                                                                      \
-        T *s = (T *)src, *d = (T *)dst;                                                    \
-        for (size_t i = 0; i < n; i++)                                                     \
-            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                         \
-        for (size_t i = 0; i <= n; i++)                                                    \
-            d[i] = (T)GUARD;                                                               \
-        shmem_team_sync(t);                                                                \
-        TCHECK(shmem_##N##_broadcast(t, d, s, n, root) == 0);                              \
-        for (size_t i = 0; i < n; i++)                                                     \
-            TCHECK(d[i] == (T)VAL(root, i));                                               \
-        TCHECK(d[n] == (T)GUARD);                                                          \
-    }                                                                                      \
-    static void b2b_##N(shmem_team_t t, size_t n)                                          \
-    {                                                                                      \
-        int tn = shmem_team_n_pes(t);                                                      \
-        T *s = (T *)src;                                                                   \
-        for (size_t i = 0; i < n; i++)                                                     \
-            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                         \
-        for (int k = 0; k < NB2B; k++)                                                     \
-            for (size_t i = 0; i < n; i++)                                                 \
-                ((T *)(dst + (size_t)k * BUF))[i] = (T)GUARD;                              \
-        shmem_team_sync(t);                                                                \
-        for (int k = 0; k < NB2B; k++)                                                     \
-            TCHECK(shmem_##N##_broadcast(t, (T *)(dst + (size_t)k * BUF), s, n,            \
-                                         (k * 3) % tn) == 0);                              \
-        for (int k = 0; k < NB2B; k++) {                                                   \
-            cur_root = (k * 3) % tn;                                                       \
-            for (size_t i = 0; i < n; i++)                                                 \
-                TCHECK(((T *)(dst + (size_t)k * BUF))[i] == (T)VAL(cur_root, i));          \
-        }                                                                                  \
+#define BCAST_TEST(T, N)                                                                     \
+    static void bcast_##N(shmem_team_t t, size_t n, int root)                                \
+    {                                                                                        \
+        T *s = (T *)src, *d = (T *)dst;                                                      \
+        for (size_t i = 0; i < n; i++)                                                       \
+            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                           \
+        for (size_t i = 0; i <= n; i++)                                                      \
+            d[i] = (T)GUARD;                                                                 \
+        shmem_team_sync(t);                                                                  \
+        TCHECK(shmem_##N##_broadcast(t, d, s, n, root) == 0);                                \
+        for (size_t i = 0; i < n; i++)                                                       \
+            TCHECK(d[i] == (T)VAL(root, i));                                                 \
+        TCHECK(d[n] == (T)GUARD);                                                            \
+    }                                                                                        \
+    static void b2b_##N(shmem_team_t t, size_t n)                                            \
+    {                                                                                        \
+        int tn = shmem_team_n_pes(t);                                                        \
+        T *s = (T *)src;                                                                     \
+        for (size_t i = 0; i < n; i++)                                                       \
+            s[i] = (T)VAL(shmem_team_my_pe(t), i);                                           \
+        for (int k = 0; k < NB2B; k++)                                                       \
+            for (size_t i = 0; i < n; i++)                                                   \
+                ((T *)(dst + (size_t)k * BUF))[i] = (T)GUARD;                                \
+        shmem_team_sync(t);                                                                  \
+        for (int k = 0; k < NB2B; k++)                                                       \
+            TCHECK(shmem_##N##_broadcast(t, (T *)(dst + (size_t)k * BUF), s, n,              \
+                                         (k * 3) % tn) == 0);                                \
+        for (int k = 0; k < NB2B; k++) {                                                     \
+            cur_root = (k * 3) % tn;                                                         \
+            for (size_t i = 0; i < n; i++)                                                   \
+                TCHECK(((T *)(dst + (size_t)k * BUF))[i] == (T)VAL(cur_root, i));            \
+        }                                                                                    \
     }
 SHMEM_RMA_TYPES(BCAST_TEST)
 
@@ -112,7 +112,7 @@ static void test_team(shmem_team_t t, const char *name)
         }
         cur_n = 7;
         types[ti].b2b(t, cur_n);
-        cur_n = 40000;   /* scatter + ring for every type of two bytes or more */
+        cur_n = 40000; /* scatter + ring for every type of two bytes or more */
         types[ti].b2b(t, cur_n);
     }
     for (int root = 0; root < tn; root++) {

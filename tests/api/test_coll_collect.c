@@ -19,7 +19,7 @@
 #define NB2B 4
 #define SRCBUF ((size_t)MAXN * ESIZE)
 #define DSTBUF (((size_t)MAXN * MAXPES + 1) * ESIZE)
-#define VAL(pe, i) (((pe) * 31 + (long)(i) * 7 + 3) % 101)
+#define VAL(pe, i) (((pe)*31 + (long)(i)*7 + 3) % 101)
 #define GUARD 111
 
 static unsigned char *src, *dst;
@@ -38,59 +38,59 @@ static size_t count_of(int p, size_t k)
 {
     switch (k) {
     case 0: return 0;
-    case 1: return (size_t)(p * 5 + 1) % 4;        /* includes zeros */
-    case 2: return p == 1 ? 7 : 0;                 /* a single contributor */
+    case 1: return (size_t)(p * 5 + 1) % 4; /* includes zeros */
+    case 2: return p == 1 ? 7 : 0;          /* a single contributor */
     default: return 1000 * (size_t)(p % 3 + 1) + (size_t)p;
     }
 }
 
 typedef void fn_t(shmem_team_t t, size_t k, int nb);
 
-#define COLLECT_TEST(T, N)                                                                 \
-    /* nb calls back to back into dests nb apart; all counts nelems (fcollect) */          \
-    static void fcollect_##N(shmem_team_t t, size_t n, int nb)                             \
-    {                                                                                      \
-        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                           \
-        T *s = (T *)src;                                                                   \
-        for (size_t i = 0; i < n; i++)                                                     \
-            s[i] = (T)VAL(tme, i);                                                         \
-        for (int b = 0; b < nb; b++)                                                       \
-            for (size_t i = 0; i <= n * (size_t)tn; i++)                                   \
-                ((T *)(dst + (size_t)b * DSTBUF))[i] = (T)GUARD;                           \
-        shmem_team_sync(t);                                                                \
-        for (int b = 0; b < nb; b++)                                                       \
-            TCHECK(shmem_##N##_fcollect(t, (T *)(dst + (size_t)b * DSTBUF), s, n) == 0);   \
-        for (int b = 0; b < nb; b++) {                                                     \
-            T *d = (T *)(dst + (size_t)b * DSTBUF);                                        \
-            for (int p = 0; p < tn; p++)                                                   \
-                for (size_t i = 0; i < n; i++)                                             \
-                    TCHECK(d[(size_t)p * n + i] == (T)VAL(p, i));                          \
-            TCHECK(d[n * (size_t)tn] == (T)GUARD);                                         \
-        }                                                                                  \
-    }                                                                                      \
-    static void collect_##N(shmem_team_t t, size_t k, int nb)                              \
-    {                                                                                      \
-        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                           \
-        size_t total = 0;                                                                  \
-        for (int p = 0; p < tn; p++)                                                       \
-            total += count_of(p, k);                                                       \
-        T *s = (T *)src;                                                                   \
-        for (size_t i = 0; i < count_of(tme, k); i++)                                      \
-            s[i] = (T)VAL(tme, i);                                                         \
-        for (int b = 0; b < nb; b++)                                                       \
-            for (size_t i = 0; i <= total; i++)                                            \
-                ((T *)(dst + (size_t)b * DSTBUF))[i] = (T)GUARD;                           \
-        shmem_team_sync(t);                                                                \
-        for (int b = 0; b < nb; b++)                                                       \
-            TCHECK(shmem_##N##_collect(t, (T *)(dst + (size_t)b * DSTBUF), s,              \
-                                       count_of(tme, k)) == 0);                            \
-        for (int b = 0; b < nb; b++) {                                                     \
-            T *d = (T *)(dst + (size_t)b * DSTBUF);                                        \
-            for (int p = 0; p < tn; p++)                                                   \
-                for (size_t i = 0; i < count_of(p, k); i++, d++)                           \
-                    TCHECK(*d == (T)VAL(p, i));                                            \
-            TCHECK(*d == (T)GUARD);                                                        \
-        }                                                                                  \
+#define COLLECT_TEST(T, N)                                                                   \
+    /* nb calls back to back into dests nb apart; all counts nelems (fcollect) */            \
+    static void fcollect_##N(shmem_team_t t, size_t n, int nb)                               \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                             \
+        T *s = (T *)src;                                                                     \
+        for (size_t i = 0; i < n; i++)                                                       \
+            s[i] = (T)VAL(tme, i);                                                           \
+        for (int b = 0; b < nb; b++)                                                         \
+            for (size_t i = 0; i <= n * (size_t)tn; i++)                                     \
+                ((T *)(dst + (size_t)b * DSTBUF))[i] = (T)GUARD;                             \
+        shmem_team_sync(t);                                                                  \
+        for (int b = 0; b < nb; b++)                                                         \
+            TCHECK(shmem_##N##_fcollect(t, (T *)(dst + (size_t)b * DSTBUF), s, n) == 0);     \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = (T *)(dst + (size_t)b * DSTBUF);                                          \
+            for (int p = 0; p < tn; p++)                                                     \
+                for (size_t i = 0; i < n; i++)                                               \
+                    TCHECK(d[(size_t)p * n + i] == (T)VAL(p, i));                            \
+            TCHECK(d[n * (size_t)tn] == (T)GUARD);                                           \
+        }                                                                                    \
+    }                                                                                        \
+    static void collect_##N(shmem_team_t t, size_t k, int nb)                                \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                             \
+        size_t total = 0;                                                                    \
+        for (int p = 0; p < tn; p++)                                                         \
+            total += count_of(p, k);                                                         \
+        T *s = (T *)src;                                                                     \
+        for (size_t i = 0; i < count_of(tme, k); i++)                                        \
+            s[i] = (T)VAL(tme, i);                                                           \
+        for (int b = 0; b < nb; b++)                                                         \
+            for (size_t i = 0; i <= total; i++)                                              \
+                ((T *)(dst + (size_t)b * DSTBUF))[i] = (T)GUARD;                             \
+        shmem_team_sync(t);                                                                  \
+        for (int b = 0; b < nb; b++)                                                         \
+            TCHECK(shmem_##N##_collect(t, (T *)(dst + (size_t)b * DSTBUF), s,                \
+                                       count_of(tme, k)) == 0);                              \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = (T *)(dst + (size_t)b * DSTBUF);                                          \
+            for (int p = 0; p < tn; p++)                                                     \
+                for (size_t i = 0; i < count_of(p, k); i++, d++)                             \
+                    TCHECK(*d == (T)VAL(p, i));                                              \
+            TCHECK(*d == (T)GUARD);                                                          \
+        }                                                                                    \
     }
 SHMEM_RMA_TYPES(COLLECT_TEST)
 
@@ -167,7 +167,8 @@ int main(void)
 
     shmem_barrier_all();
     if (me == 0)
-        printf("collect/fcollect: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0], npes);
+        printf("collect/fcollect: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0],
+               npes);
     shmem_free(dst);
     shmem_free(src);
     shmem_finalize();

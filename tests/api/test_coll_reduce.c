@@ -23,7 +23,7 @@
 #define BUF (((size_t)MAXN + 1) * ESIZE)
 #define GUARD 111
 
-static unsigned char *bufs;            /* symmetric: source + NB2B dests, BUF each */
+static unsigned char *bufs; /* symmetric: source + NB2B dests, BUF each */
 static const char *cur_name = "", *cur_team = "";
 static size_t cur_n;
 static int cur_inplace;
@@ -35,60 +35,62 @@ static void coll_describe(FILE *out)
             cur_inplace ? " in place" : "", cur_team);
 }
 
-#define IS_COMPLEX(T) _Generic((T)0, double _Complex: 1, float _Complex: 1, default: 0)
+#define IS_COMPLEX(T) _Generic((T)0, double _Complex : 1, float _Complex : 1, default : 0)
 #define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
-#define IMAG(T) _Generic((T)0, double _Complex: I, float _Complex: I, default: 0)
-#define MK(T, re, im) ((T)(re) + (T)((im) * IMAG(T)))
+#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
+#define MK(T, re, im) ((T)(re) + (T)((im)*IMAG(T)))
 
 /* The value member p contributes at element i, per operator. */
-#define H(p, i) ((long)(p) * 37 + (long)(i) * 11 + 5)
-#define V_and(T, p, i)  ((T)(127 & ~(1 << ((p) + (i)) % 7)))
-#define V_or(T, p, i)   ((T)(1 << ((p) + (i)) % 7))
-#define V_xor(T, p, i)  ((T)(H(p, i) % 127))
-#define V_max(T, p, i)  ((T)(H(p, i) % 101 - (IS_SIGNED(T) ? 50 : 0)))
-#define V_min(T, p, i)  V_max(T, p, i)
-#define V_sum(T, p, i)  MK(T, H(p, i) % 15 - (IS_SIGNED(T) || IS_COMPLEX(T) ? 7 : 0), H(p, i) % 5)
+#define H(p, i) ((long)(p)*37 + (long)(i)*11 + 5)
+#define V_and(T, p, i) ((T)(127 & ~(1 << ((p) + (i)) % 7)))
+#define V_or(T, p, i) ((T)(1 << ((p) + (i)) % 7))
+#define V_xor(T, p, i) ((T)(H(p, i) % 127))
+#define V_max(T, p, i) ((T)(H(p, i) % 101 - (IS_SIGNED(T) ? 50 : 0)))
+#define V_min(T, p, i) V_max(T, p, i)
+#define V_sum(T, p, i)                                                                       \
+    MK(T, H(p, i) % 15 - (IS_SIGNED(T) || IS_COMPLEX(T) ? 7 : 0), H(p, i) % 5)
 /* At most two of eight members give a factor other than one (2, or i). */
-#define V_prod(T, p, i)                                                                 \
-    ((((p) + (i)) % 7 == 0) ? MK(T, 2, 0)                                               \
-     : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1) : MK(T, 1, 0))
-#define E_and(a, b)  ((a) & (b))
-#define E_or(a, b)   ((a) | (b))
-#define E_xor(a, b)  ((a) ^ (b))
-#define E_max(a, b)  ((a) > (b) ? (a) : (b))
-#define E_min(a, b)  ((a) < (b) ? (a) : (b))
-#define E_sum(a, b)  ((a) + (b))
+#define V_prod(T, p, i)                                                                      \
+    ((((p) + (i)) % 7 == 0)                            ? MK(T, 2, 0)                         \
+             : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1)                         \
+                                                       : MK(T, 1, 0))
+#define E_and(a, b) ((a) & (b))
+#define E_or(a, b) ((a) | (b))
+#define E_xor(a, b) ((a) ^ (b))
+#define E_max(a, b) ((a) > (b) ? (a) : (b))
+#define E_min(a, b) ((a) < (b) ? (a) : (b))
+#define E_sum(a, b) ((a) + (b))
 #define E_prod(a, b) ((a) * (b))
 
 typedef void red_fn(shmem_team_t t, size_t n, int inplace, int nb);
 
-#define RED_TEST(T, N, OP)                                                                 \
-    static void red_##N##_##OP(shmem_team_t t, size_t n, int inplace, int nb)              \
-    {                                                                                      \
-        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                           \
-        T *s = (T *)bufs;                                                                  \
-        for (int b = 0; b < nb; b++) {                                                     \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                      \
-            for (size_t i = 0; i <= n; i++)                                                \
-                d[i] = (T)GUARD;                                                           \
-        }                                                                                  \
-        for (size_t i = 0; i < n; i++)                                                     \
-            s[i] = V_##OP(T, tme, i);                                                      \
-        shmem_team_sync(t);                                                                \
-        for (int b = 0; b < nb; b++) {                                                     \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                      \
-            TCHECK(shmem_##N##_##OP##_reduce(t, d, s, n) == 0);                            \
-        }                                                                                  \
-        for (int b = 0; b < nb; b++) {                                                     \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                      \
-            for (size_t i = 0; i < n; i++) {                                               \
-                T e = V_##OP(T, 0, i);                                                     \
-                for (int p = 1; p < tn; p++)                                               \
-                    e = (T)E_##OP(e, V_##OP(T, p, i));                                     \
-                TCHECK(d[i] == e);                                                         \
-            }                                                                              \
-            TCHECK(d[n] == (T)GUARD);                                                      \
-        }                                                                                  \
+#define RED_TEST(T, N, OP)                                                                   \
+    static void red_##N##_##OP(shmem_team_t t, size_t n, int inplace, int nb)                \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                             \
+        T *s = (T *)bufs;                                                                    \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            for (size_t i = 0; i <= n; i++)                                                  \
+                d[i] = (T)GUARD;                                                             \
+        }                                                                                    \
+        for (size_t i = 0; i < n; i++)                                                       \
+            s[i] = V_##OP(T, tme, i);                                                        \
+        shmem_team_sync(t);                                                                  \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            TCHECK(shmem_##N##_##OP##_reduce(t, d, s, n) == 0);                              \
+        }                                                                                    \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            for (size_t i = 0; i < n; i++) {                                                 \
+                T e = V_##OP(T, 0, i);                                                       \
+                for (int p = 1; p < tn; p++)                                                 \
+                    e = (T)E_##OP(e, V_##OP(T, p, i));                                       \
+                TCHECK(d[i] == e);                                                           \
+            }                                                                                \
+            TCHECK(d[n] == (T)GUARD);                                                        \
+        }                                                                                    \
     }
 #define RED_BITWISE(T, N) RED_TEST(T, N, and) RED_TEST(T, N, or) RED_TEST(T, N, xor)
 #define RED_MINMAX(T, N) RED_TEST(T, N, max) RED_TEST(T, N, min)
@@ -105,9 +107,8 @@ static const struct {
 #define ENTRY_BITWISE(T, N) ENTRY(T, N, and) ENTRY(T, N, or) ENTRY(T, N, xor)
 #define ENTRY_MINMAX(T, N) ENTRY(T, N, max) ENTRY(T, N, min)
 #define ENTRY_ARITH(T, N) ENTRY(T, N, sum) ENTRY(T, N, prod)
-    SHMEM_REDUCE_BITWISE_TYPES(ENTRY_BITWISE)
-    SHMEM_REDUCE_MINMAX_TYPES(ENTRY_MINMAX)
-    SHMEM_REDUCE_ARITH_TYPES(ENTRY_ARITH)
+    SHMEM_REDUCE_BITWISE_TYPES(ENTRY_BITWISE) SHMEM_REDUCE_MINMAX_TYPES(ENTRY_MINMAX)
+            SHMEM_REDUCE_ARITH_TYPES(ENTRY_ARITH)
 };
 
 static void run(shmem_team_t t, size_t k, size_t n, int inplace, int nb)
@@ -129,8 +130,8 @@ static void test_team(shmem_team_t t, const char *name)
         run(t, k, 5, 0, NB2B);
     }
     /* Many chunks of both algorithms, for a few element sizes. */
-    static const char *const big[] = { "schar_max", "int_sum", "double_sum", "longdouble_min",
-                                       "complexd_prod", "uint64_xor" };
+    static const char *const big[] = { "schar_max",      "int_sum",       "double_sum",
+                                       "longdouble_min", "complexd_prod", "uint64_xor" };
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)
         for (size_t b = 0; b < sizeof big / sizeof big[0]; b++)
             if (!strcmp(tests[k].name, big[b]))
@@ -152,12 +153,13 @@ int main(void)
     CHECK(bufs);
 
     coll_on_teams(test_team, call_with);
-    CHECK(shmem_double_max_reduce(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) != 0);
+    CHECK(shmem_double_max_reduce(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) !=
+          0);
 
     shmem_barrier_all();
     if (me == 0)
-        printf("reductions: %zu operator/type pairs, %d PEs: ok\n", sizeof tests / sizeof tests[0],
-               npes);
+        printf("reductions: %zu operator/type pairs, %d PEs: ok\n",
+               sizeof tests / sizeof tests[0], npes);
     shmem_free(bufs);
     shmem_finalize();
     return 0;

@@ -20,7 +20,7 @@
 #define BUF (((size_t)MAXN + 1) * ESIZE)
 #define GUARD 111
 
-static unsigned char *bufs;            /* symmetric: source + NB2B dests */
+static unsigned char *bufs; /* symmetric: source + NB2B dests */
 static const char *cur_name = "", *cur_team = "", *cur_op = "";
 static size_t cur_n;
 static int cur_inplace;
@@ -32,45 +32,45 @@ static void coll_describe(FILE *out)
             cur_inplace ? " in place" : "", cur_team);
 }
 
-#define IMAG(T) _Generic((T)0, double _Complex: I, float _Complex: I, default: 0)
+#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
 #define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
 /* Member p's element i: small enough that eight of them fit in a signed char. */
-#define V(T, p, i)                                                                          \
-    ((T)(((long)(p) * 5 + (long)(i) * 3) % 15 - (IS_SIGNED(T) ? 7 : 0)) +                   \
+#define V(T, p, i)                                                                           \
+    ((T)(((long)(p)*5 + (long)(i)*3) % 15 - (IS_SIGNED(T) ? 7 : 0)) +                        \
      (T)((((long)(p) + (long)(i)) % 4) * IMAG(T)))
 
 typedef void scan_fn(shmem_team_t t, size_t n, int inplace, int exclusive, int nb);
 
-#define SCAN_TEST(T, N)                                                                     \
-    static void scan_##N(shmem_team_t t, size_t n, int inplace, int exclusive, int nb)      \
-    {                                                                                       \
-        int tme = shmem_team_my_pe(t);                                                      \
-        T *s = (T *)bufs;                                                                   \
-        for (int b = 0; b < nb; b++) {                                                      \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                       \
-            for (size_t i = 0; i <= n; i++)                                                 \
-                d[i] = (T)GUARD;                                                            \
-        }                                                                                   \
-        for (size_t i = 0; i < n; i++)                                                      \
-            s[i] = V(T, tme, i);                                                            \
-        shmem_team_sync(t);                                                                 \
-        for (int b = 0; b < nb; b++) {                                                      \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                       \
-            if (exclusive)                                                                  \
-                TCHECK(shmem_##N##_sum_exscan(t, d, s, n) == 0);                            \
-            else                                                                            \
-                TCHECK(shmem_##N##_sum_inscan(t, d, s, n) == 0);                            \
-        }                                                                                   \
-        for (int b = 0; b < nb; b++) {                                                      \
-            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                       \
-            for (size_t i = 0; i < n; i++) {                                                \
-                T e = 0;                                                                    \
-                for (int p = 0; p < tme + !exclusive; p++)                                  \
-                    e += V(T, p, i);                                                        \
-                TCHECK(d[i] == e);                                                          \
-            }                                                                               \
-            TCHECK(d[n] == (T)GUARD);                                                       \
-        }                                                                                   \
+#define SCAN_TEST(T, N)                                                                      \
+    static void scan_##N(shmem_team_t t, size_t n, int inplace, int exclusive, int nb)       \
+    {                                                                                        \
+        int tme = shmem_team_my_pe(t);                                                       \
+        T *s = (T *)bufs;                                                                    \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            for (size_t i = 0; i <= n; i++)                                                  \
+                d[i] = (T)GUARD;                                                             \
+        }                                                                                    \
+        for (size_t i = 0; i < n; i++)                                                       \
+            s[i] = V(T, tme, i);                                                             \
+        shmem_team_sync(t);                                                                  \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            if (exclusive)                                                                   \
+                TCHECK(shmem_##N##_sum_exscan(t, d, s, n) == 0);                             \
+            else                                                                             \
+                TCHECK(shmem_##N##_sum_inscan(t, d, s, n) == 0);                             \
+        }                                                                                    \
+        for (int b = 0; b < nb; b++) {                                                       \
+            T *d = inplace ? s : (T *)(bufs + (size_t)(b + 1) * BUF);                        \
+            for (size_t i = 0; i < n; i++) {                                                 \
+                T e = 0;                                                                     \
+                for (int p = 0; p < tme + !exclusive; p++)                                   \
+                    e += V(T, p, i);                                                         \
+                TCHECK(d[i] == e);                                                           \
+            }                                                                                \
+            TCHECK(d[n] == (T)GUARD);                                                        \
+        }                                                                                    \
     }
 SHMEM_REDUCE_ARITH_TYPES(SCAN_TEST)
 
@@ -114,7 +114,8 @@ int main(void)
     CHECK(bufs);
 
     coll_on_teams(test_team, call_with);
-    CHECK(shmem_double_sum_exscan(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) != 0);
+    CHECK(shmem_double_sum_exscan(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) !=
+          0);
 
     shmem_barrier_all();
     if (me == 0)

@@ -10,12 +10,12 @@
 static long ivars[N];
 static int failures;
 
-#define CHECK(c)                                                                          \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            printf("FAIL PE %d %s:%d: %s\n", shmem_my_pe(), __FILE__, __LINE__, #c);      \
-            failures++;                                                                   \
-        }                                                                                 \
+#define CHECK(c)                                                                             \
+    do {                                                                                     \
+        if (!(c)) {                                                                          \
+            printf("FAIL PE %d %s:%d: %s\n", shmem_my_pe(), __FILE__, __LINE__, #c);         \
+            failures++;                                                                      \
+        }                                                                                    \
     } while (0)
 
 int main(void)
@@ -37,9 +37,10 @@ int main(void)
     for (int f = 0; f < 4; f++)
         for (int k = 0; k < N; k++) {
             size_t a = f == 0 ? shmem_long_test_any(ivars, N, NULL, SHMEM_CMP_EQ, 1)
-                     : f == 1 ? shmem_long_wait_until_any(ivars, N, NULL, SHMEM_CMP_EQ, 1)
-                     : f == 2 ? shmem_long_test_any_vector(ivars, N, NULL, SHMEM_CMP_EQ, cmps)
-                     : shmem_long_wait_until_any_vector(ivars, N, NULL, SHMEM_CMP_EQ, cmps);
+                    : f == 1  ? shmem_long_wait_until_any(ivars, N, NULL, SHMEM_CMP_EQ, 1)
+                    : f == 2
+                    ? shmem_long_test_any_vector(ivars, N, NULL, SHMEM_CMP_EQ, cmps)
+                    : shmem_long_wait_until_any_vector(ivars, N, NULL, SHMEM_CMP_EQ, cmps);
             CHECK(a < N);
             if (a < N)
                 seen[f][a]++;

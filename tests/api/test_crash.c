@@ -31,7 +31,8 @@ int main(int argc, char **argv)
     }
     if (last && strcmp(how, "hang")) {
         if (!strcmp(how, "segv"))
-            *(volatile int *)(size_t)(argc * 4096) = 1; /* aligned, in the page no program maps */
+            *(volatile int *)(size_t)(argc * 4096) =
+                    1; /* aligned, in the page no program maps */
         else if (!strcmp(how, "abort"))
             abort();
         else if (!strcmp(how, "term"))

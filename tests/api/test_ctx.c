@@ -7,8 +7,8 @@
 #include "check.h"
 
 static int me, npes;
-static int ring[3];    /* [0] world ring, [1] team ring by p, [2] team ring by put */
-static int origin;     /* world PE of the team member that wrote ring[1] */
+static int ring[3]; /* [0] world ring, [1] team ring by p, [2] team ring by put */
+static int origin;  /* world PE of the team member that wrote ring[1] */
 static long total;
 
 static void test_world_contexts(void)
@@ -49,7 +49,7 @@ static void test_world_contexts(void)
     CHECK(t == SHMEM_TEAM_SHARED);
 
     shmem_ctx_destroy(SHMEM_CTX_INVALID);
-    shmem_ctx_destroy(SHMEM_CTX_DEFAULT);   /* refused with a message */
+    shmem_ctx_destroy(SHMEM_CTX_DEFAULT); /* refused with a message */
     shmem_int_p(&ring[0], me, me);
     CHECK_EQ(ring[0], me);
     shmem_barrier_all();
@@ -62,14 +62,16 @@ static void test_team_contexts(void)
     shmem_team_config_t cfg = { 2 };
     shmem_team_t team;
     CHECK_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, -2, n, &cfg,
-                                      SHMEM_TEAM_NUM_CONTEXTS, &team), 0);
+                                      SHMEM_TEAM_NUM_CONTEXTS, &team),
+             0);
     if (team != SHMEM_TEAM_INVALID) {
         int i = shmem_team_my_pe(team), right = (i + 1) % n, left = (i + n - 1) % n;
         CHECK_EQ(me, npes - 1 - 2 * i);
         /* More contexts than num_contexts announced: allowed. */
         shmem_ctx_t c[3];
         for (int k = 0; k < 3; k++) {
-            CHECK_EQ(shmem_team_create_ctx(team, k == 1 ? SHMEM_CTX_SERIALIZED : 0, &c[k]), 0);
+            CHECK_EQ(shmem_team_create_ctx(team, k == 1 ? SHMEM_CTX_SERIALIZED : 0, &c[k]),
+                     0);
             shmem_team_t t;
             CHECK_EQ(shmem_ctx_get_team(c[k], &t), 0);
             CHECK(t == team);

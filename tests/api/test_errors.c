@@ -16,7 +16,9 @@
  * REGEX separated by the unit separator (0x1f), which no field contains. */
 static int print_spec(const char *mode)
 {
-    static const struct { const char *mode, *pes, *env, *status, *regex; } cases[] = {
+    static const struct {
+        const char *mode, *pes, *env, *status, *regex;
+    } cases[] = {
 #define ERROR_CASE_ROW(m, pes, env, status, regex) { #m, pes, env, status, regex },
         ERROR_CASES(ERROR_CASE_ROW)
 #undef ERROR_CASE_ROW
@@ -36,13 +38,13 @@ static long gwait;
 static long glock;
 
 /* The last PE does `bad`; the others block forever. */
-#define LAST_PE_DOES(bad)                                  \
-    do {                                                   \
-        if (shmem_my_pe() == shmem_n_pes() - 1) {          \
-            bad;                                           \
-        } else {                                           \
-            shmem_long_wait_until(&gwait, SHMEM_CMP_NE, 0); \
-        }                                                  \
+#define LAST_PE_DOES(bad)                                                                    \
+    do {                                                                                     \
+        if (shmem_my_pe() == shmem_n_pes() - 1) {                                            \
+            bad;                                                                             \
+        } else {                                                                             \
+            shmem_long_wait_until(&gwait, SHMEM_CMP_NE, 0);                                  \
+        }                                                                                    \
     } while (0)
 
 int main(int argc, char **argv)
@@ -228,7 +230,8 @@ int main(int argc, char **argv)
             return 3;
         shmem_int_fcollect(team, heap, gvar, shmem_my_pe() == n - 1 ? 1 : 2);
     } else if (!strcmp(mode, "alltoalls_mismatch")) {
-        shmem_int_alltoalls(SHMEM_TEAM_WORLD, heap, gvar, shmem_my_pe() == n - 1 ? 2 : 1, 1, 1);
+        shmem_int_alltoalls(SHMEM_TEAM_WORLD, heap, gvar, shmem_my_pe() == n - 1 ? 2 : 1, 1,
+                            1);
     } else if (!strcmp(mode, "scan_mismatch")) {
         shmem_int_sum_inscan(SHMEM_TEAM_WORLD, heap, gvar, shmem_my_pe() == n - 1 ? 0 : 3);
     } else if (!strcmp(mode, "put_overflow")) {
@@ -240,7 +243,7 @@ int main(int argc, char **argv)
         LAST_PE_DOES(shmem_int_wait_until(&on_stack, SHMEM_CMP_NE, 0));
     } else if (!strcmp(mode, "test_nonsym")) {
         int on_stack = 0;
-        LAST_PE_DOES(while (!shmem_int_test(&on_stack, SHMEM_CMP_NE, 0)) {});
+        LAST_PE_DOES(while (!shmem_int_test(&on_stack, SHMEM_CMP_NE, 0)){});
     } else if (!strcmp(mode, "clear_unheld")) {
         /* nobody holds glock: clearing it hung forever */
         LAST_PE_DOES(shmem_clear_lock(&glock));
@@ -249,8 +252,10 @@ int main(int argc, char **argv)
         if (shmem_my_pe() == 0)
             shmem_set_lock(&glock);
         shmem_barrier_all();
-        LAST_PE_DOES(if (n > 1) shmem_clear_lock(&glock); else { shmem_clear_lock(&glock);
-                                                                 shmem_clear_lock(&glock); });
+        LAST_PE_DOES(if (n > 1) shmem_clear_lock(&glock); else {
+            shmem_clear_lock(&glock);
+            shmem_clear_lock(&glock);
+        });
     } else if (!strcmp(mode, "put_wrap")) {
         /* no SHMEM_DEBUG: a length that wraps is still caught before any byte moves */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 63, 0));
@@ -278,7 +283,7 @@ int main(int argc, char **argv)
     } else if (!strncmp(mode, "zero_and_huge", 13)) {
         /* Not an error: zero sizes are no-ops and huge ones fail politely. */
         int stack_var = 0, bad = 0;
-        shmem_putmem(&stack_var, gvar, 0, 0);                 /* not symmetric, but empty */
+        shmem_putmem(&stack_var, gvar, 0, 0); /* not symmetric, but empty */
         shmem_int_put(NULL, gvar, 0, n - 1);
         shmem_int_get(gvar, (int *)&stack_var, 0, 0);
         shmem_int_iput(&stack_var, gvar, 1, 1, 0, 0);
@@ -286,14 +291,14 @@ int main(int argc, char **argv)
         bad |= shmem_calloc(0, 8) != NULL;
         bad |= shmem_calloc(8, 0) != NULL;
         bad |= shmem_align(64, 0) != NULL;
-        bad |= shmem_malloc(SIZE_MAX) != NULL;                /* warns */
-        bad |= shmem_calloc(SIZE_MAX / 2, 4) != NULL;         /* warns: count * size overflows */
-        bad |= shmem_align(64, SIZE_MAX - 32) != NULL;        /* warns */
-        bad |= shmem_realloc(heap, SIZE_MAX) != NULL;         /* warns; heap stays */
+        bad |= shmem_malloc(SIZE_MAX) != NULL;         /* warns */
+        bad |= shmem_calloc(SIZE_MAX / 2, 4) != NULL;  /* warns: count * size overflows */
+        bad |= shmem_align(64, SIZE_MAX - 32) != NULL; /* warns */
+        bad |= shmem_realloc(heap, SIZE_MAX) != NULL;  /* warns; heap stays */
         heap[0] = 42;
         shmem_barrier_all();
         bad |= shmem_int_g(&heap[0], (shmem_my_pe() + 1) % n) != 42;
-        int *p = shmem_malloc(64);                            /* the heap still works */
+        int *p = shmem_malloc(64); /* the heap still works */
         bad |= p == NULL;
         shmem_free(p);
         shmem_free(heap);

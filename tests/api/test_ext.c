@@ -16,7 +16,7 @@ static long quieted;
 
 static void local_completion(int me, int right)
 {
-    long src[N];   /* a stack buffer: the network must copy or finish with it */
+    long src[N]; /* a stack buffer: the network must copy or finish with it */
     for (int i = 0; i < N; i++)
         src[i] = me * 1000L + i;
     shmem_long_put_nbi(landed, src, N, right);
@@ -40,11 +40,11 @@ static void sessions(int me, int right)
 
     shmem_ctx_session_config_t cfg = { .total_ops = N / 2 };
     shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, &cfg, SHMEM_CTX_SESSION_TOTAL_OPS);
-    shmem_ctx_session_start(ctx, 0, NULL, 0);   /* again: ORs in nothing */
+    shmem_ctx_session_start(ctx, 0, NULL, 0); /* again: ORs in nothing */
     for (int i = N / 2; i < N; i++)
         shmem_ctx_long_put_nbi(ctx, &bundled[i], &(long){ me + i }, 1, right);
     shmem_ctx_session_stop(ctx);
-    shmem_ctx_session_stop(ctx);                /* stopping a stopped session is harmless */
+    shmem_ctx_session_stop(ctx); /* stopping a stopped session is harmless */
     shmem_ctx_quiet(ctx);
     shmem_ctx_destroy(ctx);
     shmem_barrier_all();
@@ -70,7 +70,7 @@ static void pe_quiet(int me, int right)
     shmem_long_p(&quieted, me + 1, right);
     shmem_pe_quiet(&right, 1);
     CHECK_EQ(shmem_long_g(&quieted, right), me + 1);
-    shmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, NULL, 0);   /* no PEs: returns at once */
+    shmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, NULL, 0); /* no PEs: returns at once */
     shmem_barrier_all();
 }
 

@@ -12,7 +12,7 @@
 
 static int me, npes;
 static long static_lock;
-static long count;    /* on PE 0, updated only under the lock */
+static long count; /* on PE 0, updated only under the lock */
 static long winners;
 static long ticket;
 static long my_ticket;
@@ -36,7 +36,7 @@ static void mutual_exclusion(long *lock, int mode)
         acquire(lock, by_test);
         long v = shmem_long_g(&count, 0);
         if (k % 16 == me % 16)
-            sched_yield();   /* widen the window a broken lock would let others into */
+            sched_yield(); /* widen the window a broken lock would let others into */
         shmem_long_p(&count, v + 1, 0);
         shmem_quiet();
         shmem_clear_lock(lock);

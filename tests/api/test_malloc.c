@@ -16,11 +16,11 @@
 
 #include "check.h"
 
-#define NS 48          /* live slots */
-#define NOPS 2000      /* random operations */
+#define NS 48     /* live slots */
+#define NOPS 2000 /* random operations */
 #define VERIFY_EVERY 25
 #define MAXSZ (1u << 20)
-#define SIG 64         /* bytes of remote signature at each end of a block */
+#define SIG 64 /* bytes of remote signature at each end of a block */
 
 enum { K_MALLOC, K_CALLOC, K_ALIGN, K_HINTS, K_REALLOC_NULL, K_SHMALLOC, NKINDS };
 
@@ -38,11 +38,11 @@ static struct slot slots[NS];
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static int op_no;
 
-#define SCHECK(c)                                                            \
-    do {                                                                     \
-        if (!(c))                                                            \
-            fprintf(stderr, "PE %d: at random operation %d\n", me, op_no);  \
-        CHECK(c);                                                            \
+#define SCHECK(c)                                                                            \
+    do {                                                                                     \
+        if (!(c))                                                                            \
+            fprintf(stderr, "PE %d: at random operation %d\n", me, op_no);                   \
+        CHECK(c);                                                                            \
     } while (0)
 
 /* xorshift64*: the same sequence on every PE. */
@@ -219,8 +219,9 @@ static void verify(void)
             for (int i = 0; i < NS; i++)
                 if (offs[((size_t)pe * NS + i) * 2] != offs[(size_t)i * 2] ||
                     offs[((size_t)pe * NS + i) * 2 + 1] != offs[(size_t)i * 2 + 1]) {
-                    fprintf(stderr, "slot %d: PE %d has offset %lld size %lld, PE 0 %lld %lld\n",
-                            i, pe, offs[((size_t)pe * NS + i) * 2],
+                    fprintf(stderr,
+                            "slot %d: PE %d has offset %lld size %lld, PE 0 %lld %lld\n", i,
+                            pe, offs[((size_t)pe * NS + i) * 2],
                             offs[((size_t)pe * NS + i) * 2 + 1], offs[(size_t)i * 2],
                             offs[(size_t)i * 2 + 1]);
                     SCHECK(0);
@@ -247,7 +248,9 @@ static void sizes_sweep(void)
 {
     unsigned char *buf = malloc(MAXSZ);
     CHECK(buf != NULL);
-    for (size_t s = 1; s <= MAXSZ; s = s == MAXSZ ? s + 1 : s < 16 ? s + 1 : s * 2 + (s & 1 ? 0 : 3)) {
+    for (size_t s = 1; s <= MAXSZ; s = s == MAXSZ ? s + 1
+                 : s < 16                         ? s + 1
+                                                  : s * 2 + (s & 1 ? 0 : 3)) {
         if (s > MAXSZ / 2 && s < MAXSZ)
             s = MAXSZ; /* end on exactly 1 MiB */
         size_t size = s;

@@ -58,8 +58,10 @@ static void check_bytes(const char *what, const unsigned char *buf, size_t len, 
     for (; i < len; i++) {
         unsigned char want = byte_at(pe, soff + i, s);
         if (buf[i] != want)
-            fprintf(stderr, "PE %d: %s: byte %zu of %zu: got 0x%02x, expected 0x%02x "
-                    "(PE %d's byte %zu)\n", me, what, i, len, buf[i], want, pe, soff + i);
+            fprintf(stderr,
+                    "PE %d: %s: byte %zu of %zu: got 0x%02x, expected 0x%02x "
+                    "(PE %d's byte %zu)\n",
+                    me, what, i, len, buf[i], want, pe, soff + i);
         CHECK_EQ(buf[i], want);
     }
 }
@@ -69,7 +71,7 @@ static void check_zero(const char *what, const unsigned char *buf, size_t len)
     static const unsigned char zeros[4096];
     size_t i = 0;
     while (i + sizeof zeros <= len && memcmp(buf + i, zeros, sizeof zeros) == 0)
-        i += sizeof zeros;  /* fast path; the byte loop reports the first difference */
+        i += sizeof zeros; /* fast path; the byte loop reports the first difference */
     for (; i < len; i++) {
         if (buf[i] != 0)
             fprintf(stderr, "PE %d: %s: byte %zu should be untouched (0), is 0x%02x\n", me,
@@ -174,9 +176,11 @@ static void zero_length(unsigned char *src, unsigned char *dst, unsigned char *l
 /* Odd offsets and lengths; each case gets its own window of dst with guard bytes. */
 static void unaligned(unsigned char *src, unsigned char *dst, unsigned char *loc)
 {
-    static const struct { size_t doff, soff, len; } cases[] = {
-        { 1, 1, 1 },      { 1, 0, 7 },         { 1, 3, 13 },     { 3, 1, 4095 },
-        { 7, 5, 65537 },  { 1, 2, MiB + 3 },   { 5, 9, 33 },     { 1, 1, 3 * MiB + 1 },
+    static const struct {
+        size_t doff, soff, len;
+    } cases[] = {
+        { 1, 1, 1 },     { 1, 0, 7 },       { 1, 3, 13 }, { 3, 1, 4095 },
+        { 7, 5, 65537 }, { 1, 2, MiB + 3 }, { 5, 9, 33 }, { 1, 1, 3 * MiB + 1 },
     };
     /* Two passes of four cases; case i lives in window i % 4 of dst (and of loc). */
     const size_t window = BIG / 4;
@@ -256,7 +260,8 @@ int main(void)
     shmem_free(src);
     if (me == 0)
         printf("test_rma_large: 4/16 MiB putmem/getmem (blocking, ctx_ nbi), zero-length and "
-               "NULL transfers, unaligned offsets and odd lengths: OK on %d PEs\n", npes);
+               "NULL transfers, unaligned offsets and odd lengths: OK on %d PEs\n",
+               npes);
     shmem_finalize();
     return 0;
 }

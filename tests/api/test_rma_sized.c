@@ -13,89 +13,110 @@
 #include "check.h"
 
 #define LEN 16
-#define RSZ (3 * LEN)  /* elements in one destination region */
+#define RSZ (3 * LEN) /* elements in one destination region */
 
 /* Contiguous shapes: element offsets in dest and source, element count. The second
  * is unaligned for putmem/getmem (byte elements). */
-struct shape { int doff, soff, n; };
+struct shape {
+    int doff, soff, n;
+};
 #define NSHAPE 2
 static const struct shape shapes[NSHAPE] = { { 0, 0, LEN }, { 1, 2, LEN - 3 } };
 static const int strides[3] = { 1, 2, 3 };
-struct blk { int dst, sst, bsize, nblocks; };
+struct blk {
+    int dst, sst, bsize, nblocks;
+};
 #define NBLK 2
 static const struct blk blocks[NBLK] = { { 5, 4, 3, 4 }, { 3, 7, 2, 5 } };
 
 enum {
-    R_PUT = 0,                       /* + c*NSHAPE + shape */
-    R_NBI = R_PUT + 2 * NSHAPE,      /* + c*NSHAPE + shape */
-    R_IPUT = R_NBI + 2 * NSHAPE,     /* + c*9 + combination */
-    R_IBPUT = R_IPUT + 18,           /* + c*NBLK + block shape */
+    R_PUT = 0,                   /* + c*NSHAPE + shape */
+    R_NBI = R_PUT + 2 * NSHAPE,  /* + c*NSHAPE + shape */
+    R_IPUT = R_NBI + 2 * NSHAPE, /* + c*9 + combination */
+    R_IBPUT = R_IPUT + 18,       /* + c*NBLK + block shape */
     NREG = R_IBPUT + 2 * NBLK
 };
 #define DLEN (NREG * RSZ)
 
 struct sops {
-    const char *name;   /* "8", ..., "128", "mem" */
-    size_t esize;       /* bytes per element */
+    const char *name; /* "8", ..., "128", "mem" */
+    size_t esize;     /* bytes per element */
     unsigned char *static_src, *static_dst;
     void (*put)(int c, void *d, const void *s, size_t n, int pe);
     void (*get)(int c, void *d, const void *s, size_t n, int pe);
     void (*put_nbi)(int c, void *d, const void *s, size_t n, int pe);
     void (*get_nbi)(int c, void *d, const void *s, size_t n, int pe);
-    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
-    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
+    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                 int pe);
+    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                 int pe);
     void (*ibput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
                   size_t nb, int pe);
     void (*ibget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
                   size_t nb, int pe);
 };
 
-#define CTXCALL(c, name, ...)                                  \
-    do {                                                       \
-        if (c)                                                 \
-            shmem_ctx_##name(SHMEM_CTX_DEFAULT, __VA_ARGS__);  \
-        else                                                   \
-            shmem_##name(__VA_ARGS__);                         \
+#define CTXCALL(c, name, ...)                                                                \
+    do {                                                                                     \
+        if (c)                                                                               \
+            shmem_ctx_##name(SHMEM_CTX_DEFAULT, __VA_ARGS__);                                \
+        else                                                                                 \
+            shmem_##name(__VA_ARGS__);                                                       \
     } while (0)
 
-#define DEF_CONTIG(S)                                                                      \
-    static void put_##S(int c, void *d, const void *s, size_t n, int pe)                   \
-    { CTXCALL(c, put##S, d, s, n, pe); }                                                   \
-    static void get_##S(int c, void *d, const void *s, size_t n, int pe)                   \
-    { CTXCALL(c, get##S, d, s, n, pe); }                                                   \
-    static void put_nbi_##S(int c, void *d, const void *s, size_t n, int pe)               \
-    { CTXCALL(c, put##S##_nbi, d, s, n, pe); }                                             \
-    static void get_nbi_##S(int c, void *d, const void *s, size_t n, int pe)               \
-    { CTXCALL(c, get##S##_nbi, d, s, n, pe); }
+#define DEF_CONTIG(S)                                                                        \
+    static void put_##S(int c, void *d, const void *s, size_t n, int pe)                     \
+    {                                                                                        \
+        CTXCALL(c, put##S, d, s, n, pe);                                                     \
+    }                                                                                        \
+    static void get_##S(int c, void *d, const void *s, size_t n, int pe)                     \
+    {                                                                                        \
+        CTXCALL(c, get##S, d, s, n, pe);                                                     \
+    }                                                                                        \
+    static void put_nbi_##S(int c, void *d, const void *s, size_t n, int pe)                 \
+    {                                                                                        \
+        CTXCALL(c, put##S##_nbi, d, s, n, pe);                                               \
+    }                                                                                        \
+    static void get_nbi_##S(int c, void *d, const void *s, size_t n, int pe)                 \
+    {                                                                                        \
+        CTXCALL(c, get##S##_nbi, d, s, n, pe);                                               \
+    }
 
-#define DEF_SIZE(S)                                                          \
-    static _Alignas(16) unsigned char static_src_##S[RSZ * ((S) / 8)];                     \
-    static _Alignas(16) unsigned char static_dst_##S[DLEN * ((S) / 8)];                    \
-    DEF_CONTIG(S)                                                                          \
-    static void iput_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,      \
-                         size_t n, int pe)                                                 \
-    { CTXCALL(c, iput##S, d, s, dst, sst, n, pe); }                                        \
-    static void iget_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,      \
-                         size_t n, int pe)                                                 \
-    { CTXCALL(c, iget##S, d, s, dst, sst, n, pe); }                                        \
-    static void ibput_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,     \
-                          size_t b, size_t nb, int pe)                                     \
-    { CTXCALL(c, ibput##S, d, s, dst, sst, b, nb, pe); }                                   \
-    static void ibget_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,     \
-                          size_t b, size_t nb, int pe)                                     \
-    { CTXCALL(c, ibget##S, d, s, dst, sst, b, nb, pe); }
+#define DEF_SIZE(S)                                                                          \
+    static _Alignas(16) unsigned char static_src_##S[RSZ * ((S) / 8)];                       \
+    static _Alignas(16) unsigned char static_dst_##S[DLEN * ((S) / 8)];                      \
+    DEF_CONTIG(S)                                                                            \
+    static void iput_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
+                         size_t n, int pe)                                                   \
+    {                                                                                        \
+        CTXCALL(c, iput##S, d, s, dst, sst, n, pe);                                          \
+    }                                                                                        \
+    static void iget_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
+                         size_t n, int pe)                                                   \
+    {                                                                                        \
+        CTXCALL(c, iget##S, d, s, dst, sst, n, pe);                                          \
+    }                                                                                        \
+    static void ibput_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
+                          size_t b, size_t nb, int pe)                                       \
+    {                                                                                        \
+        CTXCALL(c, ibput##S, d, s, dst, sst, b, nb, pe);                                     \
+    }                                                                                        \
+    static void ibget_##S(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
+                          size_t b, size_t nb, int pe)                                       \
+    {                                                                                        \
+        CTXCALL(c, ibget##S, d, s, dst, sst, b, nb, pe);                                     \
+    }
 
 SHMEM_RMA_SIZES(DEF_SIZE)
 DEF_CONTIG(mem)
 static unsigned char static_src_mem[RSZ], static_dst_mem[DLEN];
 
-#define LIST_SIZE(S)                                                         \
-    { #S, (S) / 8, static_src_##S, static_dst_##S, put_##S, get_##S, put_nbi_##S,          \
-      get_nbi_##S, iput_##S, iget_##S, ibput_##S, ibget_##S },
+#define LIST_SIZE(S)                                                                         \
+    { #S,          (S) / 8,     static_src_##S, static_dst_##S, put_##S,   get_##S,          \
+      put_nbi_##S, get_nbi_##S, iput_##S,       iget_##S,       ibput_##S, ibget_##S },
 static const struct sops all_sizes[] = {
-    SHMEM_RMA_SIZES(LIST_SIZE)
-    { "mem", 1, static_src_mem, static_dst_mem, put_mem, get_mem, put_nbi_mem, get_nbi_mem,
-      NULL, NULL, NULL, NULL },
+    SHMEM_RMA_SIZES(LIST_SIZE){ "mem", 1, static_src_mem, static_dst_mem, put_mem, get_mem,
+                                put_nbi_mem, get_nbi_mem, NULL, NULL, NULL, NULL },
 };
 #define NSIZES (sizeof all_sizes / sizeof all_sizes[0])
 
@@ -130,9 +151,11 @@ static void check_region(const struct sops *t, const unsigned char *buf, const i
             unsigned char want = map[d] < 0 ? 0 : pat(from, (size_t)map[d] * E + j, k);
             unsigned char got = buf[(size_t)d * E + j];
             if (got != want)
-                fprintf(stderr, "PE %d: %s shmem_%s%s (SIZE %s) (%d,%d) element %d byte %zu: "
-                        "got 0x%02x, expected 0x%02x (from PE %d)\n", me, kind_name[k],
-                        ctx_name[c], what, t->name, a, b, d, j, got, want, from);
+                fprintf(stderr,
+                        "PE %d: %s shmem_%s%s (SIZE %s) (%d,%d) element %d byte %zu: "
+                        "got 0x%02x, expected 0x%02x (from PE %d)\n",
+                        me, kind_name[k], ctx_name[c], what, t->name, a, b, d, j, got, want,
+                        from);
             CHECK_EQ(got, want);
         }
 }
@@ -169,7 +192,7 @@ static void run_size(const struct sops *t, int kind)
     memset(dst, 0, DLEN * E);
     shmem_barrier_all();
 
-#define REG(r) (dst + (size_t)(r) * RSZ * E)
+#define REG(r) (dst + (size_t)(r)*RSZ * E)
     for (int c = 0; c < 2; c++) {
         for (int s = 0; s < NSHAPE; s++) {
             const struct shape *sh = &shapes[s];
@@ -215,7 +238,8 @@ static void run_size(const struct sops *t, int kind)
             const struct blk *bl = &blocks[k];
             map_blocks(map, bl->dst, bl->sst, bl->bsize, bl->nblocks, 0, 0);
             memset(loc, 0, RSZ * E);
-            t->ibget(c, loc, src, bl->dst, bl->sst, (size_t)bl->bsize, (size_t)bl->nblocks, left);
+            t->ibget(c, loc, src, bl->dst, bl->sst, (size_t)bl->bsize, (size_t)bl->nblocks,
+                     left);
             check_region(t, loc, map, RSZ, left, kind, c, "ibget", bl->dst, bl->sst);
         }
     }
@@ -274,8 +298,8 @@ static void run_size(const struct sops *t, int kind)
     shmem_barrier_all();
     for (int pe = 0; pe < npes; pe++) {
         map_blocks(map, 1, 1, kk, 1, 0, 0);
-        check_region(t, dst + (size_t)pe * kk * E, map, kk, pe, kind, 0, "put(all-to-all)", pe,
-                     0);
+        check_region(t, dst + (size_t)pe * kk * E, map, kk, pe, kind, 0, "put(all-to-all)",
+                     pe, 0);
     }
     for (size_t i = (size_t)npes * kk * E; i < DLEN * E; i++)
         CHECK_EQ(dst[i], 0);
@@ -302,7 +326,8 @@ int main(void)
     if (me == 0)
         printf("test_rma_sized: put/get/iput/iget/ibput/ibget{8,16,32,64,128} and "
                "putmem/getmem, blocking and _nbi, default and ctx_, heap and static: "
-               "OK on %d PEs\n", npes);
+               "OK on %d PEs\n",
+               npes);
     shmem_finalize();
     return 0;
 }

@@ -15,17 +15,17 @@
 
 #include "check.h"
 
-#define LEN 16            /* elements per transfer */
-#define RSZ (3 * LEN)     /* one destination region: room for stride 3 */
+#define LEN 16        /* elements per transfer */
+#define RSZ (3 * LEN) /* one destination region: room for stride 3 */
 
 /* Destination regions (each RSZ elements) written in phase 1. */
 enum {
-    R_PUT = 0,            /* + ctx (0/1) */
-    R_PUT_PRIV = 2,       /* put from a private (non-symmetric) source buffer */
-    R_PUT_NBI = 3,        /* + ctx */
-    R_P = 5,              /* + ctx */
-    R_IPUT = 7,           /* + ctx * 9 + stride combination */
-    R_IBPUT = 25,         /* + ctx * NBLK + block shape */
+    R_PUT = 0,      /* + ctx (0/1) */
+    R_PUT_PRIV = 2, /* put from a private (non-symmetric) source buffer */
+    R_PUT_NBI = 3,  /* + ctx */
+    R_P = 5,        /* + ctx */
+    R_IPUT = 7,     /* + ctx * 9 + stride combination */
+    R_IBPUT = 25,   /* + ctx * NBLK + block shape */
     NREG = 29
 };
 #define DLEN (NREG * RSZ)
@@ -33,7 +33,9 @@ enum {
 /* Strides for iput/iget, in elements, on the target and on the source side. */
 static const int strides[3] = { 1, 2, 3 };
 /* Block shapes for ibput/ibget (1.6): bsize > 1, block strides in elements. */
-struct blk { int dst, sst, bsize, nblocks; };
+struct blk {
+    int dst, sst, bsize, nblocks;
+};
 #define NBLK 2
 static const struct blk blocks[NBLK] = { { 5, 4, 3, 4 }, { 3, 7, 2, 5 } };
 
@@ -51,38 +53,59 @@ struct tops {
     void (*get_nbi)(int c, void *d, const void *s, size_t n, int pe);
     void (*p)(int c, void *d, const void *v, int pe);
     void (*g)(int c, void *out, const void *s, int pe);
-    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
-    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
+    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                 int pe);
+    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                 int pe);
     void (*ibput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
                   size_t nb, int pe);
     void (*ibget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
                   size_t nb, int pe);
 };
 
-#define CTXCALL(c, N, op, ...)                                         \
-    do {                                                               \
-        if (c)                                                         \
-            shmem_ctx_##N##_##op(SHMEM_CTX_DEFAULT, __VA_ARGS__);      \
-        else                                                           \
-            shmem_##N##_##op(__VA_ARGS__);                             \
+#define CTXCALL(c, N, op, ...)                                                               \
+    do {                                                                                     \
+        if (c)                                                                               \
+            shmem_ctx_##N##_##op(SHMEM_CTX_DEFAULT, __VA_ARGS__);                            \
+        else                                                                                 \
+            shmem_##N##_##op(__VA_ARGS__);                                                   \
     } while (0)
 
 #define DEF_TYPE(T, N)                                                                       \
     static T N##_static_src[RSZ];                                                            \
     static T N##_static_dst[DLEN];                                                           \
-    static void N##_mk(void *d, long long raw) { *(T *)d = (T)raw; }                         \
-    static int N##_eq(const void *a, long long raw) { return *(const T *)a == (T)raw; }      \
-    static long long N##_show(const void *a) { return (long long)*(const T *)a; }            \
+    static void N##_mk(void *d, long long raw)                                               \
+    {                                                                                        \
+        *(T *)d = (T)raw;                                                                    \
+    }                                                                                        \
+    static int N##_eq(const void *a, long long raw)                                          \
+    {                                                                                        \
+        return *(const T *)a == (T)raw;                                                      \
+    }                                                                                        \
+    static long long N##_show(const void *a)                                                 \
+    {                                                                                        \
+        return (long long)*(const T *)a;                                                     \
+    }                                                                                        \
     static void N##_put(int c, void *d, const void *s, size_t n, int pe)                     \
-    { CTXCALL(c, N, put, (T *)d, (const T *)s, n, pe); }                                     \
+    {                                                                                        \
+        CTXCALL(c, N, put, (T *)d, (const T *)s, n, pe);                                     \
+    }                                                                                        \
     static void N##_get(int c, void *d, const void *s, size_t n, int pe)                     \
-    { CTXCALL(c, N, get, (T *)d, (const T *)s, n, pe); }                                     \
+    {                                                                                        \
+        CTXCALL(c, N, get, (T *)d, (const T *)s, n, pe);                                     \
+    }                                                                                        \
     static void N##_put_nbi(int c, void *d, const void *s, size_t n, int pe)                 \
-    { CTXCALL(c, N, put_nbi, (T *)d, (const T *)s, n, pe); }                                 \
+    {                                                                                        \
+        CTXCALL(c, N, put_nbi, (T *)d, (const T *)s, n, pe);                                 \
+    }                                                                                        \
     static void N##_get_nbi(int c, void *d, const void *s, size_t n, int pe)                 \
-    { CTXCALL(c, N, get_nbi, (T *)d, (const T *)s, n, pe); }                                 \
+    {                                                                                        \
+        CTXCALL(c, N, get_nbi, (T *)d, (const T *)s, n, pe);                                 \
+    }                                                                                        \
     static void N##_p(int c, void *d, const void *v, int pe)                                 \
-    { CTXCALL(c, N, p, (T *)d, *(const T *)v, pe); }                                         \
+    {                                                                                        \
+        CTXCALL(c, N, p, (T *)d, *(const T *)v, pe);                                         \
+    }                                                                                        \
     static void N##_g(int c, void *out, const void *s, int pe)                               \
     {                                                                                        \
         if (c)                                                                               \
@@ -92,20 +115,29 @@ struct tops {
     }                                                                                        \
     static void N##_iput(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
                          size_t n, int pe)                                                   \
-    { CTXCALL(c, N, iput, (T *)d, (const T *)s, dst, sst, n, pe); }                          \
+    {                                                                                        \
+        CTXCALL(c, N, iput, (T *)d, (const T *)s, dst, sst, n, pe);                          \
+    }                                                                                        \
     static void N##_iget(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
                          size_t n, int pe)                                                   \
-    { CTXCALL(c, N, iget, (T *)d, (const T *)s, dst, sst, n, pe); }                          \
+    {                                                                                        \
+        CTXCALL(c, N, iget, (T *)d, (const T *)s, dst, sst, n, pe);                          \
+    }                                                                                        \
     static void N##_ibput(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
                           size_t b, size_t nb, int pe)                                       \
-    { CTXCALL(c, N, ibput, (T *)d, (const T *)s, dst, sst, b, nb, pe); }                     \
+    {                                                                                        \
+        CTXCALL(c, N, ibput, (T *)d, (const T *)s, dst, sst, b, nb, pe);                     \
+    }                                                                                        \
     static void N##_ibget(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
                           size_t b, size_t nb, int pe)                                       \
-    { CTXCALL(c, N, ibget, (T *)d, (const T *)s, dst, sst, b, nb, pe); }                     \
+    {                                                                                        \
+        CTXCALL(c, N, ibget, (T *)d, (const T *)s, dst, sst, b, nb, pe);                     \
+    }                                                                                        \
     static const struct tops N##_ops = {                                                     \
-        #N, sizeof(T), N##_static_src, N##_static_dst, N##_mk, N##_eq, N##_show,             \
-        N##_put, N##_get, N##_put_nbi, N##_get_nbi, N##_p, N##_g, N##_iput, N##_iget,        \
-        N##_ibput, N##_ibget };
+        #N,       sizeof(T), N##_static_src, N##_static_dst, N##_mk,      N##_eq,            \
+        N##_show, N##_put,   N##_get,        N##_put_nbi,    N##_get_nbi, N##_p,             \
+        N##_g,    N##_iput,  N##_iget,       N##_ibput,      N##_ibget                       \
+    };
 
 SHMEM_RMA_TYPES(DEF_TYPE)
 
@@ -128,7 +160,7 @@ static long long val(int pe, int i, int salt)
     return r;
 }
 
-#define EL(b, i) ((char *)(b) + (size_t)(i) * t->esize)
+#define EL(b, i) ((char *)(b) + (size_t)(i)*t->esize)
 
 /* exp[0..RSZ): nb blocks of bs elements, block k at k*ts taken from k*ss on PE from. */
 static void expect_blocks(long long *exp, int from, int salt, int ts, int ss, int bs, int nb)
@@ -145,10 +177,11 @@ static void check_buf(const struct tops *t, const void *buf, const long long *ex
 {
     for (int i = 0; i < count; i++) {
         if (!t->eq(EL(buf, i), exp[i])) {
-            _Alignas(16) char want[32];  /* holds one element of any type */
+            _Alignas(16) char want[32]; /* holds one element of any type */
             t->mk(want, exp[i]);
             fprintf(stderr,
-                    "PE %d: %s %s shmem_%s%s_%s (%d,%d) element %d: got %lld, expected %lld\n",
+                    "PE %d: %s %s shmem_%s%s_%s (%d,%d) element %d: got %lld, expected "
+                    "%lld\n",
                     me, kind, t->name, ctx_name[c], t->name, what, a, b, i,
                     t->show(EL(buf, i)), t->show(want));
         }
@@ -187,7 +220,7 @@ static void run_type(const struct tops *t, int kind)
         dst = t->static_dst;
     }
     CHECK(shmem_addr_accessible(src, right) && shmem_addr_accessible(dst, left));
-    void *loc = malloc(DLEN * t->esize);  /* private, for gets and a private put source */
+    void *loc = malloc(DLEN * t->esize); /* private, for gets and a private put source */
     CHECK(loc != NULL);
 
     /* ---- Phase 1: write right, read left. ---- */
@@ -208,7 +241,8 @@ static void run_type(const struct tops *t, int kind)
                         strides[b], LEN, right);
         for (int k = 0; k < NBLK; k++)
             t->ibput(c, EL(dst, (R_IBPUT + c * NBLK + k) * RSZ), src, blocks[k].dst,
-                     blocks[k].sst, (size_t)blocks[k].bsize, (size_t)blocks[k].nblocks, right);
+                     blocks[k].sst, (size_t)blocks[k].bsize, (size_t)blocks[k].nblocks,
+                     right);
     }
     /* A put's source need not be symmetric. */
     for (int i = 0; i < LEN; i++)
@@ -243,7 +277,8 @@ static void run_type(const struct tops *t, int kind)
             const struct blk *bl = &blocks[k];
             expect_blocks(exp, left, salt, bl->dst, bl->sst, bl->bsize, bl->nblocks);
             fill_zero(t, loc, RSZ);
-            t->ibget(c, loc, src, bl->dst, bl->sst, (size_t)bl->bsize, (size_t)bl->nblocks, left);
+            t->ibget(c, loc, src, bl->dst, bl->sst, (size_t)bl->bsize, (size_t)bl->nblocks,
+                     left);
             check_buf(t, loc, exp, RSZ, kn, c, "ibget", bl->dst, bl->sst);
         }
     }
@@ -256,7 +291,8 @@ static void run_type(const struct tops *t, int kind)
         check_buf(t, EL(dst, (R_PUT_NBI + c) * RSZ), exp, RSZ, kn, c, "put_nbi", 0, 0);
         check_buf(t, EL(dst, (R_P + c) * RSZ), exp, RSZ, kn, c, "p", 0, 0);
         if (c == 0)
-            check_buf(t, EL(dst, R_PUT_PRIV * RSZ), exp, RSZ, kn, c, "put(private src)", 0, 0);
+            check_buf(t, EL(dst, R_PUT_PRIV * RSZ), exp, RSZ, kn, c, "put(private src)", 0,
+                      0);
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++) {
                 expect_blocks(exp, left, salt, strides[a], strides[b], 1, LEN);
@@ -277,7 +313,7 @@ static void run_type(const struct tops *t, int kind)
     fill_zero(t, dst, DLEN);
     shmem_barrier_all();
     for (int q = 0; q < npes; q++) {
-        int pe = (me + q) % npes;  /* stagger the targets */
+        int pe = (me + q) % npes; /* stagger the targets */
         if (q % 2)
             t->put(q % 4 == 1, EL(dst, me * kk), src, kk, pe);
         else
@@ -325,7 +361,8 @@ int main(void)
 
     shmem_barrier_all();
     if (me == 0)
-        printf("test_rma_typed: %zu types x {heap, static} x {put, get, p, g, put_nbi, get_nbi, "
+        printf("test_rma_typed: %zu types x {heap, static} x {put, get, p, g, put_nbi, "
+               "get_nbi, "
                "iput, iget, ibput, ibget} x {default, ctx_}: OK on %d PEs\n",
                NTYPES, npes);
     shmem_finalize();

@@ -11,11 +11,11 @@
 #include "check.h"
 
 #define MAXPES 16
-#define SLOTS 64         /* elements each PE owns in a peer's arrays */
-#define BIG 3000         /* bytes: too large to join a bundle */
-#define CHUNKS 100       /* put-with-signal operations per peer: more than are held back */
+#define SLOTS 64   /* elements each PE owns in a peer's arrays */
+#define BIG 3000   /* bytes: too large to join a bundle */
+#define CHUNKS 100 /* put-with-signal operations per peer: more than are held back */
 
-static long grid[MAXPES][SLOTS];        /* grid[src][i]: written by PE src */
+static long grid[MAXPES][SLOTS]; /* grid[src][i]: written by PE src */
 static long strided[MAXPES][2 * SLOTS];
 static char big[MAXPES][BIG];
 static long flag[MAXPES];
@@ -26,7 +26,10 @@ static long counter[MAXPES];
 static unsigned long bits;
 static long mine;
 
-static long value(int src, int dst, int i, int round) { return ((src * 64L + dst) << 20) + i * 4 + round; }
+static long value(int src, int dst, int i, int round)
+{
+    return ((src * 64L + dst) << 20) + i * 4 + round;
+}
 
 static void bundled_puts(int me, int npes, shmem_ctx_t ctx)
 {
@@ -39,7 +42,7 @@ static void bundled_puts(int me, int npes, shmem_ctx_t ctx)
             /* Adjacent elements, one at a time, blocking, from the stack. */
             long v = value(me, pe, i, 0);
             shmem_ctx_long_put(ctx, &grid[me][i], &v, 1, pe);
-            v = -1;   /* the put copied it: this must not travel */
+            v = -1; /* the put copied it: this must not travel */
             /* Every other element: separate targets of one bundled write. */
             shmem_ctx_long_p(ctx, &strided[me][2 * i], value(me, pe, i, 1), pe);
         }
@@ -93,7 +96,7 @@ static void put_with_signal(int me, int npes, shmem_ctx_t ctx)
                 shmem_ctx_long_put_signal(ctx, &chunks[me][i], &v, 1, &arrivals, 1,
                                           SHMEM_SIGNAL_ADD, pe);
             if (i % 16 == 0 && pe == 0)
-                shmem_ctx_quiet(ctx);   /* now and then: a flush in the middle */
+                shmem_ctx_quiet(ctx); /* now and then: a flush in the middle */
         }
     /* Waited for inside the session: held-back signals must get out meanwhile. */
     shmem_signal_wait_until(&arrivals, SHMEM_CMP_EQ, (uint64_t)npes * (CHUNKS / 2));
@@ -160,7 +163,8 @@ int main(void)
     single_transmit(me, npes, SHMEM_CTX_DEFAULT);
     shmem_ctx_destroy(ctx);
     if (me == 0)
-        printf("sessions (bundles, put-with-signal transform, single-transmit AMOs): ok at %d PEs\n",
+        printf("sessions (bundles, put-with-signal transform, single-transmit AMOs): ok at "
+               "%d PEs\n",
                npes);
     shmem_finalize();
     return 0;

@@ -18,16 +18,16 @@
 
 #include "check.h"
 
-#define BASE 1000000u       /* every signal word starts here */
-#define NSLOT 512           /* one signal word and one payload region per exchange */
-#define HALF 64             /* payload bytes per half region */
+#define BASE 1000000u /* every signal word starts here */
+#define NSLOT 512     /* one signal word and one payload region per exchange */
+#define HALF 64       /* payload bytes per half region */
 #define REGB (2 * HALF)
 
-static uint64_t sig_static[NSLOT];  /* .bss, set to BASE before the first barrier */
-static uint64_t *sig_heap;          /* NSLOT words on the symmetric heap */
-static unsigned char *pay;          /* NSLOT * REGB payload bytes on the heap */
+static uint64_t sig_static[NSLOT]; /* .bss, set to BASE before the first barrier */
+static uint64_t *sig_heap;         /* NSLOT words on the symmetric heap */
+static unsigned char *pay;         /* NSLOT * REGB payload bytes on the heap */
 static int me, npes, right, left;
-static int next_slot;               /* advanced identically on every PE */
+static int next_slot; /* advanced identically on every PE */
 
 static unsigned char pat(int pe, int slot, size_t i)
 {
@@ -40,29 +40,29 @@ static unsigned char pat(int pe, int slot, size_t i)
 typedef void (*put_signal_fn)(int variant, void *d, const void *s, size_t n, uint64_t *sig,
                               uint64_t v, int op, int pe);
 
-#define PS_CALL(variant, NAME, ...)                                                   \
-    do {                                                                              \
-        switch (variant) {                                                            \
-        case 0: shmem_##NAME##_signal(__VA_ARGS__); break;                            \
-        case 1: shmem_ctx_##NAME##_signal(SHMEM_CTX_DEFAULT, __VA_ARGS__); break;     \
-        case 2: shmem_##NAME##_signal_nbi(__VA_ARGS__); break;                        \
-        default: shmem_ctx_##NAME##_signal_nbi(SHMEM_CTX_DEFAULT, __VA_ARGS__); break; \
-        }                                                                             \
+#define PS_CALL(variant, NAME, ...)                                                          \
+    do {                                                                                     \
+        switch (variant) {                                                                   \
+        case 0: shmem_##NAME##_signal(__VA_ARGS__); break;                                   \
+        case 1: shmem_ctx_##NAME##_signal(SHMEM_CTX_DEFAULT, __VA_ARGS__); break;            \
+        case 2: shmem_##NAME##_signal_nbi(__VA_ARGS__); break;                               \
+        default: shmem_ctx_##NAME##_signal_nbi(SHMEM_CTX_DEFAULT, __VA_ARGS__); break;       \
+        }                                                                                    \
     } while (0)
 
-#define DEF_TYPED(T, N)                                                                     \
-    static void ps_##N(int variant, void *d, const void *s, size_t n, uint64_t *sig,        \
-                       uint64_t v, int op, int pe)                                          \
-    {                                                                                       \
-        PS_CALL(variant, N##_put, (T *)d, (const T *)s, n, sig, v, op, pe);                 \
+#define DEF_TYPED(T, N)                                                                      \
+    static void ps_##N(int variant, void *d, const void *s, size_t n, uint64_t *sig,         \
+                       uint64_t v, int op, int pe)                                           \
+    {                                                                                        \
+        PS_CALL(variant, N##_put, (T *)d, (const T *)s, n, sig, v, op, pe);                  \
     }
 SHMEM_RMA_TYPES(DEF_TYPED)
 
-#define DEF_SIZED(S)                                                          \
-    static void ps_##S(int variant, void *d, const void *s, size_t n, uint64_t *sig,        \
-                       uint64_t v, int op, int pe)                                          \
-    {                                                                                       \
-        PS_CALL(variant, put##S, d, s, n, sig, v, op, pe);                                  \
+#define DEF_SIZED(S)                                                                         \
+    static void ps_##S(int variant, void *d, const void *s, size_t n, uint64_t *sig,         \
+                       uint64_t v, int op, int pe)                                           \
+    {                                                                                        \
+        PS_CALL(variant, put##S, d, s, n, sig, v, op, pe);                                   \
     }
 SHMEM_RMA_SIZES(DEF_SIZED)
 DEF_SIZED(mem)
@@ -94,13 +94,16 @@ static void ps_generic_double(int variant, void *d, const void *s, size_t n, uin
     }
 }
 
-struct family { const char *name; size_t esize; put_signal_fn fn; };
+struct family {
+    const char *name;
+    size_t esize;
+    put_signal_fn fn;
+};
 #define LIST_TYPED(T, N) { "shmem_" #N "_put_signal", sizeof(T), ps_##N },
 #define LIST_SIZED(S) { "shmem_put" #S "_signal", (S) / 8, ps_##S },
 static const struct family families[] = {
     SHMEM_RMA_TYPES(LIST_TYPED)
-    SHMEM_RMA_SIZES(LIST_SIZED)
-    { "shmem_putmem_signal", 1, ps_mem },
+            SHMEM_RMA_SIZES(LIST_SIZED){ "shmem_putmem_signal", 1, ps_mem },
     { "C11 shmem_put_signal(long)", sizeof(long), ps_generic_long },
     { "C11 shmem_put_signal(double)", sizeof(double), ps_generic_double },
 };
@@ -112,8 +115,10 @@ static void check_payload(const char *name, int variant, int slot, const unsigne
     for (size_t i = 0; i < len; i++) {
         unsigned char want = pat(left, slot, off + i);
         if (got[i] != want)
-            fprintf(stderr, "PE %d: %s variant %d slot %d: payload byte %zu is 0x%02x, "
-                    "expected 0x%02x\n", me, name, variant, slot, off + i, got[i], want);
+            fprintf(stderr,
+                    "PE %d: %s variant %d slot %d: payload byte %zu is 0x%02x, "
+                    "expected 0x%02x\n",
+                    me, name, variant, slot, off + i, got[i], want);
         CHECK_EQ(got[i], want);
     }
 }
@@ -131,7 +136,7 @@ static void quiet_variant(int variant)
  *   ADD: two put_signals (both halves), adding sender+1 and 100 to BASE. */
 static void run_family(const struct family *f)
 {
-    const size_t n = HALF / f->esize;  /* elements per half */
+    const size_t n = HALF / f->esize; /* elements per half */
     unsigned char src[REGB];
     for (int variant = 0; variant < 4; variant++) {
         for (int op = 0; op < 2; op++) {
@@ -158,8 +163,9 @@ static void run_family(const struct family *f)
                 quiet_variant(variant);
 
             /* SET: wait for the exact value; ADD: for the sum (nothing else adds). */
-            uint64_t got = shmem_signal_wait_until(sig, sig_op == SHMEM_SIGNAL_SET
-                                                            ? SHMEM_CMP_EQ : SHMEM_CMP_GE,
+            uint64_t got = shmem_signal_wait_until(sig,
+                                                   sig_op == SHMEM_SIGNAL_SET ? SHMEM_CMP_EQ
+                                                                              : SHMEM_CMP_GE,
                                                    want);
             if (got != want)
                 fprintf(stderr, "PE %d: %s variant %d op %d: signal %llu, expected %llu\n",
@@ -187,7 +193,7 @@ static void signal_routines(void)
         uint64_t *sig = form % 2 ? &sig_heap[s] : &sig_static[s];
         uint64_t v = 5000u + (uint64_t)form * 100 + (uint64_t)me;
         switch (form) {
-        case 0: (shmem_signal_set)(sig, v, right); break;  /* the function itself */
+        case 0: (shmem_signal_set)(sig, v, right); break; /* the function itself */
         case 1: shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, sig, v, right); break;
         case 2: shmem_signal_set(SHMEM_CTX_DEFAULT, sig, v, right); break; /* C11 form */
         default: {
@@ -209,10 +215,10 @@ static void signal_routines(void)
             int pe = (me + q) % npes;
             uint64_t v = (uint64_t)me + 1;
             switch (form) {
-            case 0: (shmem_signal_add)(sig, v, pe); break;  /* the function itself */
+            case 0: (shmem_signal_add)(sig, v, pe); break; /* the function itself */
             case 1: shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig, v, pe); break;
             case 2: shmem_signal_add(SHMEM_CTX_DEFAULT, sig, v, pe); break; /* C11 form */
-            default: shmem_signal_add(sig, v, pe); break;  /* C11 form, no ctx */
+            default: shmem_signal_add(sig, v, pe); break; /* C11 form, no ctx */
             }
         }
         uint64_t want = BASE + (uint64_t)npes * (npes + 1) / 2;
@@ -223,7 +229,11 @@ static void signal_routines(void)
 
     /* Each comparison operator. The left neighbour moves the word to a value that
      * satisfies the condition (and stays there); wait_until returns that value. */
-    static const struct { int cmp; int64_t delta; int64_t cmp_delta; } cmps[] = {
+    static const struct {
+        int cmp;
+        int64_t delta;
+        int64_t cmp_delta;
+    } cmps[] = {
         { SHMEM_CMP_EQ, 3, 3 },   /* == BASE+3 */
         { SHMEM_CMP_NE, 4, 0 },   /* != BASE   */
         { SHMEM_CMP_GT, 5, 4 },   /* >  BASE+4 */
@@ -237,12 +247,13 @@ static void signal_routines(void)
         uint64_t target = (uint64_t)((int64_t)BASE + cmps[k].delta);
         if (k % 2)
             shmem_signal_set(sig, target, right);
-        else  /* reach it by adding (two's complement for a negative delta) */
+        else /* reach it by adding (two's complement for a negative delta) */
             shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig, (uint64_t)cmps[k].delta, right);
-        r = shmem_signal_wait_until(sig, cmps[k].cmp, (uint64_t)((int64_t)BASE + cmps[k].cmp_delta));
+        r = shmem_signal_wait_until(sig, cmps[k].cmp,
+                                    (uint64_t)((int64_t)BASE + cmps[k].cmp_delta));
         if (r != target)
-            fprintf(stderr, "PE %d: signal_wait_until cmp %d returned %llu, expected %llu\n", me,
-                    cmps[k].cmp, (unsigned long long)r, (unsigned long long)target);
+            fprintf(stderr, "PE %d: signal_wait_until cmp %d returned %llu, expected %llu\n",
+                    me, cmps[k].cmp, (unsigned long long)r, (unsigned long long)target);
         CHECK_EQ(r, target);
     }
 
@@ -262,16 +273,16 @@ static void signal_routines(void)
 /* ---- 3. Ring pipeline ---------------------------------------------------------------- */
 
 #define ITERS 1000
-#define RING_MAX 16384            /* longs: 128 KiB, past the non-temporal copy size */
-static uint64_t ring_data_sig;    /* counts payloads received from the left */
-static uint64_t ring_ack_sig;     /* counts payloads the right neighbour has consumed */
+#define RING_MAX 16384         /* longs: 128 KiB, past the non-temporal copy size */
+static uint64_t ring_data_sig; /* counts payloads received from the left */
+static uint64_t ring_ack_sig;  /* counts payloads the right neighbour has consumed */
 
 static size_t ring_len(int k)
 {
     if (k % 20 == 0)
         return RING_MAX;
     if (k % 10 == 5)
-        return 2048 + (size_t)k;  /* 16 KiB and up */
+        return 2048 + (size_t)k; /* 16 KiB and up */
     return 1 + (size_t)(k % 61);
 }
 
@@ -282,7 +293,7 @@ static long ring_val(int pe, int k, size_t i)
 
 static void ring(void)
 {
-    long *buf = shmem_malloc(2 * RING_MAX * sizeof(long));  /* two slots */
+    long *buf = shmem_malloc(2 * RING_MAX * sizeof(long)); /* two slots */
     long *src = malloc(RING_MAX * sizeof(long));
     CHECK(buf != NULL && src != NULL);
     shmem_barrier_all();
@@ -300,8 +311,8 @@ static void ring(void)
             shmem_long_put_signal(slot, src, len, &ring_data_sig, 1, SHMEM_SIGNAL_ADD, right);
             break;
         case 1:
-            shmem_ctx_long_put_signal_nbi(SHMEM_CTX_DEFAULT, slot, src, len, &ring_data_sig, 1,
-                                          SHMEM_SIGNAL_ADD, right);
+            shmem_ctx_long_put_signal_nbi(SHMEM_CTX_DEFAULT, slot, src, len, &ring_data_sig,
+                                          1, SHMEM_SIGNAL_ADD, right);
             shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
             break;
         case 2:
@@ -309,7 +320,8 @@ static void ring(void)
                                 SHMEM_SIGNAL_ADD, right);
             break;
         default:
-            shmem_put64_signal_nbi(slot, src, len, &ring_data_sig, 1, SHMEM_SIGNAL_ADD, right);
+            shmem_put64_signal_nbi(slot, src, len, &ring_data_sig, 1, SHMEM_SIGNAL_ADD,
+                                   right);
             shmem_quiet();
             break;
         }
@@ -323,8 +335,10 @@ static void ring(void)
         /* Last element first: a writer still copying would be caught at the tail. */
         for (size_t i = len; i-- > 0;) {
             if (slot[i] != ring_val(left, k, i))
-                fprintf(stderr, "PE %d: ring iteration %d (%zu longs): element %zu is %ld, "
-                        "expected %ld\n", me, k, len, i, slot[i], ring_val(left, k, i));
+                fprintf(stderr,
+                        "PE %d: ring iteration %d (%zu longs): element %zu is %ld, "
+                        "expected %ld\n",
+                        me, k, len, i, slot[i], ring_val(left, k, i));
             CHECK_EQ(slot[i], ring_val(left, k, i));
         }
         shmem_signal_add(&ring_ack_sig, 1, left);
@@ -340,7 +354,7 @@ static void ring(void)
  * sender fills and copies, so a signal that overtook its payload would be seen at once.
  * Payloads are checked tail first. */
 #define STREAM_ITERS 40
-#define STREAM_MAX (256 * 1024)  /* longs: 2 MiB, so a copy outlasts the waiter's naps */
+#define STREAM_MAX (256 * 1024) /* longs: 2 MiB, so a copy outlasts the waiter's naps */
 static uint64_t stream_data_sig, stream_ack_sig;
 
 static void stream(void)
@@ -371,9 +385,10 @@ static void stream(void)
             CHECK(r >= (uint64_t)k && r <= (uint64_t)k + 1);
             for (size_t i = len; i-- > 0;) {
                 if (slot[i] != ring_val(me - 1, k, i))
-                    fprintf(stderr, "PE %d: stream iteration %d (%zu longs): element %zu is "
-                            "%ld, expected %ld\n", me, k, len, i, slot[i],
-                            ring_val(me - 1, k, i));
+                    fprintf(stderr,
+                            "PE %d: stream iteration %d (%zu longs): element %zu is "
+                            "%ld, expected %ld\n",
+                            me, k, len, i, slot[i], ring_val(me - 1, k, i));
                 CHECK_EQ(slot[i], ring_val(me - 1, k, i));
             }
             shmem_signal_add(&stream_ack_sig, 1, me - 1);
@@ -409,7 +424,8 @@ int main(void)
 
     shmem_barrier_all();
     if (me == 0)
-        printf("test_signal: put_signal[_nbi] for %zu typed/sized/mem/C11 families (SET, ADD), "
+        printf("test_signal: put_signal[_nbi] for %zu typed/sized/mem/C11 families (SET, "
+               "ADD), "
                "signal_set/add/fetch/wait_until, %d-iteration ring pipeline, %d x 2 MiB "
                "stream: OK on %d PEs\n",
                NFAMILIES, ITERS, STREAM_ITERS, npes);

@@ -11,7 +11,10 @@
 
 static int me, npes, right, left;
 
-static long v(int pe, int i) { return pe * 1000L + i; }
+static long v(int pe, int i)
+{
+    return pe * 1000L + i;
+}
 
 static void test_ibrma(void)
 {

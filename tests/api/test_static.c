@@ -15,25 +15,31 @@
 #include "check.h"
 
 #define NG 64
-#define BSS_N (128 * 1024)  /* 1 MiB of longs in .bss */
+#define BSS_N (128 * 1024) /* 1 MiB of longs in .bss */
 #define MAXPE 1024
 
-int g_int[NG];                                              /* global, .bss */
-static long s_long;                                         /* static, .bss */
-struct rec { char c; int a; double d; long arr[5]; short s; };
-static struct rec s_rec;                                    /* static struct */
-static long s_bss[BSS_N];                                   /* large .bss, zero */
-int g_data[12] = { 11, 22, 33, 44, 55, 66, 77, 88, 99, 110, 121, 132 };  /* .data */
-static double s_data_d[4] = { 0.5, 1.5, 2.5, 3.5 };         /* static, .data */
-long g_counter;                                             /* AMO target */
-long g_counters[MAXPE];                                     /* all-to-all AMO targets */
-int g_ptr_slots[MAXPE];                                     /* written through shmem_ptr */
+int g_int[NG];      /* global, .bss */
+static long s_long; /* static, .bss */
+struct rec {
+    char c;
+    int a;
+    double d;
+    long arr[5];
+    short s;
+};
+static struct rec s_rec;                                                /* static struct */
+static long s_bss[BSS_N];                                               /* large .bss, zero */
+int g_data[12] = { 11, 22, 33, 44, 55, 66, 77, 88, 99, 110, 121, 132 }; /* .data */
+static double s_data_d[4] = { 0.5, 1.5, 2.5, 3.5 };                     /* static, .data */
+long g_counter;                                                         /* AMO target */
+long g_counters[MAXPE]; /* all-to-all AMO targets */
+int g_ptr_slots[MAXPE]; /* written through shmem_ptr */
 
 static int me, npes, right, left;
 
 static int *local_static(void)
 {
-    static int in_function[8];  /* function-local static */
+    static int in_function[8]; /* function-local static */
     return in_function;
 }
 
@@ -63,12 +69,19 @@ static void accessibility(void)
     int *heap = shmem_malloc(16 * sizeof(int));
     int *priv = malloc(16 * sizeof(int));
     CHECK(heap != NULL && priv != NULL);
-    static const struct { const void *p; const char *name; } sym[] = {
-        { g_int, "g_int" },         { &g_int[NG - 1], "g_int[last]" },
-        { &s_long, "s_long" },      { &s_rec, "s_rec" },
-        { &s_rec.s, "s_rec.s" },    { s_bss, "s_bss" },
+    static const struct {
+        const void *p;
+        const char *name;
+    } sym[] = {
+        { g_int, "g_int" },
+        { &g_int[NG - 1], "g_int[last]" },
+        { &s_long, "s_long" },
+        { &s_rec, "s_rec" },
+        { &s_rec.s, "s_rec.s" },
+        { s_bss, "s_bss" },
         { &s_bss[BSS_N - 1], "s_bss[last]" },
-        { g_data, "g_data" },       { s_data_d, "s_data_d" },
+        { g_data, "g_data" },
+        { s_data_d, "s_data_d" },
         { &g_counter, "g_counter" },
     };
     for (int pe = 0; pe < npes; pe++) {
@@ -89,7 +102,10 @@ static void accessibility(void)
     shmem_free(heap);
 }
 
-static long lval(int pe, int i) { return pe * 100000L + i * 7 + 3; }
+static long lval(int pe, int i)
+{
+    return pe * 100000L + i * 7 + 3;
+}
 
 static void rma_on_statics(void)
 {
@@ -103,33 +119,36 @@ static void rma_on_statics(void)
         s_bss[i] = lval(me, i);
         s_bss[BSS_N - 1000 + i] = lval(me, BSS_N - 1000 + i);
     }
-    struct rec r = { (char)('A' + me % 26), me * 3, me + 0.25, { me, me + 1, me + 2, me + 3, me + 4 },
+    struct rec r = { (char)('A' + me % 26),
+                     me * 3,
+                     me + 0.25,
+                     { me, me + 1, me + 2, me + 3, me + 4 },
                      (short)(-me - 1) };
     shmem_barrier_all();
 
     /* Writes to the right. */
-    shmem_int_put(g_int, src_int, NG, right);                       /* global int array */
-    shmem_long_p(&s_long, me * 1000L + 7, right);                   /* static long */
-    shmem_putmem(&s_rec, &r, sizeof r, right);                      /* static struct */
+    shmem_int_put(g_int, src_int, NG, right);     /* global int array */
+    shmem_long_p(&s_long, me * 1000L + 7, right); /* static long */
+    shmem_putmem(&s_rec, &r, sizeof r, right);    /* static struct */
     shmem_ctx_double_p(SHMEM_CTX_DEFAULT, &s_data_d[1], me + 0.75, right);
-    shmem_int_iput(local_static(), src_int, 1, 8, 8, right);        /* function static */
+    shmem_int_iput(local_static(), src_int, 1, 8, 8, right); /* function static */
     /* Reads from the left. */
     int got[12];
     shmem_int_get(got, g_data, 12, left);
     for (int i = 0; i < 12; i++)
         CHECK_EQ(got[i], left * 1000 + 500 + i);
-    shmem_int_iget(got, g_data, 2, 3, 4, left);                     /* got[0,2,4,6] */
+    shmem_int_iget(got, g_data, 2, 3, 4, left); /* got[0,2,4,6] */
     for (int i = 0; i < 4; i++)
         CHECK_EQ(got[2 * i], left * 1000 + 500 + 3 * i);
     long lg[1000];
-    shmem_long_get(lg, &s_bss[BSS_N - 1000], 1000, left);           /* end of .bss */
+    shmem_long_get(lg, &s_bss[BSS_N - 1000], 1000, left); /* end of .bss */
     for (int i = 0; i < 1000; i++)
         CHECK_EQ(lg[i], lval(left, BSS_N - 1000 + i));
     shmem_ctx_long_get_nbi(SHMEM_CTX_DEFAULT, lg, s_bss, 1000, left);
     shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
     for (int i = 0; i < 1000; i++)
         CHECK_EQ(lg[i], lval(left, i));
-    CHECK_EQ(shmem_long_g(&s_bss[BSS_N / 2], left), 0);             /* untouched middle */
+    CHECK_EQ(shmem_long_g(&s_bss[BSS_N / 2], left), 0); /* untouched middle */
     CHECK_EQ(shmem_long_g(&s_bss[BSS_N - 1], left), lval(left, BSS_N - 1));
     shmem_barrier_all();
 
@@ -144,7 +163,7 @@ static void rma_on_statics(void)
         CHECK_EQ(s_rec.arr[i], left + i);
     CHECK_EQ(s_rec.s, -left - 1);
     CHECK(s_data_d[1] == left + 0.75);
-    CHECK(s_data_d[0] == 0.5 && s_data_d[2] == 2.5);                /* neighbours intact */
+    CHECK(s_data_d[0] == 0.5 && s_data_d[2] == 2.5); /* neighbours intact */
     for (int i = 0; i < 8; i++)
         CHECK_EQ(local_static()[i], left * 1000 + 8 * i);
     /* g on the right neighbour's copies: what this PE wrote there. */
@@ -166,14 +185,15 @@ static void amo_on_globals(void)
     for (int k = 0; k < rounds; k++) {
         long old = shmem_long_atomic_fetch_add(&g_counter, me + 1, 0);
         CHECK(old >= 0 && old < (long)rounds * npes * (npes + 1) / 2);
-        CHECK(old > fetched_max);  /* this PE's own adds are ordered */
+        CHECK(old > fetched_max); /* this PE's own adds are ordered */
         fetched_max = old;
     }
     /* Each PE adds me+1 into slot me of every PE's g_counters (and so checks that slots
      * next to each other do not interfere). */
     for (int q = 0; q < npes; q++) {
         int pe = (me + q) % npes;
-        CHECK_EQ(shmem_ctx_long_atomic_fetch_add(SHMEM_CTX_DEFAULT, &g_counters[me], me + 1, pe),
+        CHECK_EQ(shmem_ctx_long_atomic_fetch_add(SHMEM_CTX_DEFAULT, &g_counters[me], me + 1,
+                                                 pe),
                  0);
         shmem_long_atomic_add(&g_counters[me], 1000, pe);
     }
@@ -252,7 +272,8 @@ int main(void)
     if (me == 0)
         printf("test_static: .data/.bss globals and statics (array, long, struct, function "
                "static) via put/get/p/g/iput/iget, fetch_add, shmem_ptr, addr_accessible: "
-               "OK on %d PEs\n", npes);
+               "OK on %d PEs\n",
+               npes);
     shmem_finalize();
     return 0;
 }

@@ -9,11 +9,11 @@
 
 #include "check.h"
 
-#define FREE_SLOTS 62   /* the library's 64 team slots less WORLD and SHARED */
+#define FREE_SLOTS 62 /* the library's 64 team slots less WORLD and SHARED */
 
 static int me, npes;
-static long counter[2];   /* AMO targets of the sync check, one per concurrent phase */
-static int probe;         /* team_ptr target */
+static long counter[2]; /* AMO targets of the sync check, one per concurrent phase */
+static int probe;       /* team_ptr target */
 
 /* A team in world numbering: member i is world PE start + i * stride. */
 struct layout {
@@ -82,7 +82,7 @@ static int strided_valid(int n, int start, int stride, int size)
 {
     long last = start + (long)(size - 1) * stride;
     return size >= 1 && (stride != 0 || size == 1) && start >= 0 && start < n && last >= 0 &&
-           last < n;
+            last < n;
 }
 
 /* The node map the test runs under: SHOAL_TRANSPORT=mpi-all makes each PE its own
@@ -150,7 +150,8 @@ static void test_predefined(void)
     CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_INVALID), -1);
     CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_INVALID), -1);
     CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED),
-                                     SHMEM_TEAM_WORLD), me);
+                                     SHMEM_TEAM_WORLD),
+             me);
     CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD), -1);
     shmem_team_config_t cfg = { -7 };
     CHECK_EQ(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, &cfg), 0);
@@ -158,12 +159,12 @@ static void test_predefined(void)
     CHECK(shmem_team_get_config(SHMEM_TEAM_INVALID, 0, NULL) != 0);
     CHECK(shmem_team_sync(SHMEM_TEAM_INVALID) != 0);
     CHECK(shmem_team_ptr(SHMEM_TEAM_INVALID, &probe, 0) == NULL);
-    CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, &cfg, 0) == NULL);   /* not symmetric */
+    CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, &cfg, 0) == NULL); /* not symmetric */
     check_team(SHMEM_TEAM_WORLD, (struct layout){ 0, 1, npes }, 0, 0);
     check_team(SHMEM_TEAM_SHARED, shared, 0, 0);
 
     shmem_team_destroy(SHMEM_TEAM_INVALID);
-    shmem_team_destroy(SHMEM_TEAM_WORLD);   /* refused with a message */
+    shmem_team_destroy(SHMEM_TEAM_WORLD); /* refused with a message */
     CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), npes);
     CHECK_EQ(shmem_team_sync(SHMEM_TEAM_WORLD), 0);
 
@@ -185,7 +186,8 @@ static void test_strided(shmem_team_t parent, struct layout p)
                 shmem_team_config_t cfg = { start + 2 };
                 long mask = size % 2 ? SHMEM_TEAM_NUM_CONTEXTS : 0;
                 shmem_team_t t = (shmem_team_t)&cfg;
-                int rc = shmem_team_split_strided(parent, start, stride, size, &cfg, mask, &t);
+                int rc =
+                        shmem_team_split_strided(parent, start, stride, size, &cfg, mask, &t);
                 if (!strided_valid(n, start, stride, size)) {
                     CHECK(rc != 0);
                     CHECK(t == SHMEM_TEAM_INVALID);
@@ -216,12 +218,15 @@ static void test_nested(void)
                         continue;
                     struct layout cl = compose(ev, start, stride, size);
                     shmem_team_t c;
-                    CHECK_EQ(shmem_team_split_strided(evens, start, stride, size, NULL, 0, &c), 0);
+                    CHECK_EQ(shmem_team_split_strided(evens, start, stride, size, NULL, 0,
+                                                      &c),
+                             0);
                     check_team(c, cl, 0, 0);
                     if (c != SHMEM_TEAM_INVALID) {
                         /* The child reversed, as a grandchild. */
                         shmem_team_t g;
-                        CHECK_EQ(shmem_team_split_strided(c, size - 1, -1, size, NULL, 0, &g), 0);
+                        CHECK_EQ(shmem_team_split_strided(c, size - 1, -1, size, NULL, 0, &g),
+                                 0);
                         check_team(g, compose(cl, size - 1, -1, size), 0, 1);
                         shmem_team_destroy(g);
                     }
@@ -243,7 +248,8 @@ static void test_nested(void)
     while (l.size > 1 && chain[depth] != SHMEM_TEAM_INVALID) {
         struct layout next = compose(l, l.size - 1, -1, l.size - 1);
         CHECK_EQ(shmem_team_split_strided(chain[depth], l.size - 1, -1, l.size - 1, NULL, 0,
-                                          &chain[depth + 1]), 0);
+                                          &chain[depth + 1]),
+                 0);
         check_team(chain[depth + 1], next, 0, 0);
         depth++;
         l = next;
@@ -260,8 +266,9 @@ static void test_2d_on(shmem_team_t parent, struct layout pl)
     for (int xrange = 1; xrange <= n + 1; xrange++) {
         shmem_team_config_t xc = { 3 }, yc = { 4 };
         shmem_team_t xt, yt;
-        CHECK_EQ(shmem_team_split_2d(parent, xrange, &xc, SHMEM_TEAM_NUM_CONTEXTS, &xt, &yc, 0,
-                                     &yt), 0);
+        CHECK_EQ(shmem_team_split_2d(parent, xrange, &xc, SHMEM_TEAM_NUM_CONTEXTS, &xt, &yc,
+                                     0, &yt),
+                 0);
         int xr = xrange > n ? n : xrange, x = p % xr, y = p / xr;
         int row = n - y * xr < xr ? n - y * xr : xr;
         check_team(xt, compose(pl, y * xr, 1, row), 3, 0);
@@ -280,7 +287,8 @@ static void test_2d(void)
 {
     test_2d_on(SHMEM_TEAM_WORLD, (struct layout){ 0, 1, npes });
     shmem_team_t rev;
-    CHECK_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, -1, npes, NULL, 0, &rev), 0);
+    CHECK_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, -1, npes, NULL, 0, &rev),
+             0);
     test_2d_on(rev, (struct layout){ npes - 1, -1, npes });
     shmem_team_destroy(rev);
     shmem_team_t xt, yt;
@@ -344,7 +352,8 @@ static void test_exhaustion(void)
         CHECK(shmem_team_split_2d(SHMEM_TEAM_WORLD, 1, NULL, 0, &xt, NULL, 0, &yt) != 0);
         CHECK(xt == SHMEM_TEAM_INVALID && yt == SHMEM_TEAM_INVALID);
         CHECK_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0,
-                                          &teams[FREE_SLOTS - 1]), 0);
+                                          &teams[FREE_SLOTS - 1]),
+                 0);
         check_team(teams[FREE_SLOTS - 1], all, 0, 0);
         destroy_all(teams, FREE_SLOTS);
         shmem_barrier_all();

@@ -27,12 +27,12 @@ static const char *const mode_name[NMODES] = { "default", "shared", "private" };
 
 static int me, npes, iters;
 static shmem_ctx_t shared_ctx;
-static long *slots;               /* [npes][NTHREADS][LEN]: (source PE, thread) -> last put */
-static int *seen;                 /* on PE 0: seen[ticket] counts hand-outs of ticket */
-static long tickets;              /* on PE 0: the fetch-add ticket dispenser */
-static long hits;                 /* atomic increments aimed at this PE */
-static long mail[NTHREADS][LEN];  /* put_signal payload from thread t of the left PE */
-static uint64_t sig[NTHREADS];    /* its signal, one SHMEM_SIGNAL_ADD of 1 per phase */
+static long *slots;              /* [npes][NTHREADS][LEN]: (source PE, thread) -> last put */
+static int *seen;                /* on PE 0: seen[ticket] counts hand-outs of ticket */
+static long tickets;             /* on PE 0: the fetch-add ticket dispenser */
+static long hits;                /* atomic increments aimed at this PE */
+static long mail[NTHREADS][LEN]; /* put_signal payload from thread t of the left PE */
+static uint64_t sig[NTHREADS];   /* its signal, one SHMEM_SIGNAL_ADD of 1 per phase */
 
 /* Over libfabric a software provider such as tcp writes incoming puts into this PE's
  * memory from whichever thread happens to drive progress, and orders them with code
@@ -41,9 +41,15 @@ static uint64_t sig[NTHREADS];    /* its signal, one SHMEM_SIGNAL_ADD of 1 per p
  * history keeps that writer's stack (and so its libfabric frame) recoverable. */
 #if defined(__SANITIZE_THREAD__)
 const char *__tsan_default_suppressions(void);
-const char *__tsan_default_suppressions(void) { return "race:libfabric.so\n"; }
+const char *__tsan_default_suppressions(void)
+{
+    return "race:libfabric.so\n";
+}
 const char *__tsan_default_options(void);
-const char *__tsan_default_options(void) { return "history_size=7"; }
+const char *__tsan_default_options(void)
+{
+    return "history_size=7";
+}
 #endif
 
 struct worker {
@@ -57,9 +63,15 @@ static long pattern(int pe, int t, int mode, int iter, int k)
     return ((((long)pe * NTHREADS + t) * NMODES + mode) * ITERS_SHM + iter) * LEN + k + 1;
 }
 
-static int target_of(int pe, int t, int iter) { return (pe + t + iter) % npes; }
+static int target_of(int pe, int t, int iter)
+{
+    return (pe + t + iter) % npes;
+}
 
-static long *slot(int pe, int t) { return &slots[((long)pe * NTHREADS + t) * LEN]; }
+static long *slot(int pe, int t)
+{
+    return &slots[((long)pe * NTHREADS + t) * LEN];
+}
 
 static void rma_round(shmem_ctx_t ctx, const struct worker *w, int iter)
 {
@@ -173,7 +185,7 @@ int main(void)
     npes = shmem_n_pes();
     iters = shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes ? ITERS_SHM : ITERS_NET;
     if (iters < npes)
-        iters = npes;   /* each thread's targets cycle through every PE */
+        iters = npes; /* each thread's targets cycle through every PE */
 
     long total = (long)NMODES * npes * NTHREADS * iters;
     slots = shmem_calloc((size_t)npes * NTHREADS * LEN, sizeof *slots);

@@ -14,10 +14,13 @@
 #define LEN 40
 
 static char data[K][LEN];
-static uint64_t arrived;   /* signal ADD: one per operation */
-static uint64_t last;      /* signal SET: the threshold of the latest */
+static uint64_t arrived; /* signal ADD: one per operation */
+static uint64_t last;    /* signal SET: the threshold of the latest */
 
-static char byte(int src, int k, int b) { return (char)(src * 31 + k * 7 + b + 1); }
+static char byte(int src, int k, int b)
+{
+    return (char)(src * 31 + k * 7 + b + 1);
+}
 
 int main(int argc, char **argv)
 {
@@ -28,7 +31,7 @@ int main(int argc, char **argv)
     CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
     shmemx_trigger_t trig;
     CHECK_EQ(shmemx_trigger_create(&trig), 0);
-    static char src[K][LEN];   /* must stay unchanged until its operation fires */
+    static char src[K][LEN]; /* must stay unchanged until its operation fires */
     for (int k = 0; k < K; k++)
         for (int b = 0; b < LEN; b++)
             src[k][b] = byte(me, k, b);
@@ -36,12 +39,13 @@ int main(int argc, char **argv)
         shmemx_ctx_putmem_signal_triggered(ctx, data[k], src[k], LEN, &arrived, 1,
                                            SHMEM_SIGNAL_ADD, right, trig, (uint64_t)k + 1);
     /* Threshold already reached: an ordinary put-with-signal. */
-    shmemx_ctx_putmem_signal_triggered(ctx, &last, NULL, 0, &last, 1000,
-                                       SHMEM_SIGNAL_SET, right, trig, 0);
+    shmemx_ctx_putmem_signal_triggered(ctx, &last, NULL, 0, &last, 1000, SHMEM_SIGNAL_SET,
+                                       right, trig, 0);
     shmem_signal_wait_until(&last, SHMEM_CMP_EQ, 1000);
-    if (argc > 1 && argv[1][0])   /* "quiet_early": a mistake that must end the job, not hang it */
+    if (argc > 1 &&
+        argv[1][0]) /* "quiet_early": a mistake that must end the job, not hang it */
         shmem_ctx_quiet(ctx);
-    shmem_sync_all();   /* no quiet: the triggered ones still wait */
+    shmem_sync_all(); /* no quiet: the triggered ones still wait */
     CHECK_EQ(shmem_signal_fetch(&arrived), 0);
     CHECK_EQ(shmemx_trigger_read(trig), 0);
     shmem_sync_all();
@@ -54,17 +58,17 @@ int main(int argc, char **argv)
         for (int b = 0; b < LEN; b++)
             CHECK_EQ(data[k][b], byte(left, k, b));
     shmem_sync_all();
-    CHECK_EQ(shmem_signal_fetch(&arrived), K / 2);   /* the second half still waits */
+    CHECK_EQ(shmem_signal_fetch(&arrived), K / 2); /* the second half still waits */
     for (int b = 0; b < LEN; b++)
         CHECK_EQ(data[K / 2][b], 0);
     shmem_sync_all();
 
-    shmemx_trigger_increment(trig, K);   /* past every threshold at once */
+    shmemx_trigger_increment(trig, K); /* past every threshold at once */
     shmem_signal_wait_until(&arrived, SHMEM_CMP_EQ, K);
     for (int k = 0; k < K; k++)
         for (int b = 0; b < LEN; b++)
             CHECK_EQ(data[k][b], byte(left, k, b));
-    shmem_ctx_quiet(ctx);   /* every operation fired: completes */
+    shmem_ctx_quiet(ctx); /* every operation fired: completes */
     shmemx_trigger_destroy(trig);
     shmem_ctx_destroy(ctx);
     shmem_barrier_all();

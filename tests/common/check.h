@@ -7,23 +7,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
-                    #cond);                                                            \
-            shmem_global_exit(1);                                                      \
-        }                                                                              \
+#define CHECK(cond)                                                                          \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", shmem_my_pe(), __FILE__, __LINE__,     \
+                    #cond);                                                                  \
+            shmem_global_exit(1);                                                            \
+        }                                                                                    \
     } while (0)
 
-#define CHECK_EQ(a, b)                                                                 \
-    do {                                                                               \
-        long long a_ = (long long)(a), b_ = (long long)(b);                            \
-        if (a_ != b_) {                                                                \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s == %s (%lld != %lld)\n", shmem_my_pe(), \
-                    __FILE__, __LINE__, #a, #b, a_, b_);                               \
-            shmem_global_exit(1);                                                      \
-        }                                                                              \
+#define CHECK_EQ(a, b)                                                                       \
+    do {                                                                                     \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                  \
+        if (a_ != b_) {                                                                      \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s == %s (%lld != %lld)\n", shmem_my_pe(),    \
+                    __FILE__, __LINE__, #a, #b, a_, b_);                                     \
+            shmem_global_exit(1);                                                            \
+        }                                                                                    \
     } while (0)
 
 #endif

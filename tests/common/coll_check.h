@@ -13,15 +13,15 @@ static int me, npes;
 /* The case under test, as one line without the newline (defined by each test). */
 static void coll_describe(FILE *out);
 
-#define TCHECK(c)                                                                  \
-    do {                                                                           \
-        if (!(c)) {                                                                \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c); \
-            fprintf(stderr, "PE %d: ", me);                                        \
-            coll_describe(stderr);                                                 \
-            fprintf(stderr, "\n");                                                 \
-            shmem_global_exit(1);                                                  \
-        }                                                                          \
+#define TCHECK(c)                                                                            \
+    do {                                                                                     \
+        if (!(c)) {                                                                          \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s\n", me, __FILE__, __LINE__, #c);           \
+            fprintf(stderr, "PE %d: ", me);                                                  \
+            coll_describe(stderr);                                                           \
+            fprintf(stderr, "\n");                                                           \
+            shmem_global_exit(1);                                                            \
+        }                                                                                    \
     } while (0)
 
 #endif

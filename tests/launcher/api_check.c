@@ -21,10 +21,11 @@ int main(int argc, char **argv)
     int me = shmem_my_pe(), n = shmem_n_pes();
     const char *want = getenv("SHOAL_SIZE");
     if (me < 0 || me >= n || (want && atoi(want) != n)) {
-        fprintf(stderr, "api_check: PE %d of %d (SHOAL_SIZE=%s)\n", me, n, want ? want : "unset");
+        fprintf(stderr, "api_check: PE %d of %d (SHOAL_SIZE=%s)\n", me, n,
+                want ? want : "unset");
         return 1;
     }
-    const char *dir = getenv("BOOT_CHECK_PIDDIR");   /* for scenarios.sh's leftover check */
+    const char *dir = getenv("BOOT_CHECK_PIDDIR"); /* for scenarios.sh's leftover check */
     if (dir) {
         char path[4096];
         snprintf(path, sizeof path, "%s/pe.%d", dir, me);

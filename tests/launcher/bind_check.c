@@ -54,7 +54,8 @@ static void check(const char *root, const char *allowed, int np, enum bind_to wa
     }
     bind_plan_free(&plan);
     if (strcmp(got, expect) || strcmp(bind_name(plan.how), how)) {
-        printf("FAIL: allowed %s, %d PEs, --bind-to %s, map %d: got %s [%s], expected %s [%s]\n",
+        printf("FAIL: allowed %s, %d PEs, --bind-to %s, map %d: got %s [%s], expected %s "
+               "[%s]\n",
                allowed, np, bind_name(want), (int)map, bind_name(plan.how), got, how, expect);
         failures++;
     }
@@ -102,7 +103,7 @@ int main(void)
     if (mkdir(locks, 0777))
         return 2;
     lockdir = locks;
-    check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "core", "0,4 1,5 2,6 3,7");  /* all free */
+    check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "core", "0,4 1,5 2,6 3,7"); /* all free */
     char held[sizeof locks + 32];
     snprintf(held, sizeof held, "%s/shoal-oshrun-cpu0.lock", locks);
     int fd = open(held, O_RDONLY | O_CREAT, 0644);

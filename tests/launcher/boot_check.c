@@ -20,12 +20,12 @@
 static const struct shoal_boot_ops *boot;
 static struct shoal_boot_info info;
 
-#define FAIL(...)                                                               \
-    do {                                                                        \
-        fprintf(stderr, "boot_check: PE %d: ", info.rank);                      \
-        fprintf(stderr, __VA_ARGS__);                                           \
-        fputc('\n', stderr);                                                    \
-        exit(1);                                                                \
+#define FAIL(...)                                                                            \
+    do {                                                                                     \
+        fprintf(stderr, "boot_check: PE %d: ", info.rank);                                   \
+        fprintf(stderr, __VA_ARGS__);                                                        \
+        fputc('\n', stderr);                                                                 \
+        exit(1);                                                                             \
     } while (0)
 
 static void start(void)
@@ -108,7 +108,7 @@ static void mode_ok(void)
     static const size_t sizes[] = { 0, 1, 13, 4096, 200000 };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         if (sizes[k] * (size_t)info.size > ((size_t)4 << 20))
-            continue;           /* every PE holds size*len bytes: keep large jobs affordable */
+            continue; /* every PE holds size*len bytes: keep large jobs affordable */
         check_allgather(sizes[k], 0);
         check_allgather(sizes[k], 1);
     }
@@ -183,7 +183,8 @@ static void mode_bench(int iters)
     for (int i = 0; i < iters; i++)
         barrier();
     clock_gettime(CLOCK_MONOTONIC, &b);
-    double us = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / 1e3 / iters;
+    double us = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+            1e3 / iters;
     if (info.rank == 0)
         printf("barrier round trip through oshrun: %.1f us (%d PEs, %d iterations)\n", us,
                info.size, iters);
@@ -201,10 +202,14 @@ static void mode_lost_contact(void)
         close(sv[1]);
         struct shoal_wire_hdr h;
         struct shoal_wire_hello hello;
-        if (read(sv[0], &h, sizeof h) != sizeof h || read(sv[0], &hello, sizeof hello) != sizeof hello)
+        if (read(sv[0], &h, sizeof h) != sizeof h ||
+            read(sv[0], &hello, sizeof hello) != sizeof hello)
             _exit(1);
-        struct { struct shoal_wire_hdr h; struct shoal_wire_welcome w; } m = {
-            { .type = SHOAL_WIRE_WELCOME, .len = sizeof m.w }, { .size = 1, .node_size = 1 } };
+        struct {
+            struct shoal_wire_hdr h;
+            struct shoal_wire_welcome w;
+        } m = { { .type = SHOAL_WIRE_WELCOME, .len = sizeof m.w },
+                { .size = 1, .node_size = 1 } };
         _exit(write(sv[0], &m, sizeof m) != sizeof m);
     }
     close(sv[0]);
@@ -247,8 +252,8 @@ static void mode_where(const char *var)
     if (!getcwd(cwd, sizeof cwd))
         FAIL("getcwd: %s", strerror(errno));
     const char *b = getenv("SHOAL_BINDING"), *v = var ? getenv(var) : NULL;
-    printf("where %d cpus=%s binding=%s cwd=%s var=%s\n", info.rank, cpus, b ? b : "(unset)", cwd,
-           v ? v : "(unset)");
+    printf("where %d cpus=%s binding=%s cwd=%s var=%s\n", info.rank, cpus, b ? b : "(unset)",
+           cwd, v ? v : "(unset)");
     finish();
 }
 
@@ -274,7 +279,8 @@ int main(int argc, char **argv)
         mode_ok();
     if (!strcmp(mode, "single")) {
         if (strcmp(boot->name, "single") || info.rank != 0 || info.size != 1)
-            FAIL("backend %s, rank %d, size %d: expected single, 0, 1", boot->name, info.rank, info.size);
+            FAIL("backend %s, rank %d, size %d: expected single, 0, 1", boot->name, info.rank,
+                 info.size);
         boot->abort(a2 ? atoi(a2) : 0, a3);
     }
     if (!strcmp(mode, "echo"))

@@ -73,7 +73,8 @@ static int listening_ports(const unsigned long *ino, int nino, unsigned *port, i
             char local[64];
             unsigned st;
             unsigned long inode;
-            if (sscanf(line, " %*d: %63s %*s %x %*s %*s %*s %*d %*d %lu", local, &st, &inode) != 3 ||
+            if (sscanf(line, " %*d: %63s %*s %x %*s %*s %*s %*d %*d %lu", local, &st,
+                       &inode) != 3 ||
                 st != 0x0A)
                 continue;
             for (int i = 0; i < nino; i++)
@@ -105,7 +106,8 @@ static int open_client(void)
         fprintf(stderr, "attacker: fi_getinfo: %s\n", fi_strerror(-rc));
         return -1;
     }
-    if (fi_fabric(info->fabric_attr, &fabric, NULL) || fi_domain(fabric, info, &domain, NULL)) {
+    if (fi_fabric(info->fabric_attr, &fabric, NULL) ||
+        fi_domain(fabric, info, &domain, NULL)) {
         fprintf(stderr, "attacker: cannot open a tcp;ofi_rxm domain\n");
         return -1;
     }
@@ -142,7 +144,8 @@ static int try_write(fi_addr_t dest, uint64_t addr, uint64_t key)
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ssize_t rc;
-    while ((rc = fi_write(ep, &marker, sizeof marker, NULL, dest, addr, key, &ctx)) == -FI_EAGAIN) {
+    while ((rc = fi_write(ep, &marker, sizeof marker, NULL, dest, addr, key, &ctx)) ==
+           -FI_EAGAIN) {
         fi_cq_read(cq, NULL, 0);
         clock_gettime(CLOCK_MONOTONIC, &t);
         if (t.tv_sec - t0.tv_sec > 3) /* never accepted: not written */
@@ -160,7 +163,8 @@ static int try_write(fi_addr_t dest, uint64_t addr, uint64_t key)
             fi_cq_readerr(cq, &err, 0);
             if (getenv("ATTACKER_VERBOSE"))
                 fprintf(stderr, "attacker: write key %llu addr 0x%llx: %s\n",
-                        (unsigned long long)key, (unsigned long long)addr, fi_strerror(err.err));
+                        (unsigned long long)key, (unsigned long long)addr,
+                        fi_strerror(err.err));
             return 0;
         }
         clock_gettime(CLOCK_MONOTONIC, &t);
@@ -210,7 +214,8 @@ int main(int argc, char **argv)
     if (getifaddrs(&ifs) == 0) {
         for (ifa = ifs; ifa && nhost < 16; ifa = ifa->ifa_next)
             if (ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET &&
-                ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr.s_addr != htonl(INADDR_LOOPBACK))
+                ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr.s_addr !=
+                        htonl(INADDR_LOOPBACK))
                 hosts[nhost++] = ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr;
         freeifaddrs(ifs);
     }
@@ -219,7 +224,8 @@ int main(int argc, char **argv)
     int attempts = 0, written = 0;
     for (int p = 0; p < nport; p++)
         for (int h = 0; h < nhost; h++) {
-            struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port[p]),
+            struct sockaddr_in sa = { .sin_family = AF_INET,
+                                      .sin_port = htons((uint16_t)port[p]),
                                       .sin_addr = hosts[h] };
             if (!tcp_reachable(&sa)) {
                 printf("attacker: %s:%u is not reachable\n", inet_ntoa(hosts[h]), port[p]);
@@ -241,7 +247,8 @@ int main(int argc, char **argv)
                 }
             }
         }
-    printf("attacker: %d of %d writes to %d listening ports completed\n", written, attempts, nport);
+    printf("attacker: %d of %d writes to %d listening ports completed\n", written, attempts,
+           nport);
     fi_close(&domain->fid);
     fi_close(&fabric->fid);
     fi_freeinfo(info);

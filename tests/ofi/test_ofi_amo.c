@@ -65,7 +65,7 @@ int main(void)
     CHECK(f_word == (float)left + 0.5f);
     CHECK(d_word == (double)left + 0.25);
     CHECK(shmem_float_atomic_fetch(&f_word, me) == (float)left + 0.5f);
-    shmem_barrier_all();   /* every PE checked its words before they change again */
+    shmem_barrier_all(); /* every PE checked its words before they change again */
     CHECK(shmem_float_atomic_swap(&f_word, 1.5f, me) == (float)left + 0.5f);
     CHECK(shmem_double_atomic_swap(&d_word, 2.5, right) == (double)me + 0.25);
     CHECK_EQ(nbi_word, 3);

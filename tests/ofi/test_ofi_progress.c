@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     if (me == 0) {
         if (compute) {
             while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) < npes - 1)
-                ;   /* no Shoal call: the progress thread serves the peers */
+                ; /* no Shoal call: the progress thread serves the peers */
         } else {
             shmem_long_wait_until(&released, SHMEM_CMP_EQ, npes - 1);
         }

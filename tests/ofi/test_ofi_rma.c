@@ -9,7 +9,9 @@
 #include "check.h"
 
 #define BIG (1 << 20)
-static const size_t sizes[] = { 1, 8, 63, 64, 65, 1000, 4096, 65535, 65536, 65537, 300000, BIG };
+static const size_t sizes[] = {
+    1, 8, 63, 64, 65, 1000, 4096, 65535, 65536, 65537, 300000, BIG
+};
 
 static int me, npes;
 
@@ -28,14 +30,16 @@ static void expect(const unsigned char *b, size_t n, int pe, int round)
 {
     for (size_t i = 0; i < n; i++)
         if (b[i] != pattern(pe, i, round)) {
-            fprintf(stderr, "PE %d: byte %zu of %zu from PE %d (round %d) is %u, expected %u\n",
-                    me, i, n, pe, round, b[i], pattern(pe, i, round));
+            fprintf(stderr,
+                    "PE %d: byte %zu of %zu from PE %d (round %d) is %u, expected %u\n", me,
+                    i, n, pe, round, b[i], pattern(pe, i, round));
             CHECK(0);
         }
 }
 
 /* src kind: 0 stack (small sizes only), 1 malloc, 2 symmetric. */
-static void put_round(unsigned char *dst, unsigned char *sym_src, int kind, int nbi, int round)
+static void put_round(unsigned char *dst, unsigned char *sym_src, int kind, int nbi,
+                      int round)
 {
     int right = (me + 1) % npes, left = (me + npes - 1) % npes;
     unsigned char stack[4096];
@@ -63,7 +67,8 @@ static void put_round(unsigned char *dst, unsigned char *sym_src, int kind, int 
     free(heap);
 }
 
-static void get_round(unsigned char *src_sym, unsigned char *sym_dst, int kind, int nbi, int round)
+static void get_round(unsigned char *src_sym, unsigned char *sym_dst, int kind, int nbi,
+                      int round)
 {
     int right = (me + 1) % npes;
     unsigned char stack[4096];
@@ -126,7 +131,8 @@ int main(void)
     shmem_free(dst);
     if (me == 0)
         printf("test_ofi_rma: protocols (inject/bounce/direct x stack/malloc/symmetric x "
-               "blocking/nbi) and batch session OK on %d PEs\n", npes);
+               "blocking/nbi) and batch session OK on %d PEs\n",
+               npes);
     shmem_finalize();
     return 0;
 }

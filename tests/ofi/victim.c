@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     for (long i = 0; i < BYTES; i++)
         changed += buf[i] != 0;
     if (changed)
-        printf("victim: PE %d: %ld bytes of symmetric memory were written from outside the job\n",
+        printf("victim: PE %d: %ld bytes of symmetric memory were written from outside the "
+               "job\n",
                me, changed);
     shmem_barrier_all();
     shmem_free(buf);

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static long inbox;      /* symmetric: the ring neighbour's put lands here */
-static long reduced;    /* symmetric: shmem_long_sum_reduce's result */
+static long inbox;   /* symmetric: the ring neighbour's put lands here */
+static long reduced; /* symmetric: shmem_long_sum_reduce's result */
 
 /* Ends the whole job through whichever library is still up. */
 static void require(int ok, const char *what)
@@ -32,7 +32,7 @@ static void shmem_ring(long tag)
     shmem_long_p(&inbox, tag + me, (me + 1) % n);
     shmem_barrier_all();
     require(inbox == tag + (me + n - 1) % n, "shmem ring put delivered the wrong value");
-    shmem_barrier_all();    /* inbox is reused by the next round */
+    shmem_barrier_all(); /* inbox is reused by the next round */
 }
 
 static void use_both(void)

@@ -7,10 +7,9 @@
 #include <string.h>
 
 enum { PUT, PUTMEM, BARRIER_ALL, PCONTROL, SPACE_MALLOC, NROUTINES };
-static const char *const routine_name[NROUTINES] = {
-    "shmem_long_put", "shmem_putmem", "shmem_barrier_all", "shmem_pcontrol",
-    "shmem_space_malloc"
-};
+static const char *const routine_name[NROUTINES] = { "shmem_long_put", "shmem_putmem",
+                                                     "shmem_barrier_all", "shmem_pcontrol",
+                                                     "shmem_space_malloc" };
 static _Atomic long calls[NROUTINES];
 static _Atomic int last_level = 1;
 
@@ -23,7 +22,10 @@ long shoal_prof_count(const char *routine)
     return -1;
 }
 
-int shoal_prof_level(void) { return last_level; }
+int shoal_prof_level(void)
+{
+    return last_level;
+}
 
 void shmem_long_put(long *dest, const long *source, size_t nelems, int pe)
 {

@@ -11,9 +11,9 @@
 #define NPUTS 5
 #define NPUTMEMS 3
 
-static long ring[NPUTS];       /* shmem_long_put from the left PE */
-static char bytes[NPUTMEMS];   /* shmem_putmem from the left PE */
-static long direct;            /* pshmem_long_put from the left PE, not counted */
+static long ring[NPUTS];     /* shmem_long_put from the left PE */
+static char bytes[NPUTMEMS]; /* shmem_putmem from the left PE */
+static long direct;          /* pshmem_long_put from the left PE, not counted */
 
 static long (*count)(const char *routine);
 static int (*level)(void);

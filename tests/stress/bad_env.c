@@ -17,15 +17,19 @@
 
 extern char **environ;
 
-static const char *const bad_sizes[] = { "lots", "12x", "-1", "1.5.5", "M", "99999999999999999999",
+static const char *const bad_sizes[] = { "lots",      "12x", "-1",
+                                         "1.5.5",     "M",   "99999999999999999999",
                                          "16777216T", "" };
-static const char *const bad_ints[] = { "fast", "1.5", "12x", "-", "99999999999999999999", "" };
+static const char *const bad_ints[] = {
+    "fast", "1.5", "12x", "-", "99999999999999999999", ""
+};
 
 static int failures;
 
 /* Runs argv with name=value added to the environment; returns its exit status
  * (or 128+signal) and its stderr in err. */
-static int run(char *const *argv, const char *name, const char *value, char *err, size_t errlen)
+static int run(char *const *argv, const char *name, const char *value, char *err,
+               size_t errlen)
 {
     setenv(name, value, 1);
     int fds[2];
@@ -49,7 +53,8 @@ static int run(char *const *argv, const char *name, const char *value, char *err
     }
     size_t len = 0;
     ssize_t n;
-    while ((n = read(fds[0], err + len, errlen - 1 - len)) > 0 && len + (size_t)n < errlen - 1)
+    while ((n = read(fds[0], err + len, errlen - 1 - len)) > 0 &&
+           len + (size_t)n < errlen - 1)
         len += (size_t)n;
     if (n > 0)
         len += (size_t)n;
@@ -60,14 +65,17 @@ static int run(char *const *argv, const char *name, const char *value, char *err
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void expect_rejected(char *const *argv, const char *how, const char *name, const char *value)
+static void expect_rejected(char *const *argv, const char *how, const char *name,
+                            const char *value)
 {
     char err[8192], want[256];
     int st = run(argv, name, value, err, sizeof err);
     snprintf(want, sizeof want, "%s=\"%s\" is not valid: expected ", name, value);
     if (st == 0 || st >= 128 || !strstr(err, want)) {
-        fprintf(stderr, "FAIL %s with %s=\"%s\": exit status %d, stderr:\n%s\n(wanted a nonzero exit "
-                "and \"%s\")\n", how, name, value, st, err, want);
+        fprintf(stderr,
+                "FAIL %s with %s=\"%s\": exit status %d, stderr:\n%s\n(wanted a nonzero exit "
+                "and \"%s\")\n",
+                how, name, value, st, err, want);
         failures++;
     }
 }
@@ -89,7 +97,8 @@ int main(int argc, char **argv)
         const struct shoal_env_var *v = &shoal_env_vars[i];
         const char *const *bad;
         size_t nbad;
-        if (v->cls == SHOAL_ENV_CLASS_FOREIGN || v->kind == SHOAL_ENV_BOOL || v->kind == SHOAL_ENV_STR)
+        if (v->cls == SHOAL_ENV_CLASS_FOREIGN || v->kind == SHOAL_ENV_BOOL ||
+            v->kind == SHOAL_ENV_STR)
             continue;
         if (v->kind == SHOAL_ENV_SIZE) {
             bad = bad_sizes;
@@ -109,7 +118,8 @@ int main(int argc, char **argv)
     }
     if (failures)
         return 1;
-    printf("bad_env: %d variables reject every malformed value with a message and a nonzero exit\n",
+    printf("bad_env: %d variables reject every malformed value with a message and a nonzero "
+           "exit\n",
            checked);
     return 0;
 }

@@ -5,11 +5,11 @@
 
 #include <shmem.h>
 
-#define COLL_MAX_N 32       /* elements per PE */
+#define COLL_MAX_N 32 /* elements per PE */
 
 enum coll_kind { C_SUM, C_MAX, C_XOR, C_BCAST, C_FCOLLECT, C_COLLECT, C_ALLTOALL, C_KINDS };
 
-static long *src, *dst;     /* symmetric, npes * COLL_MAX_N each */
+static long *src, *dst; /* symmetric, npes * COLL_MAX_N each */
 
 void coll_setup(int npes)
 {
@@ -28,7 +28,8 @@ void coll_teardown(void)
  * that sums over 64 PEs stay far from overflow. */
 static long contrib(uint64_t seed, unsigned phase, int p, int q, unsigned i)
 {
-    struct rng g = rng_for(seed ^ 0xc011ec7ULL, phase, ((uint64_t)p << 40) ^ ((uint64_t)q << 20) ^ i);
+    struct rng g = rng_for(seed ^ 0xc011ec7ULL, phase,
+                           ((uint64_t)p << 40) ^ ((uint64_t)q << 20) ^ i);
     return (long)(rng_next(&g) >> 20);
 }
 
@@ -46,7 +47,7 @@ static void expect(const struct run *r, const char *what, unsigned i, long got, 
 
 void run_collective(const struct run *r, uint64_t seed, unsigned phase, int me, int npes)
 {
-    struct rng g = rng_for(seed, phase, 0xc0ffeeULL);   /* the same on every PE */
+    struct rng g = rng_for(seed, phase, 0xc0ffeeULL); /* the same on every PE */
     enum coll_kind kind = (enum coll_kind)rng_below(&g, C_KINDS);
     unsigned n = 1 + rng_below(&g, COLL_MAX_N);
     int root = (int)rng_below(&g, (unsigned)npes);
@@ -57,18 +58,26 @@ void run_collective(const struct run *r, uint64_t seed, unsigned phase, int me, 
         src[i] = kind == C_ALLTOALL ? contrib(seed, phase, me, (int)(i / n), i % n)
                                     : contrib(seed, phase, me, 0, i);
     switch (kind) {
-    case C_SUM: case C_MAX: case C_XOR:
+    case C_SUM:
+    case C_MAX:
+    case C_XOR:
         rc = kind == C_SUM ? shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, n)
-           : kind == C_MAX ? shmem_long_max_reduce(SHMEM_TEAM_WORLD, dst, src, n)
-                           : shmem_ulong_xor_reduce(SHMEM_TEAM_WORLD, (unsigned long *)dst,
-                                                    (const unsigned long *)src, n);
+                : kind == C_MAX
+                ? shmem_long_max_reduce(SHMEM_TEAM_WORLD, dst, src, n)
+                : shmem_ulong_xor_reduce(SHMEM_TEAM_WORLD, (unsigned long *)dst,
+                                         (const unsigned long *)src, n);
         for (unsigned i = 0; i < n; i++) {
             long want = contrib(seed, phase, 0, 0, i);
             for (int p = 1; p < npes; p++) {
                 long c = contrib(seed, phase, p, 0, i);
-                want = kind == C_SUM ? want + c : kind == C_MAX ? (c > want ? c : want) : want ^ c;
+                want = kind == C_SUM    ? want + c
+                        : kind == C_MAX ? (c > want ? c : want)
+                                        : want ^ c;
             }
-            expect(r, kind == C_SUM ? "sum_reduce" : kind == C_MAX ? "max_reduce" : "xor_reduce",
+            expect(r,
+                   kind == C_SUM           ? "sum_reduce"
+                           : kind == C_MAX ? "max_reduce"
+                                           : "xor_reduce",
                    i, dst[i], want);
         }
         break;
@@ -95,8 +104,7 @@ void run_collective(const struct run *r, uint64_t seed, unsigned phase, int me, 
         for (unsigned i = 0; i < (unsigned)npes * n; i++)
             expect(r, "alltoall", i, dst[i], contrib(seed, phase, (int)(i / n), me, i % n));
         break;
-    case C_KINDS:
-        break;
+    case C_KINDS: break;
     }
     if (rc)
         stress_fail(r, "collective %d returned %d", (int)kind, rc);

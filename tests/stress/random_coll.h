@@ -9,7 +9,8 @@
 struct run;
 
 /* Reports a mismatch with the seed that replays it, and ends the job. */
-void stress_fail(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void stress_fail(const struct run *r, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 /* Allocates (collectively) the symmetric buffers for up to npes PEs. */
 void coll_setup(int npes);

@@ -30,7 +30,9 @@ void op_model(struct sym_state *model, int me, const struct op *op, unsigned pha
 {
     struct sym_state *t = &model[op->target];
     switch (op->kind) {
-    case OP_PUT: case OP_PUT_NBI: case OP_P:
+    case OP_PUT:
+    case OP_PUT_NBI:
+    case OP_P:
         for (unsigned k = 0; k < op->n; k++)
             t->put_area[phase % 2][me][op->slot + k] = put_value(op->value, k);
         break;
@@ -39,24 +41,16 @@ void op_model(struct sym_state *model, int me, const struct op *op, unsigned pha
             t->sig_area[me][op->slot + k] = put_value(op->value, k);
         t->sig[me] += 1;
         break;
-    case OP_GET: case OP_G:
-        break;
-    case OP_ADD: case OP_FETCH_ADD: case OP_CSWAP_ADD:
-        t->add_ctr[op->ctr] += add_operand(op);
-        break;
-    case OP_INC:
-        t->add_ctr[op->ctr] += 1;
-        break;
-    case OP_XOR: case OP_FETCH_XOR:
-        t->xor_ctr[op->ctr] ^= op->value;
-        break;
-    case OP_OR:
-        t->or_ctr[op->ctr] |= or_operand(op);
-        break;
-    case OP_AND:
-        t->and_ctr[op->ctr] &= op->value;
-        break;
-    case OP_KINDS:
-        break;
+    case OP_GET:
+    case OP_G: break;
+    case OP_ADD:
+    case OP_FETCH_ADD:
+    case OP_CSWAP_ADD: t->add_ctr[op->ctr] += add_operand(op); break;
+    case OP_INC: t->add_ctr[op->ctr] += 1; break;
+    case OP_XOR:
+    case OP_FETCH_XOR: t->xor_ctr[op->ctr] ^= op->value; break;
+    case OP_OR: t->or_ctr[op->ctr] |= or_operand(op); break;
+    case OP_AND: t->and_ctr[op->ctr] &= op->value; break;
+    case OP_KINDS: break;
     }
 }

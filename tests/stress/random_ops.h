@@ -13,8 +13,8 @@
 #include "rng.h"
 
 #define STRESS_MAX_PES 64
-#define ROW 16          /* longs a PE owns in each put area of every PE */
-#define NCTR 4          /* counters of each kind */
+#define ROW 16 /* longs a PE owns in each put area of every PE */
+#define NCTR 4 /* counters of each kind */
 
 /* One PE's symmetric state (a shmem_malloc'd copy on every PE; the model keeps
  * one per PE). put_area[phase % 2] is written in a phase and read by gets in
@@ -28,17 +28,30 @@ struct sym_state {
 };
 
 enum op_kind {
-    OP_PUT, OP_PUT_NBI, OP_P, OP_GET, OP_G, OP_ADD, OP_FETCH_ADD, OP_INC, OP_CSWAP_ADD,
-    OP_XOR, OP_FETCH_XOR, OP_OR, OP_AND, OP_PUT_SIGNAL, OP_KINDS
+    OP_PUT,
+    OP_PUT_NBI,
+    OP_P,
+    OP_GET,
+    OP_G,
+    OP_ADD,
+    OP_FETCH_ADD,
+    OP_INC,
+    OP_CSWAP_ADD,
+    OP_XOR,
+    OP_FETCH_XOR,
+    OP_OR,
+    OP_AND,
+    OP_PUT_SIGNAL,
+    OP_KINDS
 };
 
 struct op {
     enum op_kind kind;
     int target;
-    int writer;         /* OP_GET/OP_G: whose row is read */
-    unsigned slot, n;   /* range in a row */
+    int writer;       /* OP_GET/OP_G: whose row is read */
+    unsigned slot, n; /* range in a row */
     unsigned ctr;
-    uint64_t value;     /* AMO operand; first put value (the rest follow from it) */
+    uint64_t value; /* AMO operand; first put value (the rest follow from it) */
 };
 
 /* The k-th value of a put that starts with value v. */

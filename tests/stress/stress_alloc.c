@@ -22,14 +22,14 @@
 struct block {
     unsigned char *p;
     size_t size;
-    unsigned tag;       /* changes whenever the contents are rewritten */
+    unsigned tag; /* changes whenever the contents are rewritten */
 };
 
 static struct block live[MAX_LIVE];
 static unsigned nlive;
-static long offsets[2 * 1024];  /* symmetric: every PE's offset of the newest block */
-static long my_offset;          /* symmetric */
-static unsigned char *anchor;   /* the first allocation: offsets are taken from it */
+static long offsets[2 * 1024]; /* symmetric: every PE's offset of the newest block */
+static long my_offset;         /* symmetric */
+static unsigned char *anchor;  /* the first allocation: offsets are taken from it */
 
 /* Byte k of a block with this tag as written by PE pe. */
 static unsigned char pattern(int pe, unsigned tag, size_t k)
@@ -51,7 +51,8 @@ static void check_symmetric(const void *p, const char *call, unsigned step)
     shmem_long_fcollect(SHMEM_TEAM_WORLD, offsets, &my_offset, 1);
     for (int pe = 0; pe < shmem_n_pes(); pe++)
         if (offsets[pe] != offsets[0]) {
-            fprintf(stderr, "FAIL PE %d step %u: %s gave offset %ld on PE 0 but %ld on PE %d\n",
+            fprintf(stderr,
+                    "FAIL PE %d step %u: %s gave offset %ld on PE 0 but %ld on PE %d\n",
                     shmem_my_pe(), step, call, offsets[0], offsets[pe], pe);
             shmem_global_exit(1);
         }
@@ -76,8 +77,10 @@ static void check_data(unsigned step)
     for (unsigned b = 0; b < nlive; b++)
         for (size_t k = 0; k < live[b].size; k++)
             if (live[b].p[k] != pattern(left, live[b].tag, k)) {
-                fprintf(stderr, "FAIL PE %d step %u: block %u (%zu bytes) byte %zu is %u, PE %d "
-                        "wrote %u\n", me, step, b, live[b].size, k, live[b].p[k], left,
+                fprintf(stderr,
+                        "FAIL PE %d step %u: block %u (%zu bytes) byte %zu is %u, PE %d "
+                        "wrote %u\n",
+                        me, step, b, live[b].size, k, live[b].p[k], left,
                         pattern(left, live[b].tag, k));
                 shmem_global_exit(1);
             }
@@ -106,14 +109,14 @@ static void check_kept(const struct block *b, size_t upto)
 static void one_step(struct rng *g, unsigned step, long *counts)
 {
     unsigned what = rng_below(g, 10);
-    if (nlive == MAX_LIVE || (nlive > 0 && what < 3)) {           /* free */
+    if (nlive == MAX_LIVE || (nlive > 0 && what < 3)) { /* free */
         unsigned b = rng_below(g, nlive);
         shmem_free(live[b].p);
         live[b] = live[--nlive];
         counts[0]++;
         return;
     }
-    if (nlive > 0 && what < 5) {                                  /* realloc */
+    if (nlive > 0 && what < 5) { /* realloc */
         struct block *b = &live[rng_below(g, nlive)];
         size_t size = draw_size(g);
         unsigned char *p = shmem_realloc(b->p, size);
@@ -169,8 +172,8 @@ int main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    struct rng g = rng_for(seed, 0, 0xa110c);   /* the same stream on every PE */
-    long counts[3] = { 0, 0, 0 };               /* frees, reallocs, allocations */
+    struct rng g = rng_for(seed, 0, 0xa110c); /* the same stream on every PE */
+    long counts[3] = { 0, 0, 0 };             /* frees, reallocs, allocations */
     for (unsigned step = 0; step < nops; step++) {
         one_step(&g, step, counts);
         if (step % DATA_CHECK_EVERY == DATA_CHECK_EVERY - 1)
@@ -188,8 +191,8 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (shmem_my_pe() == 0)
         printf("stress_alloc: seed %llu, %u calls on %d PEs (%ld allocations, %ld reallocs, "
-               "%ld frees), symmetric and intact (%.2f s)\n", (unsigned long long)seed, nops,
-               shmem_n_pes(), counts[2], counts[1], counts[0],
+               "%ld frees), symmetric and intact (%.2f s)\n",
+               (unsigned long long)seed, nops, shmem_n_pes(), counts[2], counts[1], counts[0],
                (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     shmem_finalize();
     return 0;

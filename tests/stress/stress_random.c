@@ -18,9 +18,9 @@ struct run {
     int me, npes;
     uint64_t seed;
     unsigned phase;
-    struct sym_state *sym;          /* symmetric */
-    struct sym_state *model;        /* npes states, private */
-    long *nbi_src;                  /* sources of non-blocking puts, kept until the barrier */
+    struct sym_state *sym;   /* symmetric */
+    struct sym_state *model; /* npes states, private */
+    long *nbi_src;           /* sources of non-blocking puts, kept until the barrier */
     long ops_done;
 };
 
@@ -40,7 +40,8 @@ void stress_fail(const struct run *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "FAIL PE %d seed %llu phase %u: %s\n  replay: oshrun -n %d %s --seed %llu\n",
+    fprintf(stderr,
+            "FAIL PE %d seed %llu phase %u: %s\n  replay: oshrun -n %d %s --seed %llu\n",
             r->me, (unsigned long long)r->seed, r->phase, why, r->npes, prog_name,
             (unsigned long long)r->seed);
     shmem_global_exit(1);
@@ -56,23 +57,20 @@ static void run_op(struct run *r, const struct op *op, unsigned index)
         vals[k] = put_value(op->value, k);
 
     switch (op->kind) {
-    case OP_PUT:
-        shmem_long_put(&s->put_area[cur][r->me][op->slot], vals, op->n, t);
-        break;
+    case OP_PUT: shmem_long_put(&s->put_area[cur][r->me][op->slot], vals, op->n, t); break;
     case OP_PUT_NBI: {
         long *src = r->nbi_src + (size_t)index * ROW;
         memcpy(src, vals, op->n * sizeof *src);
         shmem_long_put_nbi(&s->put_area[cur][r->me][op->slot], src, op->n, t);
         break;
     }
-    case OP_P:
-        shmem_long_p(&s->put_area[cur][r->me][op->slot], vals[0], t);
-        break;
+    case OP_P: shmem_long_p(&s->put_area[cur][r->me][op->slot], vals[0], t); break;
     case OP_PUT_SIGNAL:
         shmem_long_put_signal(&s->sig_area[r->me][op->slot], vals, op->n, &s->sig[r->me], 1,
                               SHMEM_SIGNAL_ADD, t);
         break;
-    case OP_GET: case OP_G: {
+    case OP_GET:
+    case OP_G: {
         long got[ROW];
         if (op->kind == OP_G)
             got[0] = shmem_long_g(&s->put_area[prev][op->writer][op->slot], t);
@@ -81,40 +79,29 @@ static void run_op(struct run *r, const struct op *op, unsigned index)
         const long *want = &r->model[t].put_area[prev][op->writer][op->slot];
         for (unsigned k = 0; k < op->n; k++)
             if (got[k] != want[k])
-                stress_fail(r, "get from PE %d, row %d, slot %u: %ld, model %ld", t, op->writer,
-                            op->slot + k, got[k], want[k]);
+                stress_fail(r, "get from PE %d, row %d, slot %u: %ld, model %ld", t,
+                            op->writer, op->slot + k, got[k], want[k]);
         break;
     }
-    case OP_ADD:
-        shmem_long_atomic_add(&s->add_ctr[op->ctr], add_operand(op), t);
-        break;
+    case OP_ADD: shmem_long_atomic_add(&s->add_ctr[op->ctr], add_operand(op), t); break;
     case OP_FETCH_ADD:
         shmem_long_atomic_fetch_add(&s->add_ctr[op->ctr], add_operand(op), t);
         break;
-    case OP_INC:
-        shmem_long_atomic_inc(&s->add_ctr[op->ctr], t);
-        break;
-    case OP_CSWAP_ADD: {    /* an add built from fetch and compare-and-swap */
+    case OP_INC: shmem_long_atomic_inc(&s->add_ctr[op->ctr], t); break;
+    case OP_CSWAP_ADD: { /* an add built from fetch and compare-and-swap */
         long old = shmem_long_atomic_fetch(&s->add_ctr[op->ctr], t), seen;
         while ((seen = shmem_long_atomic_compare_swap(&s->add_ctr[op->ctr], old,
-                                                       old + add_operand(op), t)) != old)
+                                                      old + add_operand(op), t)) != old)
             old = seen;
         break;
     }
-    case OP_XOR:
-        shmem_ulong_atomic_xor(&s->xor_ctr[op->ctr], op->value, t);
-        break;
+    case OP_XOR: shmem_ulong_atomic_xor(&s->xor_ctr[op->ctr], op->value, t); break;
     case OP_FETCH_XOR:
         shmem_ulong_atomic_fetch_xor(&s->xor_ctr[op->ctr], op->value, t);
         break;
-    case OP_OR:
-        shmem_ulong_atomic_or(&s->or_ctr[op->ctr], or_operand(op), t);
-        break;
-    case OP_AND:
-        shmem_ulong_atomic_and(&s->and_ctr[op->ctr], op->value, t);
-        break;
-    case OP_KINDS:
-        break;
+    case OP_OR: shmem_ulong_atomic_or(&s->or_ctr[op->ctr], or_operand(op), t); break;
+    case OP_AND: shmem_ulong_atomic_and(&s->and_ctr[op->ctr], op->value, t); break;
+    case OP_KINDS: break;
     }
     /* A later put of this PE may hit the same place: keep them in order. */
     if (op->kind == OP_PUT || op->kind == OP_PUT_NBI || op->kind == OP_P ||
@@ -152,13 +139,17 @@ static void compare_state(struct run *r)
                                 k, got->put_area[b][w][k], want->put_area[b][w][k]);
     for (unsigned c = 0; c < NCTR; c++) {
         if (got->add_ctr[c] != want->add_ctr[c])
-            stress_fail(r, "add counter %u: %ld, model %ld", c, got->add_ctr[c], want->add_ctr[c]);
+            stress_fail(r, "add counter %u: %ld, model %ld", c, got->add_ctr[c],
+                        want->add_ctr[c]);
         if (got->xor_ctr[c] != want->xor_ctr[c])
-            stress_fail(r, "xor counter %u: %#lx, model %#lx", c, got->xor_ctr[c], want->xor_ctr[c]);
+            stress_fail(r, "xor counter %u: %#lx, model %#lx", c, got->xor_ctr[c],
+                        want->xor_ctr[c]);
         if (got->or_ctr[c] != want->or_ctr[c])
-            stress_fail(r, "or counter %u: %#lx, model %#lx", c, got->or_ctr[c], want->or_ctr[c]);
+            stress_fail(r, "or counter %u: %#lx, model %#lx", c, got->or_ctr[c],
+                        want->or_ctr[c]);
         if (got->and_ctr[c] != want->and_ctr[c])
-            stress_fail(r, "and counter %u: %#lx, model %#lx", c, got->and_ctr[c], want->and_ctr[c]);
+            stress_fail(r, "and counter %u: %#lx, model %#lx", c, got->and_ctr[c],
+                        want->and_ctr[c]);
     }
 }
 
@@ -229,9 +220,11 @@ int main(int argc, char **argv)
     for (uint64_t seed = first; seed <= last; seed++)
         run_seed(&r, seed, phases, nops);
     if (r.me == 0)
-        printf("stress_random: seeds %llu..%llu, %u phases of %u ops on %d PEs: %ld ops per PE, "
-               "all states match the model (%.2f s)\n", (unsigned long long)first,
-               (unsigned long long)last, phases, nops, r.npes, r.ops_done, now_s() - t0);
+        printf("stress_random: seeds %llu..%llu, %u phases of %u ops on %d PEs: %ld ops per "
+               "PE, "
+               "all states match the model (%.2f s)\n",
+               (unsigned long long)first, (unsigned long long)last, phases, nops, r.npes,
+               r.ops_done, now_s() - t0);
 
     coll_teardown();
     shmem_free(r.sym);

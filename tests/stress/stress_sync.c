@@ -14,9 +14,9 @@
 
 #define MAX_PES 1024
 
-static long token;              /* ring: the last round that reached this PE */
-static long arrivals[MAX_PES];  /* on PE 0: the last round each PE reported */
-static long counter;            /* on PE 0: rounds * PEs increments */
+static long token;             /* ring: the last round that reached this PE */
+static long arrivals[MAX_PES]; /* on PE 0: the last round each PE reported */
+static long counter;           /* on PE 0: rounds * PEs increments */
 
 static double now_s(void)
 {
@@ -98,11 +98,12 @@ static void gather_waits(long rounds)
                     for (size_t i = 0; i < k; i++) {
                         CHECK(!seen[idx[i]]);
                         seen[idx[i]] = 1;
-                        status[idx[i]] = 1;     /* test_some leaves it out from now on */
+                        status[idx[i]] = 1; /* test_some leaves it out from now on */
                     }
                     got += k;
                     if (!k)
-                        shmem_long_wait_until_any(arrivals, (size_t)n, status, SHMEM_CMP_EQ, r);
+                        shmem_long_wait_until_any(arrivals, (size_t)n, status, SHMEM_CMP_EQ,
+                                                  r);
                 }
             }
             for (int p = 0; p < n; p++)

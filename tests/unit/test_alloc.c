@@ -12,20 +12,23 @@
 
 static uint64_t cur_seed; /* printed on failure so a randomized run can be replayed */
 
-#define CHECK(e)                                                                 \
-    do {                                                                         \
-        if (!(e)) {                                                              \
-            fprintf(stderr, "%s:%d: CHECK failed: %s (seed %" PRIu64 ")\n",      \
-                    __FILE__, __LINE__, #e, cur_seed);                           \
-            exit(1);                                                             \
-        }                                                                        \
+#define CHECK(e)                                                                             \
+    do {                                                                                     \
+        if (!(e)) {                                                                          \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (seed %" PRIu64 ")\n", __FILE__,        \
+                    __LINE__, #e, cur_seed);                                                 \
+            exit(1);                                                                         \
+        }                                                                                    \
     } while (0)
 
 #define FAIL SHOAL_ALLOC_FAIL
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 
-static size_t round16(size_t n) { return (n + 15) & ~(size_t)15; }
+static size_t round16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
 
 /* splitmix64: the tests' own generator, so a seed means the same run everywhere. */
 static uint64_t rng_state;
@@ -36,7 +39,10 @@ static uint64_t rnd(void)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+static size_t rnd_below(size_t n)
+{
+    return (size_t)(rnd() % n);
+}
 /* 1 B .. max, log-uniform so that small and large blocks both occur often. */
 static size_t rnd_size(size_t max)
 {
@@ -59,8 +65,8 @@ static struct shoal_alloc_stats stats_of(const struct shoal_alloc *a)
 static int stats_equal(const struct shoal_alloc_stats *x, const struct shoal_alloc_stats *y)
 {
     return x->heap_size == y->heap_size && x->bytes_used == y->bytes_used &&
-           x->bytes_free == y->bytes_free && x->largest_free == y->largest_free &&
-           x->live_blocks == y->live_blocks && x->free_ranges == y->free_ranges;
+            x->bytes_free == y->bytes_free && x->largest_free == y->largest_free &&
+            x->live_blocks == y->live_blocks && x->free_ranges == y->free_ranges;
 }
 
 static void check_empty(const struct shoal_alloc *a, size_t heap)
@@ -211,8 +217,8 @@ static void test_bad_put_and_find(void)
     size_t y = shoal_alloc_get(a, 4000, 4096);
     CHECK(x == 0 && y == 4096);
     struct shoal_alloc_stats before = stats_of(a);
-    CHECK(shoal_alloc_put(a, 16) == -1);      /* inside x */
-    CHECK(shoal_alloc_put(a, 112) == -1);     /* start of the free range after x */
+    CHECK(shoal_alloc_put(a, 16) == -1);  /* inside x */
+    CHECK(shoal_alloc_put(a, 112) == -1); /* start of the free range after x */
     CHECK(shoal_alloc_put(a, y + 1) == -1);
     CHECK(shoal_alloc_put(a, MiB) == -1);
     CHECK(shoal_alloc_put(a, FAIL) == -1);
@@ -247,7 +253,7 @@ static void test_resize(void)
     CHECK(shoal_alloc_resize(a, x, 112) == 0);  /* same granules: always fine */
     CHECK(shoal_alloc_size(a, x) == 112);
     CHECK(shoal_alloc_resize(a, x, 0) == -1);
-    CHECK(shoal_alloc_resize(a, 16, 50) == -1); /* not a block start */
+    CHECK(shoal_alloc_resize(a, 16, 50) == -1);  /* not a block start */
     CHECK(shoal_alloc_resize(a, 224, 50) == -1); /* a free range */
 
     /* Shrink with a live neighbour: the freed tail becomes a new range. */
@@ -458,7 +464,8 @@ static void test_random(uint64_t seed, size_t ops)
         } else {
             struct blk *b = &m.live[rnd_below(m.nlive)];
             size_t size = rnd_size(MiB);
-            size_t g_old = (b->off + round16(b->size)) / 16, g_new = (b->off + round16(size)) / 16;
+            size_t g_old = (b->off + round16(b->size)) / 16,
+                   g_new = (b->off + round16(size)) / 16;
             int rc = shoal_alloc_resize(a, b->off, size);
             CHECK(shoal_alloc_resize(twin, b->off, size) == rc);
             /* In place exactly when shrinking or the granules after it are free. */
@@ -486,7 +493,8 @@ static void test_random(uint64_t seed, size_t ops)
         m.live[i] = m.live[--m.nlive];
     }
     check_empty(a, m.heap);
-    printf("random seed %" PRIu64 ": %zu gets (%zu failed), %zu puts, %zu resizes (%zu in place)\n",
+    printf("random seed %" PRIu64
+           ": %zu gets (%zu failed), %zu puts, %zu resizes (%zu in place)\n",
            seed, gets, fails, puts, resizes, in_place);
     shoal_alloc_destroy(a);
     shoal_alloc_destroy(twin);
@@ -538,8 +546,10 @@ static void timing(void)
         CHECK(shoal_alloc_put(a, offs[i]) == 0);
     double t4 = now_s();
     check_empty(a, 1024 * MiB);
-    printf("timing (10k blocks): get %.3f us, find %.3f us, put+get %.3f us, put %.3f us per op\n",
-           (t1 - t0) * 1e6 / N, (t2 - t1) * 1e6 / N, (t3 - t2) * 1e6 / N, (t4 - t3) * 1e6 / N);
+    printf("timing (10k blocks): get %.3f us, find %.3f us, put+get %.3f us, put %.3f us per "
+           "op\n",
+           (t1 - t0) * 1e6 / N, (t2 - t1) * 1e6 / N, (t3 - t2) * 1e6 / N,
+           (t4 - t3) * 1e6 / N);
     shoal_alloc_destroy(a);
     free(offs);
 }

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(e)                                                                 \
-    do {                                                                         \
-        if (!(e)) {                                                              \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #e); \
-            exit(1);                                                             \
-        }                                                                        \
+#define CHECK(e)                                                                             \
+    do {                                                                                     \
+        if (!(e)) {                                                                          \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #e);            \
+            exit(1);                                                                         \
+        }                                                                                    \
     } while (0)
 
 static void size_ok(const char *s, size_t want)
@@ -20,7 +20,8 @@ static void size_ok(const char *s, size_t want)
     size_t v = 12345;
     int rc = shoal_parse_size(s, &v);
     if (rc != 0 || v != want) {
-        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want %zu\n", s, rc, v, want);
+        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want %zu\n", s, rc, v,
+                want);
         exit(1);
     }
 }
@@ -30,7 +31,8 @@ static void size_bad(const char *s)
     size_t v = 12345;
     int rc = shoal_parse_size(s, &v);
     if (rc != -1 || v != 12345) {
-        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want rejection\n", s, rc, v);
+        fprintf(stderr, "shoal_parse_size(\"%s\"): rc %d, value %zu; want rejection\n", s, rc,
+                v);
         exit(1);
     }
 }
@@ -52,7 +54,7 @@ static void test_parse_size(void)
     size_ok("3.1M", 3250586); /* 3250585.6, rounded up */
     size_ok("0.1k", 103);     /* 102.4, rounded up */
     size_ok("0.001k", 2);
-    size_ok("20kk", 20480);   /* only the first suffix letter counts */
+    size_ok("20kk", 20480); /* only the first suffix letter counts */
     size_ok("1.", 1);
     if (SIZE_MAX == UINT64_MAX)
         size_ok("16777215T", (size_t)16777215 << 40);

@@ -16,7 +16,7 @@
 struct parser {
     int argc;
     char *const *argv;
-    int i;                 /* argument being parsed */
+    int i; /* argument being parsed */
     char *err;
     size_t errlen;
 };
@@ -71,7 +71,8 @@ static int parse_np(struct parser *p, const char *opt, const char *s, int *np)
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < 1 || v > OSHRUN_NP_MAX)
-        return fail(p, "%s wants a number of PEs from 1 to %d, not '%s'", opt, OSHRUN_NP_MAX, s);
+        return fail(p, "%s wants a number of PEs from 1 to %d, not '%s'", opt, OSHRUN_NP_MAX,
+                    s);
     *np = (int)v;
     return 0;
 }
@@ -128,8 +129,11 @@ static int parse_map(struct parser *p, const char *s, struct options *opt)
 {
     if (!s)
         return -1;
-    static const struct { const char *name; enum map_by map; } maps[] = {
-        { "core", MAP_CORE }, { "slot", MAP_CORE }, { "node", MAP_CORE },
+    static const struct {
+        const char *name;
+        enum map_by map;
+    } maps[] = {
+        { "core", MAP_CORE },     { "slot", MAP_CORE },      { "node", MAP_CORE },
         { "socket", MAP_SOCKET }, { "package", MAP_SOCKET }, { "hwthread", MAP_HWTHREAD },
     };
     size_t n = strcspn(s, ":");
@@ -138,21 +142,24 @@ static int parse_map(struct parser *p, const char *s, struct options *opt)
         qual++;
         size_t q = strcspn(qual, ":,");
         if (strncasecmp(qual, "oversubscribe", q) && strncasecmp(qual, "nooversubscribe", q))
-            return fail(p, "--map-by qualifier '%.*s' is not supported by oshrun (only "
-                        "OVERSUBSCRIBE); use mpirun for ppr, PE=n and the like", (int)q, qual);
+            return fail(p,
+                        "--map-by qualifier '%.*s' is not supported by oshrun (only "
+                        "OVERSUBSCRIBE); use mpirun for ppr, PE=n and the like",
+                        (int)q, qual);
         qual += q;
         if (*qual == ',')
             qual++;
     }
     opt->map_arg = s;
-    if (n == 0)                 /* "--map-by :OVERSUBSCRIBE" */
+    if (n == 0) /* "--map-by :OVERSUBSCRIBE" */
         return 0;
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
         if (strlen(maps[i].name) == n && !strncasecmp(s, maps[i].name, n)) {
             opt->map = maps[i].map;
             return 0;
         }
-    return fail(p, "--map-by wants core, slot, node, socket or hwthread, not '%.*s'", (int)n, s);
+    return fail(p, "--map-by wants core, slot, node, socket or hwthread, not '%.*s'", (int)n,
+                s);
 }
 
 static int parse_env(struct parser *p, const char *s, struct options *opt)
@@ -162,7 +169,8 @@ static int parse_env(struct parser *p, const char *s, struct options *opt)
     size_t n = strcspn(s, "=");
     if (n == 0 || isdigit((unsigned char)s[0]) ||
         strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n)
-        return fail(p, "-x wants an environment variable name, VAR or VAR=value, not '%s'", s);
+        return fail(p, "-x wants an environment variable name, VAR or VAR=value, not '%s'",
+                    s);
     if (opt->n_env == OSHRUN_X_MAX)
         return fail(p, "more than %d -x options", OSHRUN_X_MAX);
     opt->env[opt->n_env++] = s;
@@ -184,21 +192,24 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
 {
     static const char *const np_names[] = { "-n", "-np", "--np", "-c", NULL };
     static const char *const npn_names[] = { "-N", "--npernode", "-npernode", NULL };
-    static const char *const tag_names[] = { "-l", "--tag-output", "-tag-output", "--prefix", NULL };
+    static const char *const tag_names[] = { "-l", "--tag-output", "-tag-output", "--prefix",
+                                             NULL };
     static const char *const timeout_names[] = { "--timeout", NULL };
     static const char *const stdin_names[] = { "--stdin", "-stdin", NULL };
     static const char *const bind_names[] = { "--bind-to", "-bind-to", NULL };
     static const char *const map_names[] = { "--map-by", "-map-by", NULL };
     static const char *const x_names[] = { "-x", NULL };
     static const char *const wdir_names[] = { "-wdir", "--wdir", "-wd", "--wd", NULL };
-    static const char *const outfile_names[] = { "--output-filename", "-output-filename", NULL };
+    static const char *const outfile_names[] = { "--output-filename", "-output-filename",
+                                                 NULL };
     static const char *const host_names[] = { "-H", "--host", "-host", NULL };
     static const char *const hostfile_names[] = { "--hostfile", "-hostfile", "--machinefile",
                                                   "-machinefile", NULL };
     static const char *const mca_names[] = { "--mca", "-mca", NULL };
     static const char *const overs_names[] = { "--oversubscribe", "-oversubscribe", NULL };
     static const char *const root_names[] = { "--allow-run-as-root", NULL };
-    static const char *const report_names[] = { "--report-bindings", "-report-bindings", NULL };
+    static const char *const report_names[] = { "--report-bindings", "-report-bindings",
+                                                NULL };
     static const char *const help_names[] = { "-h", "--help", NULL };
     static const char *const version_names[] = { "-V", "--version", NULL };
 
@@ -214,7 +225,7 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
         if (is_opt(a, np_names, &val)) {
             rc = parse_np(&p, a, opt_value(&p, val), &opt->np);
         } else if (!strncmp(a, "-n", 2) && a[2] >= '0' && a[2] <= '9') {
-            rc = parse_np(&p, "-n", a + 2, &opt->np);      /* -n4, as mpirun users type it */
+            rc = parse_np(&p, "-n", a + 2, &opt->np); /* -n4, as mpirun users type it */
         } else if (is_opt(a, npn_names, &val)) {
             rc = parse_np(&p, a, opt_value(&p, val), &opt->npernode);
         } else if (is_opt(a, tag_names, &val) && !val) {
@@ -271,7 +282,7 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
         return fail(&p, "no program to run was given"), OPT_USAGE;
     opt->np_given = opt->np > 0;
     if (opt->np == 0)
-        opt->np = opt->npernode;    /* -N alone: that many PEs on this node */
+        opt->np = opt->npernode; /* -N alone: that many PEs on this node */
     if (opt->np == 0)
         return fail(&p, "give the number of PEs with -n N"), OPT_USAGE;
     if (opt->stdin_rank >= opt->np)

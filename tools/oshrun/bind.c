@@ -21,9 +21,9 @@
 /* One CPU the job may use, with the core and socket it belongs to. */
 struct cpu {
     int id;
-    int core;              /* lowest CPU number among its core's threads */
+    int core; /* lowest CPU number among its core's threads */
     int socket;
-    int thread;            /* its rank among the allowed threads of its core */
+    int thread; /* its rank among the allowed threads of its core */
 };
 
 static int read_int(const char *root, int cpu, const char *file, int fallback)
@@ -45,8 +45,8 @@ static int read_int(const char *root, int cpu, const char *file, int fallback)
 static int core_of(const char *root, int cpu)
 {
     char path[512], line[4096];
-    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/topology/thread_siblings_list", root,
-             cpu);
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+             root, cpu);
     FILE *f = fopen(path, "r");
     if (!f)
         return cpu;
@@ -79,11 +79,12 @@ static void apply_cgroup(const char *root, cpu_set_t *set)
             continue;
         *dir++ = '\0';
         ctrl++;
-        if (!strcmp(ctrl, "")) {                       /* v2: 0::/path */
+        if (!strcmp(ctrl, "")) { /* v2: 0::/path */
             snprintf(path, sizeof path, "%s/fs/cgroup%s/cpuset.cpus.effective", root, dir);
             file = path;
-        } else if (strstr(ctrl, "cpuset")) {           /* v1: n:cpuset:/path */
-            snprintf(path, sizeof path, "%s/fs/cgroup/cpuset%s/cpuset.effective_cpus", root, dir);
+        } else if (strstr(ctrl, "cpuset")) { /* v1: n:cpuset:/path */
+            snprintf(path, sizeof path, "%s/fs/cgroup/cpuset%s/cpuset.effective_cpus", root,
+                     dir);
             file = path;
             break;
         }
@@ -113,8 +114,10 @@ static int by_socket_core_thread(const void *a, const void *b)
 
 const char *bind_name(enum bind_to b)
 {
-    static const char *const names[] = { [BIND_AUTO] = "auto", [BIND_NONE] = "none",
-                                         [BIND_CORE] = "core", [BIND_HWTHREAD] = "hwthread",
+    static const char *const names[] = { [BIND_AUTO] = "auto",
+                                         [BIND_NONE] = "none",
+                                         [BIND_CORE] = "core",
+                                         [BIND_HWTHREAD] = "hwthread",
                                          [BIND_SOCKET] = "socket" };
     return names[b];
 }
@@ -172,7 +175,8 @@ static int lock_core(struct bind_plan *plan, const char *dir, int s)
 {
     int first = plan->core_first[s];
     for (int i = first; i < plan->ncpu && plan->cpus[i].core == plan->cpus[first].core &&
-                        plan->cpus[i].socket == plan->cpus[first].socket; i++) {
+         plan->cpus[i].socket == plan->cpus[first].socket;
+         i++) {
         int got = lock_cpu(plan, dir, i);
         if (got <= 0) {
             for (int k = first; k < i; k++) {
@@ -234,7 +238,8 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
     int ncpu = CPU_COUNT(&allowed), ncore = 0, nsocket = 0, k = 0;
     *plan = (struct bind_plan){ .allowed = allowed, .how = BIND_NONE, .ncpu = ncpu };
     struct cpu *cpus = calloc((size_t)ncpu, sizeof *cpus);
-    int *core_first = calloc((size_t)ncpu, sizeof *core_first); /* index in cpus of each core */
+    int *core_first =
+            calloc((size_t)ncpu, sizeof *core_first); /* index in cpus of each core */
     int *core_order = calloc((size_t)ncpu, sizeof *core_order);
     int *thread_order = calloc((size_t)ncpu, sizeof *thread_order);
     int *locks = malloc((size_t)ncpu * sizeof *locks);
@@ -244,12 +249,13 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
         locks[i] = -1;
     for (int c = 0; c < CPU_SETSIZE && k < ncpu; c++)
         if (CPU_ISSET(c, &allowed))
-            cpus[k++] = (struct cpu){ .id = c, .core = core_of(root, c),
+            cpus[k++] = (struct cpu){ .id = c,
+                                      .core = core_of(root, c),
                                       .socket = read_int(root, c, "physical_package_id", 0) };
     qsort(cpus, (size_t)ncpu, sizeof *cpus, by_socket_core_thread);
     for (int i = 0; i < ncpu; i++) {
         bool new_core = i == 0 || cpus[i].core != cpus[i - 1].core ||
-                        cpus[i].socket != cpus[i - 1].socket;
+                cpus[i].socket != cpus[i - 1].socket;
         cpus[i].thread = new_core ? 0 : cpus[i - 1].thread + 1;
         if (new_core)
             core_first[ncore++] = i;
@@ -282,7 +288,8 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
         for (int s = 0; s < ncore; s++) {
             int first = core_first[core_order[s]];
             for (int i = first; i < ncpu && cpus[i].core == cpus[first].core &&
-                                cpus[i].socket == cpus[first].socket; i++)
+                 cpus[i].socket == cpus[first].socket;
+                 i++)
                 if (map == MAP_HWTHREAD ? t == 0 : cpus[i].thread == t)
                     thread_order[m++] = i;
         }
@@ -301,8 +308,8 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
     if (how == BIND_AUTO || how < 0)
         how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
     plan->how = ncpu > 0 ? (enum bind_to)how : BIND_NONE;
-    plan->shared = how == BIND_SOCKET || np > (how == BIND_HWTHREAD ? plan->ncpu_use
-                                                                     : plan->ncore_use);
+    plan->shared = how == BIND_SOCKET ||
+            np > (how == BIND_HWTHREAD ? plan->ncpu_use : plan->ncore_use);
     /* An explicit policy goes where it is told, but still marks what it uses. */
     if (want != BIND_AUTO && plan->how != BIND_NONE && lockdir && *lockdir)
         for (int r = 0; r < np && r < ncpu; r++) {

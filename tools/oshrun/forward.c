@@ -28,7 +28,7 @@ static void write_out(int fd, const char *p, size_t n)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            if (errno == EAGAIN) {          /* someone made our stdout non-blocking */
+            if (errno == EAGAIN) { /* someone made our stdout non-blocking */
                 struct pollfd pfd = { .fd = fd, .events = POLLOUT };
                 poll(&pfd, 1, -1);
                 continue;
@@ -104,7 +104,7 @@ void stream_flush_close(struct job *j, struct pe *pe, struct stream *s)
         return;
     if (s->len)
         pass_on(j, pe, s, s->buf, s->len);
-    if (open_line == s) {       /* the next prefix must start a line */
+    if (open_line == s) { /* the next prefix must start a line */
         write_out(s->dest, "\n", 1);
         open_line = NULL;
     }
@@ -213,12 +213,13 @@ void stdin_close_all(struct job *j)
 void stdin_write(struct job *j, struct pe *pe)
 {
     while (pe->stdin_fd >= 0 && pe->stdin_off < j->stdin_len) {
-        ssize_t n = write(pe->stdin_fd, j->stdin_buf + pe->stdin_off, j->stdin_len - pe->stdin_off);
+        ssize_t n = write(pe->stdin_fd, j->stdin_buf + pe->stdin_off,
+                          j->stdin_len - pe->stdin_off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && errno == EAGAIN)
             return;
-        if (n < 0) {            /* the PE closed its stdin or is gone */
+        if (n < 0) { /* the PE closed its stdin or is gone */
             stdin_close(j, pe);
             return;
         }
@@ -236,7 +237,7 @@ void stdin_read(struct job *j)
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (n <= 0) {
-        stdin_close_all(j);     /* the PEs see end of file too */
+        stdin_close_all(j); /* the PEs see end of file too */
         return;
     }
     j->stdin_len = (size_t)n;

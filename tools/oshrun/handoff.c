@@ -16,12 +16,13 @@ static bool is_local(const char *host, size_t len)
     char me[256] = "";
     gethostname(me, sizeof me - 1);
     size_t short_len = strcspn(me, ".");
-    static const char *const loopback[] = { "localhost", "127.0.0.1", "::1", "localhost.localdomain" };
+    static const char *const loopback[] = { "localhost", "127.0.0.1", "::1",
+                                            "localhost.localdomain" };
     for (size_t i = 0; i < sizeof loopback / sizeof loopback[0]; i++)
         if (strlen(loopback[i]) == len && !strncmp(host, loopback[i], len))
             return true;
     return (len == strlen(me) && !strncmp(host, me, len)) ||
-           (len == short_len && !strncmp(host, me, len));
+            (len == short_len && !strncmp(host, me, len));
 }
 
 /* The first host in a comma-separated --host list ("a,b:2") that is not this
@@ -82,7 +83,8 @@ static char *find_pmix_launcher(void)
                             pclose(f);
                         free(cmd);
                     }
-                    if (strstr(out, "Open MPI") || strstr(out, "PRRTE") || strstr(out, "prterun"))
+                    if (strstr(out, "Open MPI") || strstr(out, "PRRTE") ||
+                        strstr(out, "prterun"))
                         return cand;
                 }
                 free(cand);
@@ -97,8 +99,10 @@ static void print_command(char **words)
 {
     for (size_t i = 0; words[i]; i++) {
         const char *w = words[i];
-        bool plain = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                     "0123456789_-./,:=+%@") == strlen(w);
+        bool plain = *w &&
+                strspn(w,
+                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                       "0123456789_-./,:=+%@") == strlen(w);
         fprintf(stderr, i ? " " : "");
         if (plain) {
             fputs(w, stderr);
@@ -121,7 +125,8 @@ void maybe_hand_off(const struct options *opt)
     if (remote)
         snprintf(why, sizeof why, "--host names %s, another machine", remote);
     else if (opt->hostfile && (remote = remote_in_file(opt->hostfile, host, sizeof host)))
-        snprintf(why, sizeof why, "--hostfile %s names %s, another machine", opt->hostfile, remote);
+        snprintf(why, sizeof why, "--hostfile %s names %s, another machine", opt->hostfile,
+                 remote);
     else if (opt->npernode && opt->np > opt->npernode)
         snprintf(why, sizeof why, "-n %d with -N %d needs %d nodes", opt->np, opt->npernode,
                  (opt->np + opt->npernode - 1) / opt->npernode);
@@ -130,9 +135,12 @@ void maybe_hand_off(const struct options *opt)
 
     char *launcher = find_pmix_launcher();
     if (!launcher) {
-        fprintf(stderr, "oshrun: %s, but oshrun starts PEs on this machine only and finds no PMIx "
-                "launcher (prterun, or Open MPI's mpirun) in PATH; run the job with mpirun or "
-                "srun --mpi=pmix (Shoal joins their jobs through PMIx)\n", why);
+        fprintf(stderr,
+                "oshrun: %s, but oshrun starts PEs on this machine only and finds no PMIx "
+                "launcher (prterun, or Open MPI's mpirun) in PATH; run the job with mpirun "
+                "or "
+                "srun --mpi=pmix (Shoal joins their jobs through PMIx)\n",
+                why);
         exit(2);
     }
     size_t n = 0, cap = 64 + 2 * OSHRUN_X_MAX + 3 * OSHRUN_MCA_MAX;
@@ -178,8 +186,10 @@ void maybe_hand_off(const struct options *opt)
     }
     if (opt->stdin_rank != 0) {
         snprintf(in, sizeof in, "%d", opt->stdin_rank);
-        ADD("--stdin"), ADD(opt->stdin_rank == STDIN_ALL ? "all"
-                            : opt->stdin_rank == STDIN_NONE ? "none" : in);
+        ADD("--stdin"),
+                ADD(opt->stdin_rank == STDIN_ALL            ? "all"
+                            : opt->stdin_rank == STDIN_NONE ? "none"
+                                                            : in);
     }
     if (opt->oversubscribe)
         ADD("--oversubscribe");
@@ -190,8 +200,10 @@ void maybe_hand_off(const struct options *opt)
     for (char *const *a = opt->argv; *a; a++)
         ADD(*a);
 #undef ADD
-    fprintf(stderr, "oshrun: %s; oshrun starts PEs on this machine only, so it hands the job to "
-            "the PMIx launcher %s:\noshrun: ", why, launcher);
+    fprintf(stderr,
+            "oshrun: %s; oshrun starts PEs on this machine only, so it hands the job to "
+            "the PMIx launcher %s:\noshrun: ",
+            why, launcher);
     print_command(words);
     fflush(stderr);
     execv(launcher, words);

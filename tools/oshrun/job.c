@@ -66,14 +66,15 @@ void pe_reaped(struct job *j, struct pe *pe, int wstatus)
         return;
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
-        job_end(j, 128 + sig, SIGTERM, "PE %d (pid %d) was killed by signal %d (%s%s)", pe->rank,
-                (int)pe->pid, sig, strsignal(sig), WCOREDUMP(wstatus) ? ", core dumped" : "");
+        job_end(j, 128 + sig, SIGTERM, "PE %d (pid %d) was killed by signal %d (%s%s)",
+                pe->rank, (int)pe->pid, sig, strsignal(sig),
+                WCOREDUMP(wstatus) ? ", core dumped" : "");
     } else if (WEXITSTATUS(wstatus)) {
         job_end(j, WEXITSTATUS(wstatus), SIGTERM, "PE %d (pid %d) exited with status %d",
                 pe->rank, (int)pe->pid, WEXITSTATUS(wstatus));
     } else if (pe->hello && !pe->finalized) {
-        job_end(j, 1, SIGTERM, "PE %d (pid %d) exited without calling shmem_finalize", pe->rank,
-                (int)pe->pid);
+        job_end(j, 1, SIGTERM, "PE %d (pid %d) exited without calling shmem_finalize",
+                pe->rank, (int)pe->pid);
     } else if (!pe->hello) {
         j->never_connected++;
     }
@@ -90,14 +91,16 @@ void check_stuck(struct job *j)
         if (pe->op != OP_NONE || !(pe->exited || pe->chan < 0 || pe->finalized))
             continue;
         if (!pe->exited && !pe->finalized) {
-            await_exit(j, pe);      /* its own verdict, if it exits, comes first */
+            await_exit(j, pe); /* its own verdict, if it exits, comes first */
             if (j->ending || j->coll_arrived == 0)
                 return;
         }
-        const char *why = pe->finalized ? "already called shmem_finalize"
-                        : pe->exited && !pe->hello ? "exited without calling shmem_init"
-                        : pe->exited ? "exited" : "closed its oshrun channel";
-        job_end(j, 1, SIGTERM, "PE %d %s, but PE %d waits for it in %s", r, why, j->coll_first,
+        const char *why = pe->finalized    ? "already called shmem_finalize"
+                : pe->exited && !pe->hello ? "exited without calling shmem_init"
+                : pe->exited               ? "exited"
+                                           : "closed its oshrun channel";
+        job_end(j, 1, SIGTERM, "PE %d %s, but PE %d waits for it in %s", r, why,
+                j->coll_first,
                 j->coll_op == OP_BARRIER ? "a setup barrier" : "a setup allgather");
         return;
     }
@@ -134,8 +137,9 @@ void ask_reports(struct job *j)
 void report_timeout(struct job *j)
 {
     ask_reports(j);
-    static const char *const states[] = { "running", "in a setup barrier", "in a setup allgather",
-                                           "before shmem_init", "after shmem_finalize" };
+    static const char *const states[] = { "running", "in a setup barrier",
+                                          "in a setup allgather", "before shmem_init",
+                                          "after shmem_finalize" };
     char *list = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&list, &len);

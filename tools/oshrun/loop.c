@@ -98,9 +98,9 @@ static void on_signals(struct job *j)
         } else if (sig == SIGCONT) {
             kill_pes(j, SIGCONT);
         } else if (sig == SIGUSR1) {
-            ask_reports(j);     /* where is everyone? the job goes on */
+            ask_reports(j); /* where is everyone? the job goes on */
         } else if (j->ending) {
-            kill_pes(j, SIGKILL);   /* asked twice: no more grace */
+            kill_pes(j, SIGKILL); /* asked twice: no more grace */
         } else {
             if (sig == SIGQUIT)
                 ask_reports(j);
@@ -160,9 +160,9 @@ void run_job(struct job *j)
         }
 
         size_t n = 0;
-#define ADD(fd_, ev_, kind_, pe_) \
-        (pfd[n] = (struct pollfd){ .fd = (fd_), .events = (ev_) }, \
-         slot[n++] = (struct slot){ (kind_), (pe_) })
+#define ADD(fd_, ev_, kind_, pe_)                                                            \
+    (pfd[n] = (struct pollfd){ .fd = (fd_), .events = (ev_) },                               \
+     slot[n++] = (struct slot){ (kind_), (pe_) })
         ADD(j->sigfd, POLLIN, SLOT_SIGNAL, NULL);
         if (j->stdin_readers > 0 && !j->stdin_len)
             ADD(0, POLLIN, SLOT_STDIN, NULL);
@@ -192,28 +192,20 @@ void run_job(struct job *j)
                 continue;
             struct pe *pe = slot[i].pe;
             switch (slot[i].kind) {
-            case SLOT_SIGNAL:
-                on_signals(j);
-                break;
+            case SLOT_SIGNAL: on_signals(j); break;
             case SLOT_STDIN:
                 if (j->stdin_readers > 0 && !j->stdin_len)
                     stdin_read(j);
                 break;
-            case SLOT_STDIN_PIPE:
-                stdin_write(j, pe);
-                break;
+            case SLOT_STDIN_PIPE: stdin_write(j, pe); break;
             case SLOT_CHAN:
                 if (pfd[i].revents & POLLOUT && pe->chan >= 0)
                     chan_write(j, pe);
                 if (pfd[i].revents & ~POLLOUT && pe->chan >= 0)
                     chan_read(j, pe);
                 break;
-            case SLOT_OUT:
-                stream_read(j, pe, &pe->out, false);
-                break;
-            case SLOT_ERR:
-                stream_read(j, pe, &pe->err, false);
-                break;
+            case SLOT_OUT: stream_read(j, pe, &pe->out, false); break;
+            case SLOT_ERR: stream_read(j, pe, &pe->err, false); break;
             }
         }
     }
@@ -221,7 +213,7 @@ void run_job(struct job *j)
         stream_flush_close(j, &j->pes[r], &j->pes[r].out);
         stream_flush_close(j, &j->pes[r], &j->pes[r].err);
     }
-    free(j->coll_result);       /* a collective the job ended in the middle of */
+    free(j->coll_result); /* a collective the job ended in the middle of */
     free(pfd);
     free(slot);
 }

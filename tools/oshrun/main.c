@@ -22,25 +22,20 @@ int main(int argc, char **argv)
     struct job j = { 0 };
     char why[512];
     switch (parse_options(argc, argv, &j.opt, why, sizeof why)) {
-    case OPT_RUN:
-        break;
-    case OPT_HELP:
-        print_help();
-        return 0;
-    case OPT_VERSION:
-        print_version();
-        return 0;
-    case OPT_USAGE:
-        print_usage_error(why);
-        return 2;
+    case OPT_RUN: break;
+    case OPT_HELP: print_help(); return 0;
+    case OPT_VERSION: print_version(); return 0;
+    case OPT_USAGE: print_usage_error(why); return 2;
     }
     ensure_std_fds();
     maybe_hand_off(&j.opt);
     if (!j.opt.bind_given) {
         const char *env = shoal_env_value("SHOAL_BIND");
         if (*env && bind_parse(env, &j.opt.bind)) {
-            fprintf(stderr, "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
-                    "hwthread, socket or none\n", env);
+            fprintf(stderr,
+                    "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
+                    "hwthread, socket or none\n",
+                    env);
             return 2;
         }
     }
@@ -51,7 +46,10 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int r = 0; r < j.size; r++)
-        j.pes[r] = (struct pe){ .rank = r, .exited = true, .chan = -1, .stdin_fd = -1,
+        j.pes[r] = (struct pe){ .rank = r,
+                                .exited = true,
+                                .chan = -1,
+                                .stdin_fd = -1,
                                 .out = { .fd = -1, .dest = 1, .file = -1 },
                                 .err = { .fd = -1, .dest = 2, .file = -1 } };
     setup_signals(&j);
@@ -60,11 +58,12 @@ int main(int argc, char **argv)
     spawn_pes(&j);
     run_job(&j);
     if (j.never_connected && !j.ending)
-        fprintf(stderr, "oshrun: warning: %d of %d PEs exited without ever calling shmem_init; if "
+        fprintf(stderr,
+                "oshrun: warning: %d of %d PEs exited without ever calling shmem_init; if "
                 "%s is not an OpenSHMEM program linked with Shoal, each of its processes ran "
                 "alone instead of as one job (build it with oshcc, or start it with the "
-                "launcher of the OpenSHMEM it was built with)\n", j.never_connected, j.size,
-                j.opt.argv[0]);
+                "launcher of the OpenSHMEM it was built with)\n",
+                j.never_connected, j.size, j.opt.argv[0]);
     stdin_close_all(&j);
     bind_plan_free(&j.bind);
     free(j.pes);

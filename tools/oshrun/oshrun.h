@@ -23,41 +23,41 @@ enum map_by { MAP_CORE, MAP_SOCKET, MAP_HWTHREAD };
 
 struct options {
     int np;
-    bool np_given;         /* -n was given (else np comes from -N) */
-    int npernode;          /* -N; 0 = not given */
+    bool np_given; /* -n was given (else np comes from -N) */
+    int npernode;  /* -N; 0 = not given */
     bool tag_output;
-    double timeout;        /* seconds; 0 = none */
-    int stdin_rank;        /* PE that gets oshrun's stdin, STDIN_NONE or STDIN_ALL */
-    bool bind_given;       /* --bind-to was on the command line */
+    double timeout;  /* seconds; 0 = none */
+    int stdin_rank;  /* PE that gets oshrun's stdin, STDIN_NONE or STDIN_ALL */
+    bool bind_given; /* --bind-to was on the command line */
     enum bind_to bind;
     enum map_by map;
-    const char *map_arg, *bind_arg;   /* as typed, for a launcher the job is handed to */
+    const char *map_arg, *bind_arg; /* as typed, for a launcher the job is handed to */
     const char *wdir;
-    const char *output_dir;           /* --output-filename */
-    const char *hosts[OSHRUN_X_MAX];  /* --host, -H: each a comma-separated list */
+    const char *output_dir;          /* --output-filename */
+    const char *hosts[OSHRUN_X_MAX]; /* --host, -H: each a comma-separated list */
     int n_hosts;
     const char *hostfile;
-    const char *env[OSHRUN_X_MAX];    /* -x: VAR or VAR=value */
+    const char *env[OSHRUN_X_MAX]; /* -x: VAR or VAR=value */
     int n_env;
     const char *mca[OSHRUN_MCA_MAX][2];
     int n_mca;
-    bool oversubscribe, allow_root;   /* accepted; passed on when the job is handed off */
-    bool report_bindings;  /* print each PE's CPUs before starting it */
-    char *const *argv;     /* program and its arguments */
+    bool oversubscribe, allow_root; /* accepted; passed on when the job is handed off */
+    bool report_bindings;           /* print each PE's CPUs before starting it */
+    char *const *argv;              /* program and its arguments */
 };
 
 /* bind.c: where each PE runs. */
 struct cpu;
 struct bind_plan {
-    cpu_set_t allowed;     /* what oshrun may use: its mask and the cgroup's cpuset */
-    enum bind_to how;      /* what applies; BIND_NONE: the kernel places the PEs */
-    bool shared;           /* some PEs share their CPUs with others */
-    bool others;           /* other oshrun jobs hold some of the CPUs */
+    cpu_set_t allowed; /* what oshrun may use: its mask and the cgroup's cpuset */
+    enum bind_to how;  /* what applies; BIND_NONE: the kernel places the PEs */
+    bool shared;       /* some PEs share their CPUs with others */
+    bool others;       /* other oshrun jobs hold some of the CPUs */
     int ncpu, ncore, nsocket;
-    int ncore_use, ncpu_use;   /* entries of core_order / thread_order PEs are placed on */
+    int ncore_use, ncpu_use; /* entries of core_order / thread_order PEs are placed on */
     const struct cpu *cpus;
     const int *core_first, *core_order, *thread_order;
-    int *locks;            /* per entry of cpus: the held lock file, or -1 */
+    int *locks; /* per entry of cpus: the held lock file, or -1 */
 };
 int bind_parse(const char *s, enum bind_to *out);
 const char *bind_name(enum bind_to b);
@@ -65,7 +65,6 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed, 
                enum bind_to want, enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
 void bind_plan_free(struct bind_plan *plan);
-
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
 struct blob {
@@ -76,39 +75,39 @@ struct blob {
 
 /* One of a PE's output pipes, cut into whole lines before it is passed on. */
 struct stream {
-    int fd;                /* read end; -1 once closed */
-    int dest;              /* oshrun's stdout or stderr */
-    int file;              /* --output-filename copy; -1 if none */
+    int fd;   /* read end; -1 once closed */
+    int dest; /* oshrun's stdout or stderr */
+    int file; /* --output-filename copy; -1 if none */
     char *buf;
     size_t len;
-    double held_since;     /* when buf started holding a partial line; 0 = it holds none */
+    double held_since; /* when buf started holding a partial line; 0 = it holds none */
 };
 
 enum pe_op { OP_NONE, OP_BARRIER, OP_ALLGATHER };
 
 struct pe {
     int rank;
-    pid_t pid;             /* 0 if it was never started */
-    bool exited;           /* reaped */
-    int chan;              /* oshrun's end of the channel; -1 once closed */
-    unsigned char *in;     /* bytes of a request not yet complete */
+    pid_t pid;         /* 0 if it was never started */
+    bool exited;       /* reaped */
+    int chan;          /* oshrun's end of the channel; -1 once closed */
+    unsigned char *in; /* bytes of a request not yet complete */
     size_t in_len, in_cap;
-    struct blob *reply;    /* reply being sent, with reply_off bytes already gone */
+    struct blob *reply; /* reply being sent, with reply_off bytes already gone */
     size_t reply_off;
-    bool hello;            /* called shmem_init */
-    bool finalized;        /* called shmem_finalize */
-    enum pe_op op;         /* collective this PE waits in */
+    bool hello;     /* called shmem_init */
+    bool finalized; /* called shmem_finalize */
+    enum pe_op op;  /* collective this PE waits in */
     struct stream out, err;
-    int stdin_fd;          /* write end of its stdin pipe; -1 if none or closed */
-    size_t stdin_off;      /* bytes of the current stdin chunk it has taken */
+    int stdin_fd;     /* write end of its stdin pipe; -1 if none or closed */
+    size_t stdin_off; /* bytes of the current stdin chunk it has taken */
 };
 
 struct job {
     struct options opt;
     struct pe *pes;
     int size;
-    int running;           /* started and not yet reaped */
-    pid_t pgid;            /* process group holding every PE */
+    int running; /* started and not yet reaped */
+    pid_t pgid;  /* process group holding every PE */
     int sigfd;
 
     /* What the PEs get back of what oshrun changed for itself. */
@@ -127,15 +126,15 @@ struct job {
 
     /* oshrun's stdin, on its way to PE opt.stdin_rank (or every PE): one chunk
      * at a time, read again once every PE's pipe has taken it. */
-    int stdin_readers;     /* PEs whose stdin pipe is still open */
+    int stdin_readers; /* PEs whose stdin pipe is still open */
     char *stdin_buf;
     size_t stdin_len;
-    int never_connected;   /* PEs that exited 0 without calling shmem_init */
+    int never_connected; /* PEs that exited 0 without calling shmem_init */
 
-    bool ending;           /* a verdict is in; PEs are being killed */
-    int status;            /* oshrun's exit status */
-    double kill_at;        /* when still-running PEs get SIGKILL; 0 = not armed */
-    double timeout_at;     /* 0 = no timeout */
+    bool ending;       /* a verdict is in; PEs are being killed */
+    int status;        /* oshrun's exit status */
+    double kill_at;    /* when still-running PEs get SIGKILL; 0 = not armed */
+    double timeout_at; /* 0 = no timeout */
 };
 
 /* More PEs than this cannot be what was meant (each costs processes and descriptors). */
@@ -168,7 +167,7 @@ void run_job(struct job *j);
 
 /* job.c */
 void job_end(struct job *j, int status, int sig, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+        __attribute__((format(printf, 4, 5)));
 void kill_pes(struct job *j, int sig);
 /* Each PE names the Shoal routine it is in (SIGUSR1 or SIGQUIT to oshrun, --timeout). */
 void ask_reports(struct job *j);

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 static const char *const op_name[] = {
-    [OP_NONE] = "nothing", [OP_BARRIER] = "a setup barrier", [OP_ALLGATHER] = "a setup allgather",
+    [OP_NONE] = "nothing",
+    [OP_BARRIER] = "a setup barrier",
+    [OP_ALLGATHER] = "a setup allgather",
 };
 
 static struct blob *blob_new(uint32_t type, uint64_t len, size_t refs)
@@ -55,7 +57,7 @@ void chan_write(struct job *j, struct pe *pe)
             continue;
         if (n < 0 && errno == EAGAIN)
             return;
-        if (n < 0) {            /* the PE is gone */
+        if (n < 0) { /* the PE is gone */
             chan_close(pe);
             check_stuck(j);
             return;
@@ -80,11 +82,13 @@ static void reply(struct job *j, struct pe *pe, struct blob *b)
     chan_write(j, pe);
 }
 
-static void bad_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h, const char *why)
+static void bad_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h,
+                        const char *why)
 {
-    job_end(j, 1, SIGTERM, "PE %d sent a message oshrun does not expect (type %u, %llu bytes: %s); "
-            "run the program with the oshrun of the Shoal it was built with", pe->rank, h->type,
-            (unsigned long long)h->len, why);
+    job_end(j, 1, SIGTERM,
+            "PE %d sent a message oshrun does not expect (type %u, %llu bytes: %s); "
+            "run the program with the oshrun of the Shoal it was built with",
+            pe->rank, h->type, (unsigned long long)h->len, why);
 }
 
 static void on_hello(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h,
@@ -97,15 +101,19 @@ static void on_hello(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
     }
     memcpy(&hello, payload, sizeof hello);
     if (hello.version != SHOAL_WIRE_VERSION) {
-        job_end(j, 1, SIGTERM, "PE %d speaks launcher protocol %u but this oshrun speaks %d; run "
-                "the program with the oshrun of the Shoal it was built with", pe->rank,
-                hello.version, SHOAL_WIRE_VERSION);
+        job_end(j, 1, SIGTERM,
+                "PE %d speaks launcher protocol %u but this oshrun speaks %d; run "
+                "the program with the oshrun of the Shoal it was built with",
+                pe->rank, hello.version, SHOAL_WIRE_VERSION);
         return;
     }
     if (pe->hello || hello.rank != pe->rank) {
-        job_end(j, 1, SIGTERM, "PE %d's launcher channel is used by a second process (which thinks "
-                "it is PE %d); a program started from inside a PE must not inherit SHOAL_BOOT_FD, "
-                "SHOAL_RANK and SHOAL_SIZE", pe->rank, hello.rank);
+        job_end(j, 1, SIGTERM,
+                "PE %d's launcher channel is used by a second process (which thinks "
+                "it is PE %d); a program started from inside a PE must not inherit "
+                "SHOAL_BOOT_FD, "
+                "SHOAL_RANK and SHOAL_SIZE",
+                pe->rank, hello.rank);
         return;
     }
     pe->hello = true;
@@ -115,7 +123,9 @@ static void on_hello(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
         return;
     }
     /* Every PE oshrun starts is on this node. */
-    struct shoal_wire_welcome w = { .size = j->size, .node_rank = pe->rank, .node_size = j->size };
+    struct shoal_wire_welcome w = { .size = j->size,
+                                    .node_rank = pe->rank,
+                                    .node_size = j->size };
     memcpy(b->data + sizeof(struct shoal_wire_hdr), &w, sizeof w);
     reply(j, pe, b);
 }
@@ -148,7 +158,8 @@ static void on_collective(struct job *j, struct pe *pe, const struct shoal_wire_
             return;
         }
         j->coll_result = blob_new(op == OP_BARRIER ? SHOAL_WIRE_BARRIER_DONE
-                                                   : SHOAL_WIRE_ALLGATHER_DONE, total, 0);
+                                                   : SHOAL_WIRE_ALLGATHER_DONE,
+                                  total, 0);
         if (!j->coll_result) {
             job_end(j, 1, SIGTERM, "out of memory for a setup allgather of %d x %llu bytes",
                     j->size, (unsigned long long)h->len);
@@ -158,14 +169,17 @@ static void on_collective(struct job *j, struct pe *pe, const struct shoal_wire_
         j->coll_len = h->len;
         j->coll_first = pe->rank;
     } else if (op != j->coll_op) {
-        job_end(j, 1, SIGTERM, "PE %d entered %s while PE %d waits in %s; the PEs' calls to "
-                "shmem_init or shmem_finalize do not match", pe->rank, op_name[op], j->coll_first,
-                op_name[j->coll_op]);
+        job_end(j, 1, SIGTERM,
+                "PE %d entered %s while PE %d waits in %s; the PEs' calls to "
+                "shmem_init or shmem_finalize do not match",
+                pe->rank, op_name[op], j->coll_first, op_name[j->coll_op]);
         return;
     } else if (h->len != j->coll_len) {
-        job_end(j, 1, SIGTERM, "PE %d passed %llu bytes to a setup allgather but PE %d passed %llu; "
-                "every PE must pass the same size", pe->rank, (unsigned long long)h->len,
-                j->coll_first, (unsigned long long)j->coll_len);
+        job_end(j, 1, SIGTERM,
+                "PE %d passed %llu bytes to a setup allgather but PE %d passed %llu; "
+                "every PE must pass the same size",
+                pe->rank, (unsigned long long)h->len, j->coll_first,
+                (unsigned long long)j->coll_len);
         return;
     }
     memcpy(j->coll_result->data + sizeof(struct shoal_wire_hdr) + (size_t)pe->rank * h->len,
@@ -180,7 +194,7 @@ static void on_collective(struct job *j, struct pe *pe, const struct shoal_wire_
 static void on_abort(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h,
                      const unsigned char *payload)
 {
-    int status = h->arg & 0xff;     /* what the exit status of the PE itself would be */
+    int status = h->arg & 0xff; /* what the exit status of the PE itself would be */
     /* The PE's message is a complete line of its own ("shoal: PE n: routine: ..."). */
     if (h->len) {
         fprintf(stderr, "%.*s\n", (int)h->len, (const char *)payload);
@@ -193,9 +207,7 @@ static void on_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr
                        const unsigned char *payload)
 {
     switch (h->type) {
-    case SHOAL_WIRE_HELLO:
-        on_hello(j, pe, h, payload);
-        break;
+    case SHOAL_WIRE_HELLO: on_hello(j, pe, h, payload); break;
     case SHOAL_WIRE_BARRIER:
     case SHOAL_WIRE_ALLGATHER:
         if (h->type == SHOAL_WIRE_BARRIER && h->len)
@@ -211,11 +223,8 @@ static void on_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr
         pe->finalized = true;
         check_stuck(j);
         break;
-    case SHOAL_WIRE_ABORT:
-        on_abort(j, pe, h, payload);
-        break;
-    default:
-        bad_message(j, pe, h, "unknown type");
+    case SHOAL_WIRE_ABORT: on_abort(j, pe, h, payload); break;
+    default: bad_message(j, pe, h, "unknown type");
     }
 }
 
@@ -262,9 +271,9 @@ void chan_read(struct job *j, struct pe *pe)
             continue;
         if (n < 0 && errno == EAGAIN)
             return;
-        if (n <= 0) {           /* closed: the PE exited, or closed it after shmem_finalize */
+        if (n <= 0) { /* closed: the PE exited, or closed it after shmem_finalize */
             chan_close(pe);
-            if (!pe->exited)    /* else pe_reaped gives the verdict */
+            if (!pe->exited) /* else pe_reaped gives the verdict */
                 check_stuck(j);
             return;
         }

@@ -41,14 +41,18 @@ static int check_file(const char *path)
 static _Noreturn void cannot_run(const char *name, const char *path, int err)
 {
     if (err == EISDIR)
-        fprintf(stderr, "oshrun: cannot run '%s': %s is a directory, not a program\n", name, path);
+        fprintf(stderr, "oshrun: cannot run '%s': %s is a directory, not a program\n", name,
+                path);
     else if (err == EACCES)
-        fprintf(stderr, "oshrun: cannot run '%s': %s is not executable; check the name, or make "
-                "it executable with chmod +x\n", name, path);
+        fprintf(stderr,
+                "oshrun: cannot run '%s': %s is not executable; check the name, or make "
+                "it executable with chmod +x\n",
+                name, path);
     else if (err == ENOENT && strchr(name, '/'))
         fprintf(stderr, "oshrun: cannot run '%s': no such file; check the path\n", name);
     else if (err == ENOENT)
-        fprintf(stderr, "oshrun: cannot run '%s': not found in PATH; give its path, e.g. ./%s\n",
+        fprintf(stderr,
+                "oshrun: cannot run '%s': not found in PATH; give its path, e.g. ./%s\n",
                 name, name);
     else
         fprintf(stderr, "oshrun: cannot run '%s': %s\n", name, strerror(err));
@@ -106,9 +110,10 @@ static void check_fd_limit(struct job *j)
     if (rl.rlim_cur >= need)
         return;
     if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-        fprintf(stderr, "oshrun: -n %d needs about %llu open files but the limit is %llu; raise it "
-                "with ulimit -n, or start fewer PEs\n", j->size, (unsigned long long)need,
-                (unsigned long long)rl.rlim_max);
+        fprintf(stderr,
+                "oshrun: -n %d needs about %llu open files but the limit is %llu; raise it "
+                "with ulimit -n, or start fewer PEs\n",
+                j->size, (unsigned long long)need, (unsigned long long)rl.rlim_max);
         exit(1);
     }
     rl.rlim_cur = need;
@@ -129,8 +134,8 @@ static bool same_var(const char *entry, const char *spec)
 
 static void build_env(const struct job *j)
 {
-    static const char *const launcher_vars[] = { "SHOAL_BOOT_FD=", "SHOAL_RANK=", "SHOAL_SIZE=",
-                                                 "SHOAL_BINDING=" };
+    static const char *const launcher_vars[] = { "SHOAL_BOOT_FD=", "SHOAL_RANK=",
+                                                 "SHOAL_SIZE=", "SHOAL_BINDING=" };
     size_t n = 0;
     while (environ[n])
         n++;
@@ -151,11 +156,11 @@ static void build_env(const struct job *j)
             child_env[k++] = environ[i];
     }
     for (int x = 0; x < j->opt.n_env; x++) {
-        bool later = false;     /* the last -x of a variable wins */
+        bool later = false; /* the last -x of a variable wins */
         for (int y = x + 1; y < j->opt.n_env; y++)
             later |= strcspn(j->opt.env[y], "=") == strcspn(j->opt.env[x], "=") &&
-                     !strncmp(j->opt.env[y], j->opt.env[x], strcspn(j->opt.env[x], "=")) &&
-                     strchr(j->opt.env[y], '=');
+                    !strncmp(j->opt.env[y], j->opt.env[x], strcspn(j->opt.env[x], "=")) &&
+                    strchr(j->opt.env[y], '=');
         if (strchr(j->opt.env[x], '=') && !later)
             child_env[k++] = (char *)j->opt.env[x];
     }
@@ -169,8 +174,8 @@ static void build_env(const struct job *j)
 }
 
 /* Runs in the new process; exec failures are reported on report_fd when it is set. */
-static _Noreturn void exec_pe(const struct job *j, int rank, const char *path, int chan, int in,
-                              int out, int err, int report_fd, pid_t parent)
+static _Noreturn void exec_pe(const struct job *j, int rank, const char *path, int chan,
+                              int in, int out, int err, int report_fd, pid_t parent)
 {
     if (j->bind.how != BIND_NONE) {
         cpu_set_t set;
@@ -220,7 +225,8 @@ static void check_exec(struct job *j, pid_t pid, int report_fd, const char *path
 }
 
 /* Starts PE pe->rank; returns 0 or an errno, with *what naming the call that failed. */
-static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull, const char **what)
+static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
+                    const char **what)
 {
     int sv[2], outp[2], errp[2], inp[2] = { -1, -1 }, rep[2] = { -1, -1 };
     int first = pe->rank == 0;
@@ -230,9 +236,9 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
         return errno;
     *what = "pipe";
-    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || (want_stdin && pipe2(inp, O_CLOEXEC)) ||
-        (first && pipe2(rep, O_CLOEXEC)))
-        return errno;   /* oshrun is about to end the job: no point closing these */
+    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
+        (want_stdin && pipe2(inp, O_CLOEXEC)) || (first && pipe2(rep, O_CLOEXEC)))
+        return errno; /* oshrun is about to end the job: no point closing these */
 
     snprintf(env_fd, sizeof env_fd, "SHOAL_BOOT_FD=%d", sv[1]);
     snprintf(env_rank, sizeof env_rank, "SHOAL_RANK=%d", pe->rank);
@@ -242,7 +248,8 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     if (pid < 0)
         return errno;
     if (pid == 0)
-        exec_pe(j, pe->rank, path, sv[1], want_stdin ? inp[0] : devnull, outp[1], errp[1], rep[1], parent);
+        exec_pe(j, pe->rank, path, sv[1], want_stdin ? inp[0] : devnull, outp[1], errp[1],
+                rep[1], parent);
 
     /* Also here, so the group exists before the next PE joins it, whoever runs first. */
     setpgid(pid, j->pgid ? j->pgid : pid);
@@ -297,10 +304,12 @@ static void open_output_files(struct job *j)
     int width = snprintf(NULL, 0, "%d", j->size);
     for (int r = 0; r < j->size; r++) {
         char path[PATH_MAX];
-        int n = snprintf(path, sizeof path - 8, "%s/1/rank.%0*d", j->opt.output_dir, width, r);
+        int n = snprintf(path, sizeof path - 8, "%s/1/rank.%0*d", j->opt.output_dir, width,
+                         r);
         if (n < 0 || (size_t)n >= sizeof path - 8 || make_dirs(path)) {
             fprintf(stderr, "oshrun: --output-filename: cannot create %s: %s\n", path,
-                    n < 0 || (size_t)n >= sizeof path - 8 ? "name too long" : strerror(errno));
+                    n < 0 || (size_t)n >= sizeof path - 8 ? "name too long"
+                                                          : strerror(errno));
             exit(1);
         }
         struct stream *streams[] = { &j->pes[r].out, &j->pes[r].err };
@@ -323,9 +332,11 @@ static void report_bindings(const struct job *j)
     if (j->bind.how == BIND_NONE) {
         cpulist_format(&j->bind.allowed, list, sizeof list);
         fprintf(stderr, "oshrun: PEs 0-%d not bound (%s): each may run on CPUs %s\n",
-                j->size - 1, j->opt.bind == BIND_NONE ? "--bind-to none"
-                             : j->bind.others ? "other oshrun jobs hold the CPUs they would get"
-                                              : "more PEs than CPUs", list);
+                j->size - 1,
+                j->opt.bind == BIND_NONE ? "--bind-to none"
+                        : j->bind.others ? "other oshrun jobs hold the CPUs they would get"
+                                         : "more PEs than CPUs",
+                list);
         return;
     }
     for (int r = 0; r < j->size; r++) {
@@ -374,8 +385,10 @@ void spawn_pes(struct job *j)
             fprintf(stderr, "oshrun: cannot start PE 0: %s: %s\n", what, strerror(err));
             exit(1);
         }
-        job_end(j, 1, SIGTERM, "cannot start PE %d: %s: %s; start fewer PEs, or raise the "
-                "limits on processes (ulimit -u) and open files (ulimit -n)", r, what, strerror(err));
+        job_end(j, 1, SIGTERM,
+                "cannot start PE %d: %s: %s; start fewer PEs, or raise the "
+                "limits on processes (ulimit -u) and open files (ulimit -n)",
+                r, what, strerror(err));
         break;
     }
     close(devnull);

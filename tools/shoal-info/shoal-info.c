@@ -34,7 +34,7 @@ static bool parsable, all;
 /* One fact: "key:value" when parsable, else "  Name  value" under a heading. */
 static void fact(const char *key, const char *label, const char *value)
 {
-    if (parsable && !strcmp(label, "none"))     /* an empty list: "device:none" */
+    if (parsable && !strcmp(label, "none")) /* an empty list: "device:none" */
         printf("%s:none\n", key);
     else if (parsable)
         printf("%s:%s\n", key, value && *value ? value : "none");
@@ -105,8 +105,11 @@ static void pmix_details(void)
 /* Whether a device backend's runtime library can be loaded on this machine now. */
 static void device_details(const char *name)
 {
-    static const struct { const char *name, *lib; } libs[] = {
-        { "cuda", "libcuda.so.1" }, { "rocm", "libamdhip64.so" },
+    static const struct {
+        const char *name, *lib;
+    } libs[] = {
+        { "cuda", "libcuda.so.1" },
+        { "rocm", "libamdhip64.so" },
     };
     for (size_t i = 0; i < NELEMS(libs); i++) {
         if (strcmp(name, libs[i].name))
@@ -122,7 +125,8 @@ static void device_details(const char *name)
 }
 
 /* Lists "name|what" entries under kind (transport, bootstrap, device). */
-static void components(const char *kind, const char *title, const char *const *items, size_t n)
+static void components(const char *kind, const char *title, const char *const *items,
+                       size_t n)
 {
     heading(title);
     size_t shown = 0;
@@ -181,7 +185,9 @@ static void print_install(void)
     }
     fact("path:prefix", "Prefix", prefix);
     fact("path:bindir", "Programs", bindir);
-    static const struct { const char *key, *label, *rest; } paths[] = {
+    static const struct {
+        const char *key, *label, *rest;
+    } paths[] = {
         { "path:incdir", "Headers", SHOAL_INFO_INCLUDEDIR },
         { "path:libdir", "Libraries", SHOAL_INFO_LIBDIR },
         { "path:mandir", "Manual pages", SHOAL_INFO_MANDIR },
@@ -196,8 +202,9 @@ static void print_install(void)
 
 static const char *class_name(enum shoal_env_class c)
 {
-    return c == SHOAL_ENV_CLASS_USER ? "user" : c == SHOAL_ENV_CLASS_LAUNCHER ? "launcher"
-                                                                             : "foreign";
+    return c == SHOAL_ENV_CLASS_USER        ? "user"
+            : c == SHOAL_ENV_CLASS_LAUNCHER ? "launcher"
+                                            : "foreign";
 }
 
 static void print_env(void)
@@ -259,7 +266,8 @@ static void print_report(void)
     components("device", "Device backends", devices, NELEMS(devices));
     print_install();
 
-    heading(all ? "Environment variables (name, default, meaning), launcher and internal ones too"
+    heading(all ? "Environment variables (name, default, meaning), launcher and internal "
+                  "ones too"
                 : "Environment variables (name, default, meaning)");
     print_env();
 }
@@ -274,7 +282,8 @@ static void usage(FILE *out)
             "  --all       also libfabric's providers on this machine, and the variables\n"
             "              oshrun sets, those read to recognise other launchers and those\n"
             "              read by Shoal's other programs\n"
-            "  --parsable  key:value lines (e.g. transport:ofi:version:runtime:libfabric 1.17)\n"
+            "  --parsable  key:value lines (e.g. transport:ofi:version:runtime:libfabric "
+            "1.17)\n"
             "  --env       only the environment variables, with defaults and meanings\n"
             "  --version   only the Shoal and OpenSHMEM versions\n"
             "  --help      this text\n");

@@ -87,7 +87,7 @@ static int mc_broadcast(int start, int stride, int size, void *buf, size_t len, 
 }
 
 static int mc_fcollect(int start, int stride, int size, void *dest, const void *src,
-                         size_t len)
+                       size_t len)
 {
     if (len > INT_MAX)
         return -1;
@@ -97,7 +97,7 @@ static int mc_fcollect(int start, int stride, int size, void *dest, const void *
 }
 
 static int mc_collect(int start, int stride, int size, void *dest, const void *src,
-                        size_t len)
+                      size_t len)
 {
     MPI_Comm comm = members(start, stride, size);
     uint64_t mine = len, *all = malloc((size_t)size * sizeof *all);
@@ -136,7 +136,7 @@ static MPI_Datatype block_type(size_t nelems, size_t esize, ptrdiff_t stride)
 }
 
 static int mc_alltoall(int start, int stride, int size, void *dest, const void *src,
-                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
+                       ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
     MPI_Comm comm = members(start, stride, size);
     if (dst == 1 && sst == 1) {
@@ -159,17 +159,26 @@ static MPI_Datatype red_type(enum shoal_red_kind kind, size_t esize)
 {
     switch (kind) {
     case SHOAL_RED_SIGNED:
-        return esize == 1 ? MPI_INT8_T : esize == 2 ? MPI_INT16_T : esize == 4 ? MPI_INT32_T
-               : esize == 8 ? MPI_INT64_T : MPI_DATATYPE_NULL;
+        return esize == 1    ? MPI_INT8_T
+                : esize == 2 ? MPI_INT16_T
+                : esize == 4 ? MPI_INT32_T
+                : esize == 8 ? MPI_INT64_T
+                             : MPI_DATATYPE_NULL;
     case SHOAL_RED_UNSIGNED:
-        return esize == 1 ? MPI_UINT8_T : esize == 2 ? MPI_UINT16_T : esize == 4 ? MPI_UINT32_T
-               : esize == 8 ? MPI_UINT64_T : MPI_DATATYPE_NULL;
+        return esize == 1    ? MPI_UINT8_T
+                : esize == 2 ? MPI_UINT16_T
+                : esize == 4 ? MPI_UINT32_T
+                : esize == 8 ? MPI_UINT64_T
+                             : MPI_DATATYPE_NULL;
     case SHOAL_RED_REAL:
-        return esize == sizeof(float) ? MPI_FLOAT : esize == sizeof(double) ? MPI_DOUBLE
-               : esize == sizeof(long double) ? MPI_LONG_DOUBLE : MPI_DATATYPE_NULL;
+        return esize == sizeof(float)          ? MPI_FLOAT
+                : esize == sizeof(double)      ? MPI_DOUBLE
+                : esize == sizeof(long double) ? MPI_LONG_DOUBLE
+                                               : MPI_DATATYPE_NULL;
     case SHOAL_RED_COMPLEX:
-        return esize == 2 * sizeof(float) ? MPI_C_FLOAT_COMPLEX
-               : esize == 2 * sizeof(double) ? MPI_C_DOUBLE_COMPLEX : MPI_DATATYPE_NULL;
+        return esize == 2 * sizeof(float)     ? MPI_C_FLOAT_COMPLEX
+                : esize == 2 * sizeof(double) ? MPI_C_DOUBLE_COMPLEX
+                                              : MPI_DATATYPE_NULL;
     }
     return MPI_DATATYPE_NULL;
 }
@@ -189,7 +198,7 @@ static MPI_Op red_op(enum shoal_red_op op)
 }
 
 static int mc_reduce(int start, int stride, int size, void *dest, const void *src, size_t n,
-                       size_t esize, enum shoal_red_kind kind, enum shoal_red_op op)
+                     size_t esize, enum shoal_red_kind kind, enum shoal_red_op op)
 {
     MPI_Datatype t = red_type(kind, esize);
     if (n > INT_MAX || t == MPI_DATATYPE_NULL)
@@ -200,7 +209,7 @@ static int mc_reduce(int start, int stride, int size, void *dest, const void *sr
 }
 
 static int mc_scan(int start, int stride, int size, void *dest, const void *src, size_t n,
-                     size_t esize, enum shoal_red_kind kind, int exclusive)
+                   size_t esize, enum shoal_red_kind kind, int exclusive)
 {
     MPI_Datatype t = red_type(kind, esize);
     if (n > INT_MAX || t == MPI_DATATYPE_NULL)
@@ -214,7 +223,7 @@ static int mc_scan(int start, int stride, int size, void *dest, const void *src,
     MPI_Exscan(in, dest, (int)n, t, MPI_SUM, comm);
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0)   /* MPI leaves it undefined; SHMEM's exclusive sum starts at zero */
+    if (rank == 0) /* MPI leaves it undefined; SHMEM's exclusive sum starts at zero */
         memset(dest, 0, n * esize);
     return 0;
 }

@@ -19,10 +19,10 @@ static int mpi_level(int shmem_level)
 
 static const char *level_name(int l)
 {
-    return l == MPI_THREAD_MULTIPLE     ? "MPI_THREAD_MULTIPLE"
-           : l == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
-           : l == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
-                                        : "MPI_THREAD_SINGLE";
+    return l == MPI_THREAD_MULTIPLE      ? "MPI_THREAD_MULTIPLE"
+            : l == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+            : l == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+                                         : "MPI_THREAD_SINGLE";
 }
 
 static int start_mpi(void)
@@ -31,8 +31,10 @@ static int start_mpi(void)
     MPI_Initialized(&up);
     MPI_Finalized(&down);
     if (down) {
-        mt.host->warn("shmem_init", "SHOAL_TRANSPORT=%s: the application has already called "
-                      "MPI_Finalize; call shmem_init before it", mt.st->cfg.transport);
+        mt.host->warn("shmem_init",
+                      "SHOAL_TRANSPORT=%s: the application has already called "
+                      "MPI_Finalize; call shmem_init before it",
+                      mt.st->cfg.transport);
         return -1;
     }
     if (!up) {
@@ -55,9 +57,10 @@ static int start_mpi(void)
         MPI_Query_thread(&have);
     }
     if (have < want) {
-        mt.host->warn("shmem_init", "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
-                      "MPI provides %s; %s", mt.st->cfg.transport, level_name(want),
-                      level_name(have),
+        mt.host->warn("shmem_init",
+                      "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
+                      "MPI provides %s; %s",
+                      mt.st->cfg.transport, level_name(want), level_name(have),
                       mt.own_mpi ? "use an MPI built with thread support, or request a lower "
                                    "level in shmem_init_thread"
                                  : "initialise MPI with MPI_Init_thread at that level");
@@ -73,7 +76,8 @@ static void open_set(struct mpi_set *set, MPI_Info info)
         if (!set->targets[s])
             MT_FATAL("shmem_init", "out of memory for the mpi transport's target sets");
         const struct shoal_seg *seg = &mt.st->seg[s];
-        MPI_Win_create((void *)seg->base, (MPI_Aint)seg->size, 1, info, mt.comm, &set->win[s]);
+        MPI_Win_create((void *)seg->base, (MPI_Aint)seg->size, 1, info, mt.comm,
+                       &set->win[s]);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
     }
     set->dirty = 0;
@@ -94,8 +98,10 @@ static int mpi_init(void)
     MPI_Comm_split(MPI_COMM_WORLD, 0, mt.st->my_pe, &mt.comm);
     MPI_Comm_size(mt.comm, &size);
     if (size != mt.st->n_pes) {
-        mt.host->warn("shmem_init", "MPI_COMM_WORLD has %d ranks but the SHMEM job %d PEs; "
-                      "start every PE with one mpirun", size, mt.st->n_pes);
+        mt.host->warn("shmem_init",
+                      "MPI_COMM_WORLD has %d ranks but the SHMEM job %d PEs; "
+                      "start every PE with one mpirun",
+                      size, mt.st->n_pes);
         return -1;
     }
     long k = mt.st->cfg.mpi_context_windows;
@@ -150,8 +156,9 @@ static int mpi_ctx_create(struct shoal_ctx *ctx)
         mt.host->warn("shmem_ctx_create", "out of memory");
         return -1;
     }
-    unsigned i = mt.nsets > 1 ? 1 + __atomic_fetch_add(&mt.next_set, 1, __ATOMIC_RELAXED) %
-                                        (unsigned)(mt.nsets - 1)
+    unsigned i = mt.nsets > 1 ? 1 +
+                    __atomic_fetch_add(&mt.next_set, 1, __ATOMIC_RELAXED) %
+                            (unsigned)(mt.nsets - 1)
                               : 0;
     ctx_setup(c, &mt.sets[i]);
     ctx->net = c;
@@ -173,9 +180,11 @@ shoal_module_transport(const struct shoal_module_host *host);
 
 const struct shoal_transport_ops *shoal_module_transport(const struct shoal_module_host *host)
 {
-    if (host->version != SHOAL_MODULE_VERSION || host->state_size != sizeof(struct shoal_state) ||
+    if (host->version != SHOAL_MODULE_VERSION ||
+        host->state_size != sizeof(struct shoal_state) ||
         host->ctx_size != sizeof(struct shoal_ctx)) {
-        host->warn("shmem_init", "libshoal-mpi.so is from another Shoal build than libshoal; "
+        host->warn("shmem_init",
+                   "libshoal-mpi.so is from another Shoal build than libshoal; "
                    "install both from the same build");
         return NULL;
     }

@@ -41,8 +41,8 @@ static MPI_Op amo_op(enum shoal_amo_op op)
     MT_FATAL("shoal", "internal: AMO operation %d", (int)op);
 }
 
-
-static void rma_put(struct mpi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe)
+static void rma_put(struct mpi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                    int pe)
 {
     MPI_Win w = c->rma->win[seg];
     const char *p = src;
@@ -65,7 +65,8 @@ static void rma_get(struct mpi_ctx *c, void *dst, int seg, uint64_t off, size_t 
     }
 }
 
-void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe)
+void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+             int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     rma_put(c, seg, off, src, len, pe);
@@ -172,12 +173,15 @@ void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
                     int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
                     int nbi, int pe)
 {
-    (void)nbi;   /* the payload must be in place before the signal: both complete here */
+    (void)nbi; /* the payload must be in place before the signal: both complete here */
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     rma_put(c, seg, off, src, len, pe);
     MPI_Win_flush(pe, c->rma->win[seg]);
-    struct shoal_amo a = { .op = sig_op, .type = SHOAL_AMO_UINT64, .seg = sig_seg,
-                           .off = sig_off, .operand = &signal };
+    struct shoal_amo a = { .op = sig_op,
+                           .type = SHOAL_AMO_UINT64,
+                           .seg = sig_seg,
+                           .off = sig_off,
+                           .operand = &signal };
     amo_deferred(c, &a, pe);
 }
 

@@ -22,8 +22,8 @@
 
 struct mpi_set {
     MPI_Win win[SHOAL_NSEGS];
-    unsigned dirty;                  /* bit s: targets[s] may have bits set (atomic) */
-    uint64_t *targets[SHOAL_NSEGS];  /* bit pe: operations to pe on win[s] to complete */
+    unsigned dirty;                 /* bit s: targets[s] may have bits set (atomic) */
+    uint64_t *targets[SHOAL_NSEGS]; /* bit pe: operations to pe on win[s] to complete */
 };
 
 /* Copies of data that MPI may read after the call returns: operands of
@@ -34,22 +34,22 @@ struct mpi_set {
 #define MPI_BOUNCE_MAX 256
 
 struct mpi_ctx {
-    struct mpi_set *rma;       /* windows of this context's puts and gets */
-    unsigned amo_dirty;        /* bit s: this context left AMOs on set 0's window s */
-    pthread_mutex_t lock;      /* the arena, with SHMEM_THREAD_MULTIPLE */
-    size_t used;               /* arena bytes handed out since it was last reset */
+    struct mpi_set *rma;  /* windows of this context's puts and gets */
+    unsigned amo_dirty;   /* bit s: this context left AMOs on set 0's window s */
+    pthread_mutex_t lock; /* the arena, with SHMEM_THREAD_MULTIPLE */
+    size_t used;          /* arena bytes handed out since it was last reset */
     _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
 };
 
 struct mpi_tr {
     const struct shoal_module_host *host;
     const struct shoal_state *st;
-    MPI_Comm comm;             /* every PE, rank = PE number */
-    int own_mpi;               /* this module called MPI_Init_thread */
-    int locked;                /* operand slots need the lock */
-    int nwords;                /* 64-bit words of a targets bitmap */
+    MPI_Comm comm; /* every PE, rank = PE number */
+    int own_mpi;   /* this module called MPI_Init_thread */
+    int locked;    /* operand slots need the lock */
+    int nwords;    /* 64-bit words of a targets bitmap */
     int nsets;
-    struct mpi_set *sets;      /* sets[0]: default context and all AMOs */
+    struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
     struct mpi_ctx dflt;
 };
@@ -84,7 +84,8 @@ static inline void mpi_mark(struct mpi_set *set, int seg, int pe)
 void mpi_flush_set(struct mpi_set *set, unsigned mask, int local);
 
 /* Operations (mpi_rma.c). */
-void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+             int pe);
 void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                  int pe);
 void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);

@@ -51,25 +51,25 @@
  * &slot->fctx as the operation's context. */
 struct ofi_slot {
     struct fi_context2 fctx;
-    struct ofi_slot *next;          /* free list */
+    struct ofi_slot *next; /* free list */
     char *buf;
-    void *copy_to;                  /* get or fetch: where the data goes at completion */
+    void *copy_to; /* get or fetch: where the data goes at completion */
     size_t copy_len;
-    volatile int *done;             /* a blocking caller's flag, set at completion */
+    volatile int *done; /* a blocking caller's flag, set at completion */
 };
 
 /* A cached registration of a local buffer outside the segments (FI_MR_LOCAL). */
 struct ofi_reg {
-    uintptr_t lo, hi;               /* page-aligned range */
+    uintptr_t lo, hi; /* page-aligned range */
     struct fid_mr *mr;
     void *desc;
-    uint64_t used;                  /* clock of the last use: least recent goes first */
+    uint64_t used; /* clock of the last use: least recent goes first */
 };
 
 /* Small puts to one PE held in a bounce slot until they go as one write
  * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes. */
 struct ofi_bundle {
-    struct ofi_slot *slot;          /* NULL when no bundle is open */
+    struct ofi_slot *slot; /* NULL when no bundle is open */
     size_t len;
     int pe;
     unsigned n;
@@ -84,49 +84,49 @@ struct ofi_pws {
 };
 
 struct ofi_ctx {
-    int ready;                      /* endpoint, CQ, counters and slots are open */
+    int ready; /* endpoint, CQ, counters and slots are open */
     struct fid_ep *ep;
-    struct fid_cq *cq;              /* bounce-slot completions and every error */
-    struct fid_cntr *wcntr;         /* puts and non-fetching AMOs */
-    struct fid_cntr *rcntr;         /* gets and fetching AMOs */
-    uint64_t writes, reads;         /* issued so far; quiet waits for the counters to match */
+    struct fid_cq *cq;      /* bounce-slot completions and every error */
+    struct fid_cntr *wcntr; /* puts and non-fetching AMOs */
+    struct fid_cntr *rcntr; /* gets and fetching AMOs */
+    uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];
     char *slot_mem;
     struct fid_mr *slot_mr;
     void *slot_desc;
-    uint64_t more;                  /* FI_MORE while a batch session is open */
-    int more_pending;               /* a posted put still carries FI_MORE: flush before waits */
-    int more_pe;                    /* where the flush goes: the last batched put's target */
+    uint64_t more;    /* FI_MORE while a batch session is open */
+    int more_pending; /* a posted put still carries FI_MORE: flush before waits */
+    int more_pe;      /* where the flush goes: the last batched put's target */
     uint64_t more_addr, more_key;
-    int fence_pending;              /* the next put or AMO waits for earlier writes */
-    int direct_pending;             /* a direct put's source may still be read: local
+    int fence_pending;  /* the next put or AMO waits for earlier writes */
+    int direct_pending; /* a direct put's source may still be read: local
                                        completion must wait for the write counter */
     /* Session modes (ofi_session.c), set between session start and stop. */
-    int bundling;                   /* small puts join bundles */
-    int pws_defer;                  /* put-with-signal: signals wait for one fence */
-    int unreliable;                 /* non-fetching AMOs go once through uep */
+    int bundling;   /* small puts join bundles */
+    int pws_defer;  /* put-with-signal: signals wait for one fence */
+    int unreliable; /* non-fetching AMOs go once through uep */
     struct ofi_bundle bundle;
-    int flushing;                   /* sending what was held back: waits inside must not */
+    int flushing; /* sending what was held back: waits inside must not */
     unsigned npws;
     struct ofi_pws pws[OFI_PWS_MAX];
-    struct fid_ep *uep;             /* single-transmit endpoint: no counters, no acks waited */
-    struct ofi_trig_op *trig_ops;   /* posted triggered operations, freed at quiet */
-    unsigned char *utouched;        /* utouched[pe]: pe got single-transmit AMOs */
+    struct fid_ep *uep;           /* single-transmit endpoint: no counters, no acks waited */
+    struct ofi_trig_op *trig_ops; /* posted triggered operations, freed at quiet */
+    unsigned char *utouched;      /* utouched[pe]: pe got single-transmit AMOs */
     unsigned nutouched;
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
-    int locked;                     /* ofi.locked, unless the context is private or
+    int locked;               /* ofi.locked, unless the context is private or
                                        serialized: then only its owner uses it */
-    pthread_mutex_t lock;           /* taken only when locked */
-    struct ofi_ctx *next_ctx;       /* every context, for progress() */
+    pthread_mutex_t lock;     /* taken only when locked */
+    struct ofi_ctx *next_ctx; /* every context, for progress() */
 };
 
 /* Where a PE's segment lives in its own provider's terms. */
 struct ofi_remote {
-    uint64_t base;                  /* virtual address of the segment, or 0 for offsets */
+    uint64_t base; /* virtual address of the segment, or 0 for offsets */
     uint64_t key;
 };
 
@@ -136,39 +136,39 @@ enum ofi_amo_kind { OFI_AMO_PLAIN, OFI_AMO_FETCH, OFI_AMO_COMPARE, OFI_AMO_KINDS
 
 struct ofi_state {
     struct fi_info *info;
-    struct fi_info *info_tx;        /* for contexts' endpoints: few receive buffers */
+    struct fi_info *info_tx; /* for contexts' endpoints: few receive buffers */
     struct fid_fabric *fabric;
     struct fid_domain *domain;
     struct fid_av *av;
     struct fid_mr *seg_mr[SHOAL_NSEGS];
     void *seg_desc[SHOAL_NSEGS];
-    struct ofi_remote *remote;      /* remote[pe * SHOAL_NSEGS + seg] */
-    struct ofi_ctx *dflt;           /* the default context: the target endpoint */
-    struct ofi_ctx *ctxs;           /* every context (progress walks them) */
+    struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
+    struct ofi_ctx *dflt;      /* the default context: the target endpoint */
+    struct ofi_ctx *ctxs;      /* every context (progress walks them) */
     pthread_mutex_t ctxs_lock;
     size_t inject_size;
-    size_t bounce_size;             /* slot size: medium puts and gets */
+    size_t bounce_size; /* slot size: medium puts and gets */
     uint64_t mr_mode;
-    uint64_t op_flags;              /* the endpoint's default completion flags, which the
+    uint64_t op_flags;     /* the endpoint's default completion flags, which the
                                        *msg calls must repeat */
-    int mr_local;                   /* pass descriptors of registered local buffers */
-    int fence_flag;                 /* the provider orders with FI_FENCE */
-    int writes_ordered;             /* puts and AMOs to a PE land in issue order */
-    int atomics_ordered;            /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
-    size_t atomic_bytes;            /* most bytes one native atomic write of bytes may carry */
-    int delivery_complete;          /* counters count FI_DELIVERY_COMPLETE */
-    int locked;                     /* threads share contexts or the progress thread runs */
-    int emulate_amo;                /* SHMEM_OFI_ATOMIC_EMULATE */
-    size_t bundle_size;             /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
-    size_t rma_iov_limit;           /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
-    int unreliable_ok;              /* single-transmit AMOs can be settled (ATOMIC_RAW) */
-    int trigger_ok;                 /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
-    size_t key_bytes;               /* the provider's memory key size (mr_key_size) */
+    int mr_local;          /* pass descriptors of registered local buffers */
+    int fence_flag;        /* the provider orders with FI_FENCE */
+    int writes_ordered;    /* puts and AMOs to a PE land in issue order */
+    int atomics_ordered;   /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
+    size_t atomic_bytes;   /* most bytes one native atomic write of bytes may carry */
+    int delivery_complete; /* counters count FI_DELIVERY_COMPLETE */
+    int locked;            /* threads share contexts or the progress thread runs */
+    int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
+    size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
+    int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
+    size_t key_bytes;      /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
-    int progress_thread;            /* a progress thread runs (or will, after start-up) */
+    int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
-    int progress_fd;                /* the default CQ's wait object, or -1: the thread polls */
-    int progress_stop_fd;           /* eventfd that wakes the thread to end it */
+    int progress_fd;      /* the default CQ's wait object, or -1: the thread polls */
+    int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
 };
@@ -249,7 +249,8 @@ static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t
 int ofi_net_init(void);
 void ofi_net_fini(void);
 /* ofi_rma.c, ofi_amo.c, ofi_signal.c, ofi_order.c, ofi_ctx.c */
-void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe);
+void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+             int pe);
 void ofi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                  int pe);
 void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
@@ -271,7 +272,8 @@ void ofi_trigger_add(void *counter, uint64_t n);
 void ofi_trigger_close(void *counter);
 void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
                               size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                              enum shoal_amo_op sig_op, int pe, void *counter, uint64_t threshold);
+                              enum shoal_amo_op sig_op, int pe, void *counter,
+                              uint64_t threshold);
 /* Ends the job when one of c's triggered operations has not fired: quiet would
  * wait for it forever. */
 void ofi_trigger_check(struct ofi_ctx *c);
@@ -304,7 +306,8 @@ void ofi_drain_cq(struct ofi_ctx *c);
 /* Drives the other contexts' endpoints (the default one above all: it is the
  * target of every peer and of this PE's own AMOs). */
 void ofi_progress_others(struct ofi_ctx *c);
-void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, const char *what);
+void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
+                   const char *what);
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
@@ -329,7 +332,8 @@ void ofi_quiet_locked(struct ofi_ctx *c);
 
 /* ofi_rma.c: issues a put; 1 when the source is reusable only once the write
  * counter catches up (direct protocol), 0 when it is free already. */
-int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe);
+int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                   int pe);
 
 /* ofi_amo.c */
 void ofi_amo_table(void);
@@ -339,18 +343,19 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
 
 /* A post refused with -FI_EAGAIN waits for the provider to make room: it
  * progresses this context and retries; anything else is fatal. */
-#define OFI_POST(c, what, call)                                                         \
-    do {                                                                                \
-        struct shoal_backoff ofi_b_ = { 0 };                                            \
-        ssize_t ofi_rc_;                                                                \
-        while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                      \
-            ofi_drain_cq(c);                                                            \
-            ofi_progress_others(c);                                                     \
-            ofi_backoff(&ofi_b_);                                                       \
-        }                                                                               \
-        if (SHOAL_UNLIKELY(ofi_rc_))                                                    \
-            ofi_fatal_rc(what, (int)ofi_rc_,                                            \
-                         "check the provider (SHMEM_OFI_PROVIDER) and FI_LOG_LEVEL=warn output"); \
+#define OFI_POST(c, what, call)                                                              \
+    do {                                                                                     \
+        struct shoal_backoff ofi_b_ = { 0 };                                                 \
+        ssize_t ofi_rc_;                                                                     \
+        while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                           \
+            ofi_drain_cq(c);                                                                 \
+            ofi_progress_others(c);                                                          \
+            ofi_backoff(&ofi_b_);                                                            \
+        }                                                                                    \
+        if (SHOAL_UNLIKELY(ofi_rc_))                                                         \
+            ofi_fatal_rc(                                                                    \
+                    what, (int)ofi_rc_,                                                      \
+                    "check the provider (SHMEM_OFI_PROVIDER) and FI_LOG_LEVEL=warn output"); \
     } while (0)
 
 /* ofi_bundle.c: puts joining a bundle, signals held back by the put-with-signal

@@ -17,8 +17,10 @@ static const enum fi_op fi_op_of[OFI_AMO_OPS] = {
 };
 
 static const enum fi_datatype fi_type_of[OFI_AMO_TYPES] = {
-    [SHOAL_AMO_INT32] = FI_INT32, [SHOAL_AMO_UINT32] = FI_UINT32,
-    [SHOAL_AMO_INT64] = FI_INT64, [SHOAL_AMO_UINT64] = FI_UINT64,
+    [SHOAL_AMO_INT32] = FI_INT32,
+    [SHOAL_AMO_UINT32] = FI_UINT32,
+    [SHOAL_AMO_INT64] = FI_INT64,
+    [SHOAL_AMO_UINT64] = FI_UINT64,
 };
 
 static const size_t size_of[OFI_AMO_TYPES] = { 4, 4, 8, 8 };
@@ -42,13 +44,15 @@ void ofi_amo_table(void)
             enum fi_op fop = fi_op_of[op];
             if (op == SHOAL_AMO_CSWAP) {
                 ofi.native[OFI_AMO_COMPARE][op][t] =
-                    !fi_compare_atomicvalid(ep, dt, fop, &count) && count;
+                        !fi_compare_atomicvalid(ep, dt, fop, &count) && count;
                 continue;
             }
             if (op != SHOAL_AMO_READ)
-                ofi.native[OFI_AMO_PLAIN][op][t] = !fi_atomicvalid(ep, dt, fop, &count) && count;
+                ofi.native[OFI_AMO_PLAIN][op][t] =
+                        !fi_atomicvalid(ep, dt, fop, &count) && count;
             count = 0;
-            ofi.native[OFI_AMO_FETCH][op][t] = !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
+            ofi.native[OFI_AMO_FETCH][op][t] =
+                    !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
         }
@@ -58,16 +62,18 @@ void ofi_amo_table(void)
         ofi.atomic_bytes = count;
     if (!ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT32] ||
         !ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT64])
-        shoal_fatal("shmem_init", "libfabric provider %s has no compare-and-swap on 32- and "
+        shoal_fatal("shmem_init",
+                    "libfabric provider %s has no compare-and-swap on 32- and "
                     "64-bit integers, which Shoal needs for its atomics; choose another "
-                    "SHMEM_OFI_PROVIDER", ofi.info->fabric_attr->prov_name);
+                    "SHMEM_OFI_PROVIDER",
+                    ofi.info->fabric_attr->prov_name);
 }
 
 /* One native fetching or compare AMO through a slot: operand at +8, compare at
  * +16, result at 0, copied to fetch at completion. */
 static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
-                         const void *operand, const void *compare, void *fetch, uint64_t raddr,
-                         uint64_t key, int pe, volatile int *done)
+                         const void *operand, const void *compare, void *fetch,
+                         uint64_t raddr, uint64_t key, int pe, volatile int *done)
 {
     struct ofi_slot *s = ofi_slot_get(c);
     memset(s->buf, 0, OFI_AMO_SLOT_BYTES);
@@ -81,9 +87,15 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     struct fi_ioc src = { s->buf + 8, 1 }, cmp = { s->buf + 16, 1 }, res = { s->buf, 1 };
     struct fi_rma_ioc rma = { raddr, 1, key };
     void *desc = c->slot_desc;
-    struct fi_msg_atomic msg = { .msg_iov = &src, .desc = &desc, .iov_count = 1,
-                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
-                                 .datatype = dt, .op = op, .context = &s->fctx };
+    struct fi_msg_atomic msg = { .msg_iov = &src,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = (fi_addr_t)pe,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
+                                 .datatype = dt,
+                                 .op = op,
+                                 .context = &s->fctx };
     uint64_t flags = FI_COMPLETION | ofi.op_flags;
     if (op == FI_CSWAP)
         OFI_POST(c, "fi_compare_atomicmsg",
@@ -116,9 +128,15 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
         flags |= FI_COMPLETION;
     }
     struct fi_rma_ioc rma = { raddr, 1, key };
-    struct fi_msg_atomic msg = { .msg_iov = &src, .desc = &desc, .iov_count = 1,
-                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
-                                 .datatype = dt, .op = op, .context = context };
+    struct fi_msg_atomic msg = { .msg_iov = &src,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = (fi_addr_t)pe,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
+                                 .datatype = dt,
+                                 .op = op,
+                                 .context = context };
     OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
     c->writes++;
 }
@@ -150,8 +168,8 @@ static uint64_t apply(const struct shoal_amo *a, uint64_t old)
     switch (a->op) {
     case SHOAL_AMO_ADD: r = old + v; break;
     case SHOAL_AMO_AND: r = old & v; break;
-    case SHOAL_AMO_OR:  r = old | v; break;
-    default:            r = old ^ v; break;
+    case SHOAL_AMO_OR: r = old | v; break;
+    default: r = old ^ v; break;
     }
     return size_of[a->type] == 4 ? (uint32_t)r : r;
 }
@@ -187,8 +205,9 @@ static void amo_emulated(struct ofi_ctx *c, const struct shoal_amo *a, uint64_t 
 static void amo_single_transmit(struct ofi_ctx *c, const struct shoal_amo *a, int pe)
 {
     OFI_POST(c, "fi_inject_atomic",
-             fi_inject_atomic(c->uep, a->operand, 1, (fi_addr_t)pe, ofi_raddr(a->seg, a->off, pe),
-                              ofi_rkey(a->seg, pe), fi_type_of[a->type], fi_op_of[a->op]));
+             fi_inject_atomic(c->uep, a->operand, 1, (fi_addr_t)pe,
+                              ofi_raddr(a->seg, a->off, pe), ofi_rkey(a->seg, pe),
+                              fi_type_of[a->type], fi_op_of[a->op]));
     if (!c->utouched[pe]) {
         c->utouched[pe] = 1;
         c->nutouched++;

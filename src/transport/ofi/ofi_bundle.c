@@ -34,8 +34,12 @@ static void bundle_post(struct ofi_ctx *c)
     }
     struct iovec iov = { b.slot->buf, b.len };
     void *desc = c->slot_desc;
-    struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                              .addr = (fi_addr_t)b.pe, .rma_iov = b.riov, .rma_iov_count = b.n,
+    struct fi_msg_rma msg = { .msg_iov = &iov,
+                              .desc = &desc,
+                              .iov_count = 1,
+                              .addr = (fi_addr_t)b.pe,
+                              .rma_iov = b.riov,
+                              .rma_iov_count = b.n,
                               .context = &b.slot->fctx };
     /* Small bundles are injected and their slot is free at once; the others
      * free it at completion (ofi_drain_cq). */
@@ -65,7 +69,8 @@ static int overlaps(const struct ofi_bundle *b, uint64_t raddr, size_t len, uint
     return 0;
 }
 
-int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len, int pe)
+int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                   int pe)
 {
     if (len > ofi.bundle_size / 2)
         return 0;
@@ -121,8 +126,11 @@ void ofi_deferred_flush(struct ofi_ctx *c)
         ofi_wait_cntr(c, c->wcntr, c->writes, "put-with-signal payloads");
     for (unsigned i = 0; i < n; i++) {
         const struct ofi_pws *p = &c->pws[i];
-        struct shoal_amo sig = { .op = p->op, .type = SHOAL_AMO_UINT64, .seg = p->seg,
-                                 .off = p->off, .operand = &p->value };
+        struct shoal_amo sig = { .op = p->op,
+                                 .type = SHOAL_AMO_UINT64,
+                                 .seg = p->seg,
+                                 .off = p->off,
+                                 .operand = &p->value };
         ofi_amo_locked(c, &sig, p->pe, 1, 0);
     }
     c->flushing = 0;

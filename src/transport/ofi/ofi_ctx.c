@@ -8,7 +8,8 @@
 
 static int ctx_fail(const char *what, int rc)
 {
-    shoal_warn("shmem_ctx_create", "libfabric %s failed: %s (%d); the provider may limit "
+    shoal_warn("shmem_ctx_create",
+               "libfabric %s failed: %s (%d); the provider may limit "
                "endpoints: create fewer contexts or choose another SHMEM_OFI_PROVIDER",
                what, fi_strerror(-rc), rc);
     return -1;
@@ -76,19 +77,20 @@ static int open_cq(struct ofi_ctx *c)
 
 int ofi_ctx_enable(struct ofi_ctx *c)
 {
-    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP,
+                                      .wait_obj = FI_WAIT_NONE };
     int rc;
     SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
               c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
-    if ((rc = open_cq(c)) ||
-        (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
+    if ((rc = open_cq(c)) || (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
         return ctx_fail("completion queue or counter creation", rc);
     /* Only bounce-slot operations ask for CQ entries; errors always arrive. */
     if ((rc = fi_ep_bind(c->ep, &ofi.av->fid, 0)) ||
-        (rc = fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
+        (rc = fi_ep_bind(c->ep, &c->cq->fid,
+                         FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
         (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE)) ||
         (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)))
         return ctx_fail("endpoint binding", rc);
@@ -103,8 +105,10 @@ int ofi_ctx_enable(struct ofi_ctx *c)
 void ofi_ctx_enable_or_die(struct ofi_ctx *c)
 {
     if (ofi_ctx_enable(c))
-        shoal_fatal("shmem_ctx", "cannot open a libfabric endpoint for a context (see the "
-                    "warning above); use fewer contexts at once or another SHMEM_OFI_PROVIDER");
+        shoal_fatal(
+                "shmem_ctx",
+                "cannot open a libfabric endpoint for a context (see the "
+                "warning above); use fewer contexts at once or another SHMEM_OFI_PROVIDER");
 }
 
 void ofi_ctx_close(struct ofi_ctx *c)
@@ -126,7 +130,8 @@ void ofi_ctx_close(struct ofi_ctx *c)
     if (c->ep)
         fi_close(&c->ep->fid);
     if (c->slot_mem) {
-        size_t sz = ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
+        size_t sz =
+                ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
         munmap(c->slot_mem, ((sz + 63) & ~(size_t)63) * OFI_BOUNCE_SLOTS);
     }
     if (c->rcntr)
@@ -150,7 +155,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
 static int own_endpoint(const struct shoal_ctx *ctx)
 {
     return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
-           (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+            (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
 }
 
 int ofi_ctx_create(struct shoal_ctx *ctx)

@@ -32,11 +32,12 @@ static struct fi_info *base_hints(void)
     h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->av_type = FI_AV_TABLE;
-    h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
+    h->domain_attr->mr_mode =
+            FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
     /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
      * is manual) drives endpoints beside the threads that use them. */
-    h->domain_attr->threading = ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE
-                                                                           : FI_THREAD_DOMAIN;
+    h->domain_attr->threading =
+            ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
     /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
      * context, so a provider that needs one per operation does not fit. */
     h->mode = 0;
@@ -76,7 +77,8 @@ static _Noreturn void no_provider(int rc)
     char avail[1024];
     list_providers(avail, sizeof avail);
     const char *p = set(shoal.cfg.ofi_provider) ? shoal.cfg.ofi_provider : "(any)";
-    shoal_fatal("shmem_init", "no libfabric provider offers reliable datagram endpoints with "
+    shoal_fatal("shmem_init",
+                "no libfabric provider offers reliable datagram endpoints with "
                 "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s (fi_getinfo: %s); providers "
                 "here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM with "
                 "FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm)",
@@ -86,7 +88,9 @@ static _Noreturn void no_provider(int rc)
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
  * ofi_rxd (over udp) crashes inside libfabric 1.17 on fetching atomics and takes
  * hundreds of microseconds per operation on loopback. */
-static const struct { const char *prov, *why; } refused[] = {
+static const struct {
+    const char *prov, *why;
+} refused[] = {
     { "ofi_rxd", "its fetching atomics crash inside libfabric (seen with 1.17)" },
 };
 
@@ -105,7 +109,8 @@ static struct fi_info *first_usable(struct fi_info *all)
     for (struct fi_info *i = all; i; i = i->next)
         if (!refusal(i))
             return i;
-    shoal_fatal("shmem_init", "libfabric provider %s cannot carry OpenSHMEM: %s; set "
+    shoal_fatal("shmem_init",
+                "libfabric provider %s cannot carry OpenSHMEM: %s; set "
                 "SHMEM_OFI_PROVIDER to one that works: tcp;ofi_rxm (any Ethernet), "
                 "verbs;ofi_rxm, cxi, efa, shm (one node) or sockets",
                 all->fabric_attr->prov_name, refusal(all));
@@ -149,11 +154,13 @@ static struct fi_info *match_names(struct fi_info *list)
         list_add(fabrics, sizeof fabrics, i->fabric_attr->name);
         list_add(domains, sizeof domains, i->domain_attr->name);
     }
-    shoal_fatal("shmem_init", "no libfabric %s has %s%s%s%s%s%s; choose among fabrics %s and "
-                "domains %s (or unset the variable)", list->fabric_attr->prov_name,
-                set(fab) ? "SHMEM_OFI_FABRIC=" : "", set(fab) ? fab : "",
-                set(fab) && set(dom) ? " and " : "", set(dom) ? "SHMEM_OFI_DOMAIN=" : "",
-                set(dom) ? dom : "", set(fab) && set(dom) ? " together" : "", fabrics, domains);
+    shoal_fatal("shmem_init",
+                "no libfabric %s has %s%s%s%s%s%s; choose among fabrics %s and "
+                "domains %s (or unset the variable)",
+                list->fabric_attr->prov_name, set(fab) ? "SHMEM_OFI_FABRIC=" : "",
+                set(fab) ? fab : "", set(fab) && set(dom) ? " and " : "",
+                set(dom) ? "SHMEM_OFI_DOMAIN=" : "", set(dom) ? dom : "",
+                set(fab) && set(dom) ? " together" : "", fabrics, domains);
 }
 
 /* Whether every PE of the job runs on this host and in this network namespace, so
@@ -181,7 +188,7 @@ static int job_on_one_host(void)
 static int ip_addressed(const struct fi_info *info)
 {
     return info->addr_format == FI_SOCKADDR_IN || info->addr_format == FI_SOCKADDR_IN6 ||
-           info->addr_format == FI_SOCKADDR;
+            info->addr_format == FI_SOCKADDR;
 }
 
 /* fi_getinfo over the providers that fit, bound to loopback when the job allows
@@ -192,7 +199,8 @@ static int ip_addressed(const struct fi_info *info)
 static int getinfo(struct fi_info *h, int loopback, struct fi_info **out)
 {
     *out = NULL;
-    if (loopback && !fi_getinfo(OFI_API_VERSION, "127.0.0.1", NULL, FI_SOURCE, h, out) && *out) {
+    if (loopback && !fi_getinfo(OFI_API_VERSION, "127.0.0.1", NULL, FI_SOURCE, h, out) &&
+        *out) {
         if (ip_addressed(*out))
             return 0;
         fi_freeinfo(*out);
@@ -207,8 +215,8 @@ static int getinfo(struct fi_info *h, int loopback, struct fi_info **out)
 static struct fi_info *select_provider(void)
 {
     /* A user's explicit fabric or domain wins over loopback. */
-    int loopback = !set(shoal.cfg.ofi_fabric) && !set(shoal.cfg.ofi_domain) &&
-                   job_on_one_host();
+    int loopback =
+            !set(shoal.cfg.ofi_fabric) && !set(shoal.cfg.ofi_domain) && job_on_one_host();
     struct fi_info *h = base_hints(), *first = NULL;
     h->domain_attr->mr_mode |= FI_MR_PROV_KEY;
     int rc = getinfo(h, loopback, &first);
@@ -221,8 +229,12 @@ static struct fi_info *select_provider(void)
     h->domain_attr->name = strdup(first->domain_attr->name);
     size_t t0 = want_delivery_complete(first) ? 0 : 2;
 
-    static const struct { uint64_t op_flags, caps; } tries[] = {
-        { FI_DELIVERY_COMPLETE, FI_FENCE }, { FI_DELIVERY_COMPLETE, 0 }, { 0, FI_FENCE },
+    static const struct {
+        uint64_t op_flags, caps;
+    } tries[] = {
+        { FI_DELIVERY_COMPLETE, FI_FENCE },
+        { FI_DELIVERY_COMPLETE, 0 },
+        { 0, FI_FENCE },
         { 0, 0 },
     };
     for (int prov_key = 0; prov_key < 2; prov_key++) {
@@ -258,9 +270,10 @@ static struct fi_info *select_provider(void)
  * the job's VNI from the launcher's SLINGSHOT_* variables itself. */
 static void check_auth(const struct fi_info *info)
 {
-    if (strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0 && !set(shoal.cfg.slingshot_vnis) &&
-        shoal.my_pe == 0)
-        shoal_warn("shmem_init", "the cxi provider runs on the node's default service (no "
+    if (strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0 &&
+        !set(shoal.cfg.slingshot_vnis) && shoal.my_pe == 0)
+        shoal_warn("shmem_init",
+                   "the cxi provider runs on the node's default service (no "
                    "SLINGSHOT_VNIS from the launcher), which other users' jobs can reach; "
                    "launch with srun (Slurm's Slingshot VNI plugin) or another launcher that "
                    "allocates a job VNI");
@@ -275,7 +288,7 @@ static void adopt_info(struct fi_info *info)
     ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
     ofi.fence_flag = !!(info->caps & FI_FENCE);
     ofi.op_flags = info->tx_attr->op_flags &
-                   (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
+            (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
     ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
@@ -289,22 +302,26 @@ static void adopt_info(struct fi_info *info)
     ofi.emulate_amo = shoal.cfg.ofi_atomic_emulate;
     /* Bundles live in bounce slots. */
     ofi.bundle_size = shoal.cfg.ofi_bundle_size < ofi.bounce_size ? shoal.cfg.ofi_bundle_size
-                                                                   : ofi.bounce_size;
+                                                                  : ofi.bounce_size;
     ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
-                        ? info->tx_attr->rma_iov_limit : OFI_BUNDLE_IOV;
+            ? info->tx_attr->rma_iov_limit
+            : OFI_BUNDLE_IOV;
     if (!ofi.rma_iov_limit)
         ofi.bundle_size = 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders
      * after them, on an endpoint that can use the context's slot descriptor. */
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
-                        !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
+            !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.key_bytes = info->domain_attr->mr_key_size;
-    SHOAL_LOG(OFI, INFO, "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
-              "mr_mode 0x%llx%s%s%s%s", info->fabric_attr->prov_name, info->fabric_attr->name,
-              info->domain_attr->name, ofi.inject_size, ofi.bounce_size,
-              (unsigned long long)ofi.mr_mode, ofi.fence_flag ? ", FI_FENCE" : "",
+    SHOAL_LOG(OFI, INFO,
+              "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
+              "mr_mode 0x%llx%s%s%s%s",
+              info->fabric_attr->prov_name, info->fabric_attr->name, info->domain_attr->name,
+              ofi.inject_size, ofi.bounce_size, (unsigned long long)ofi.mr_mode,
+              ofi.fence_flag ? ", FI_FENCE" : "",
               ofi.delivery_complete ? ", delivery complete" : "",
-              ofi.writes_ordered ? ", writes ordered" : "", ofi.emulate_amo ? ", AMOs emulated" : "");
+              ofi.writes_ordered ? ", writes ordered" : "",
+              ofi.emulate_amo ? ", AMOs emulated" : "");
 }
 
 int ofi_net_init(void)
@@ -317,7 +334,7 @@ int ofi_net_init(void)
      * move only inside libfabric calls; a PE that computes would hold them up. */
     int wanted = ofi_progress_thread_wanted();
     ofi.progress_thread = wanted > 0 ||
-                          (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
+            (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
     ofi.locked |= ofi.progress_thread;
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))

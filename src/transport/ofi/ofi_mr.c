@@ -23,8 +23,10 @@ static uint64_t random_key(void)
 {
     uint64_t k;
     if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
-        shoal_fatal("shmem_init", "getrandom failed: %s; Shoal needs the kernel's random "
-                    "numbers for unguessable memory keys", strerror(errno));
+        shoal_fatal("shmem_init",
+                    "getrandom failed: %s; Shoal needs the kernel's random "
+                    "numbers for unguessable memory keys",
+                    strerror(errno));
     if (ofi.key_bytes && ofi.key_bytes < sizeof k)
         k &= ((uint64_t)1 << (8 * ofi.key_bytes)) - 1;
     return k;
@@ -62,14 +64,14 @@ int ofi_mr_segments(void)
                             FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
                             &ofi.seg_mr[s]);
         if (rc) {
-            shoal_warn("shmem_init", "libfabric cannot register the symmetric %s (%zu bytes): "
+            shoal_warn("shmem_init",
+                       "libfabric cannot register the symmetric %s (%zu bytes): "
                        "%s; lower SHMEM_SYMMETRIC_SIZE, raise the locked-memory limit "
                        "(ulimit -l), or choose another SHMEM_OFI_PROVIDER",
-                       s == SHOAL_SEG_HEAP     ? "heap"
-                       : s == SHOAL_SEG_DEVICE ? "device heap"
-                                               : "data segment",
-                       shoal.seg[s].size,
-                       fi_strerror(-rc));
+                       s == SHOAL_SEG_HEAP             ? "heap"
+                               : s == SHOAL_SEG_DEVICE ? "device heap"
+                                                       : "data segment",
+                       shoal.seg[s].size, fi_strerror(-rc));
             return -1;
         }
         ofi.seg_desc[s] = fi_mr_desc(ofi.seg_mr[s]);
@@ -94,9 +96,10 @@ int ofi_mr_exchange(void)
     size_t len = sizeof mine.addr;
     int rc = fi_getname(&ofi.dflt->ep->fid, mine.addr, &len);
     if (rc)
-        ofi_fatal_rc("fi_getname", rc, len > sizeof mine.addr
-                     ? "the provider's addresses are longer than Shoal's OFI_ADDR_MAX"
-                     : "try another SHMEM_OFI_PROVIDER");
+        ofi_fatal_rc("fi_getname", rc,
+                     len > sizeof mine.addr
+                             ? "the provider's addresses are longer than Shoal's OFI_ADDR_MAX"
+                             : "try another SHMEM_OFI_PROVIDER");
     mine.addrlen = len;
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
@@ -104,7 +107,8 @@ int ofi_mr_exchange(void)
         mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
         mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
         if (mine.key[s] == FI_KEY_NOTAVAIL)
-            shoal_fatal("shmem_init", "the provider's memory keys do not fit in 64 bits "
+            shoal_fatal("shmem_init",
+                        "the provider's memory keys do not fit in 64 bits "
                         "(FI_MR_RAW); choose another SHMEM_OFI_PROVIDER");
     }
     size_t n = (size_t)shoal.n_pes;
@@ -118,13 +122,14 @@ int ofi_mr_exchange(void)
         shoal_fatal("shmem_init", "cannot exchange libfabric addresses with the other PEs");
     for (size_t pe = 0; pe < n; pe++) {
         if (all[pe].addrlen != len)
-            shoal_fatal("shmem_init", "PE %zu uses a libfabric address of %llu bytes, this PE "
-                        "%zu; run every PE with the same SHMEM_OFI_PROVIDER", pe,
-                        (unsigned long long)all[pe].addrlen, len);
+            shoal_fatal("shmem_init",
+                        "PE %zu uses a libfabric address of %llu bytes, this PE "
+                        "%zu; run every PE with the same SHMEM_OFI_PROVIDER",
+                        pe, (unsigned long long)all[pe].addrlen, len);
         memcpy(addrs + pe * len, all[pe].addr, len);
         for (int s = 0; s < SHOAL_NSEGS; s++)
-            ofi.remote[pe * SHOAL_NSEGS + s] = (struct ofi_remote){ all[pe].base[s],
-                                                                   all[pe].key[s] };
+            ofi.remote[pe * SHOAL_NSEGS + s] =
+                    (struct ofi_remote){ all[pe].base[s], all[pe].key[s] };
     }
     /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
      * itself go through the NIC like everyone else's. */
@@ -134,8 +139,10 @@ int ofi_mr_exchange(void)
                      "check that every PE's network is reachable (SHMEM_OFI_DOMAIN)");
     for (size_t pe = 0; pe < n; pe++)
         if (fiaddr[pe] != pe)
-            shoal_fatal("shmem_init", "libfabric's address vector did not number PE %zu as %zu; "
-                        "choose another SHMEM_OFI_PROVIDER", pe, pe);
+            shoal_fatal("shmem_init",
+                        "libfabric's address vector did not number PE %zu as %zu; "
+                        "choose another SHMEM_OFI_PROVIDER",
+                        pe, pe);
     free(all);
     free(addrs);
     free(fiaddr);
@@ -172,9 +179,11 @@ void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len)
     }
     int rc = ofi_mr_reg(c, (void *)lo, hi - lo, FI_READ | FI_WRITE, &victim->mr);
     if (rc)
-        shoal_fatal("shmem_put", "libfabric cannot register a local buffer of %zu bytes: %s; "
+        shoal_fatal("shmem_put",
+                    "libfabric cannot register a local buffer of %zu bytes: %s; "
                     "raise the locked-memory limit (ulimit -l), lower SHMEM_OFI_MR_CACHE, or "
-                    "transfer from symmetric memory", (size_t)(hi - lo), fi_strerror(-rc));
+                    "transfer from symmetric memory",
+                    (size_t)(hi - lo), fi_strerror(-rc));
     victim->lo = lo;
     victim->hi = hi;
     victim->desc = fi_mr_desc(victim->mr);

@@ -31,7 +31,7 @@ void ofi_wait_issued(struct ofi_ctx *c)
 
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
-    c->direct_pending = 0;   /* the waits below cover them */
+    c->direct_pending = 0; /* the waits below cover them */
     if (SHOAL_UNLIKELY(c->trig_ops != NULL))
         ofi_trigger_check(c);
     ofi_wait_issued(c);

@@ -29,16 +29,20 @@ static _Noreturn void cq_error(struct ofi_ctx *c)
     if (fi_cq_readerr(c->cq, &err, 0) > 0 && err.prov_errno)
         fi_cq_strerror(c->cq, err.prov_errno, err.err_data, detail, sizeof detail);
     const char *op = (err.flags & FI_ATOMIC) ? "an AMO"
-                     : (err.flags & FI_READ) ? "a get"
-                     : (err.flags & FI_WRITE) ? "a put" : "an operation";
+            : (err.flags & FI_READ)          ? "a get"
+            : (err.flags & FI_WRITE)         ? "a put"
+                                             : "an operation";
     /* The provider's own words only when it gave some: no empty parentheses. */
     char prov[320] = "";
     if (err.prov_errno)
-        snprintf(prov, sizeof prov, " (%s: %s, provider error %d)", ofi.info->fabric_attr->prov_name,
-                 *detail ? detail : "no detail", err.prov_errno);
-    shoal_fatal("ofi", "%s this PE issued to another PE failed: %s%s; the target PE may have "
+        snprintf(prov, sizeof prov, " (%s: %s, provider error %d)",
+                 ofi.info->fabric_attr->prov_name, *detail ? detail : "no detail",
+                 err.prov_errno);
+    shoal_fatal("ofi",
+                "%s this PE issued to another PE failed: %s%s; the target PE may have "
                 "exited (see its message) or the network failed; FI_LOG_LEVEL=warn shows the "
-                "provider's view", op, fi_strerror(err.err ? err.err : FI_EOTHER), prov);
+                "provider's view",
+                op, fi_strerror(err.err ? err.err : FI_EOTHER), prov);
 }
 
 void ofi_drain_cq(struct ofi_ctx *c)
@@ -51,7 +55,8 @@ void ofi_drain_cq(struct ofi_ctx *c)
         if (n == -FI_EAVAIL)
             cq_error(c);
         if (n < 0)
-            ofi_fatal_rc("fi_cq_read", (int)n, "set FI_LOG_LEVEL=warn for the provider's view");
+            ofi_fatal_rc("fi_cq_read", (int)n,
+                         "set FI_LOG_LEVEL=warn for the provider's view");
         for (ssize_t i = 0; i < n; i++) {
             struct ofi_slot *s = ev[i].op_context;
             if (s->copy_to)
@@ -81,7 +86,8 @@ void ofi_progress_others(struct ofi_ctx *c)
     }
 }
 
-void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, const char *what)
+void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
+                   const char *what)
 {
     ofi_flush_deferred(c);
     if (c->more_pending)
@@ -90,9 +96,11 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target, co
     while (fi_cntr_read(cntr) < target) {
         if (SHOAL_UNLIKELY(fi_cntr_readerr(cntr))) {
             ofi_drain_cq(c);
-            shoal_fatal("ofi", "%s this PE issued to another PE failed (the provider reported "
+            shoal_fatal("ofi",
+                        "%s this PE issued to another PE failed (the provider reported "
                         "no detail); the target PE may have exited (see its message) or the "
-                        "network failed; FI_LOG_LEVEL=warn shows the provider's view", what);
+                        "network failed; FI_LOG_LEVEL=warn shows the provider's view",
+                        what);
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);
@@ -149,11 +157,11 @@ static int progress_all(int flush)
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
         if (ofi.locked && !c->locked)
-            continue;   /* private: only its owner may drive it */
+            continue; /* private: only its owner may drive it */
         if (c->locked && pthread_mutex_trylock(&c->lock)) {
             if (c == ofi.dflt)
                 drove = 0;
-            continue;   /* its holder drives it */
+            continue; /* its holder drives it */
         }
         /* What a session holds back goes out while the PE waits: a peer may be
          * waiting for it. Not from the progress thread: the PE is not waiting, and
@@ -194,8 +202,9 @@ static void sleep_on_fd(void)
 {
     struct fid *cq = &ofi.dflt->cq->fid;
     if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS)
-        return;     /* events are pending: drive again at once */
-    struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 }, { ofi.progress_stop_fd, POLLIN, 0 } };
+        return; /* events are pending: drive again at once */
+    struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 },
+                           { ofi.progress_stop_fd, POLLIN, 0 } };
     poll(p, 2, OFI_WAKE_MS);
 }
 
@@ -236,11 +245,14 @@ int ofi_progress_thread_start(void)
 {
     ofi.progress_stop = 0;
     ofi.progress_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    int rc = ofi.progress_stop_fd < 0 ? errno
-             : pthread_create(&ofi.progress_tid, NULL, progress_main, NULL);
+    int rc = ofi.progress_stop_fd < 0
+            ? errno
+            : pthread_create(&ofi.progress_tid, NULL, progress_main, NULL);
     if (rc) {
-        shoal_warn("shmem_init", "cannot start the libfabric progress thread (error %d); "
-                   "set SHMEM_OFI_PROGRESS_THREAD=0 or raise the thread limit", rc);
+        shoal_warn("shmem_init",
+                   "cannot start the libfabric progress thread (error %d); "
+                   "set SHMEM_OFI_PROGRESS_THREAD=0 or raise the thread limit",
+                   rc);
         return -1;
     }
     ofi.progress_running = 1;

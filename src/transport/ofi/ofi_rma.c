@@ -26,20 +26,25 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
 {
     flags |= batch_flags(c, pe, raddr, key);
     if (!flags) {
-        OFI_POST(c, "fi_write", fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, ctx));
+        OFI_POST(c, "fi_write",
+                 fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, ctx));
     } else {
         struct iovec iov = { (void *)buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
-        struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                                  .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .desc = &desc,
+                                  .iov_count = 1,
+                                  .addr = (fi_addr_t)pe,
+                                  .rma_iov = &rma,
+                                  .rma_iov_count = 1,
                                   .context = ctx };
         OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, flags | ofi.op_flags));
     }
     c->writes++;
 }
 
-int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
-                             size_t len, int pe)
+int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
+                   int pe)
 {
     if (SHOAL_UNLIKELY(c->bundling) && ofi_bundle_put(c, seg, off, src, len, pe))
         return 0;
@@ -70,7 +75,8 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
     return 1;
 }
 
-void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len, int pe)
+void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
+             int pe)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (ofi_put_locked(c, seg, off, src, len, pe))
@@ -90,12 +96,17 @@ static inline void post_read(struct ofi_ctx *c, void *buf, size_t len, void *des
                              uint64_t raddr, uint64_t key, void *ctx)
 {
     if (!ctx) {
-        OFI_POST(c, "fi_read", fi_read(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, NULL));
+        OFI_POST(c, "fi_read",
+                 fi_read(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, NULL));
     } else {
         struct iovec iov = { buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
-        struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                                  .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .desc = &desc,
+                                  .iov_count = 1,
+                                  .addr = (fi_addr_t)pe,
+                                  .rma_iov = &rma,
+                                  .rma_iov_count = 1,
                                   .context = ctx };
         OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, FI_COMPLETION | ofi.op_flags));
     }

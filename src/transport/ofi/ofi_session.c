@@ -31,13 +31,16 @@ int ofi_uep_open(struct ofi_ctx *c)
     /* Its CQ is the context's: draining that progresses this endpoint too, and
      * errors arrive there. */
     if ((rc = fi_ep_bind(c->uep, &ofi.av->fid, 0)) ||
-        (rc = fi_ep_bind(c->uep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
+        (rc = fi_ep_bind(c->uep, &c->cq->fid,
+                         FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
         (rc = fi_enable(c->uep)))
         goto fail;
     return 1;
 fail:
-    shoal_warn("shmemx_ctx_session_start", "cannot open the endpoint for single-transmit AMOs "
-               "(%s); this context's AMOs stay reliable", fi_strerror(-rc));
+    shoal_warn("shmemx_ctx_session_start",
+               "cannot open the endpoint for single-transmit AMOs "
+               "(%s); this context's AMOs stay reliable",
+               fi_strerror(-rc));
     ofi_session_close(c);
     c->unreliable = 0;
     return 0;
@@ -64,10 +67,15 @@ static void settle(struct ofi_ctx *c)
             struct fi_rma_ioc rma = { ofi_raddr(SHOAL_SEG_HEAP, 0, pe), 1,
                                       ofi_rkey(SHOAL_SEG_HEAP, pe) };
             void *desc = c->slot_desc;
-            struct fi_msg_atomic msg = { .msg_iov = &src, .desc = &desc, .iov_count = 1,
-                                         .addr = (fi_addr_t)pe, .rma_iov = &rma,
-                                         .rma_iov_count = 1, .datatype = FI_UINT64,
-                                         .op = FI_ATOMIC_READ, .context = &s->fctx };
+            struct fi_msg_atomic msg = { .msg_iov = &src,
+                                         .desc = &desc,
+                                         .iov_count = 1,
+                                         .addr = (fi_addr_t)pe,
+                                         .rma_iov = &rma,
+                                         .rma_iov_count = 1,
+                                         .datatype = FI_UINT64,
+                                         .op = FI_ATOMIC_READ,
+                                         .context = &s->fctx };
             OFI_POST(c, "fi_fetch_atomicmsg (settling single-transmit AMOs)",
                      fi_fetch_atomicmsg(c->uep, &msg, &res, &desc, 1,
                                         FI_COMPLETION | ofi.op_flags));
@@ -80,16 +88,17 @@ static void settle(struct ofi_ctx *c)
 void ofi_session_start(struct shoal_ctx *ctx, long options)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
-    long kinds = options & (SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS | SHMEM_SESSION_OP_AMO);
+    long kinds =
+            options & (SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS | SHMEM_SESSION_OP_AMO);
     ofi_lock(c);
     if (options & SHMEM_SESSION_BUNDLE) {
         c->more = FI_MORE;
         c->bundling = ofi.bundle_size > 0 &&
-                      (!kinds || (kinds & (SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS)));
+                (!kinds || (kinds & (SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS)));
     }
     c->pws_defer = !!(options & SHMEM_SESSION_OP_PWS);
-    c->unreliable = (options & SHMEM_SESSION_UNRELIABLE) && (options & SHMEM_SESSION_OP_AMO) &&
-                    ofi.unreliable_ok;
+    c->unreliable = (options & SHMEM_SESSION_UNRELIABLE) &&
+            (options & SHMEM_SESSION_OP_AMO) && ofi.unreliable_ok;
     ofi_unlock(c);
 }
 

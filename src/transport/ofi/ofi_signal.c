@@ -15,8 +15,8 @@
 #include "transport/ofi/ofi.h"
 
 /* The payload as a native atomic write of len bytes; its source is free at once. */
-static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
-                         int pe)
+static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
+                         size_t len, int pe)
 {
     if (!ofi.atomics_ordered || ofi.writes_ordered || len > ofi.atomic_bytes ||
         (len > ofi.inject_size && len > ofi.bounce_size))
@@ -34,9 +34,14 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
         flags = FI_COMPLETION;
     }
     struct fi_rma_ioc rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
-    struct fi_msg_atomic msg = { .msg_iov = &ioc, .desc = &desc, .iov_count = 1,
-                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
-                                 .datatype = FI_UINT8, .op = FI_ATOMIC_WRITE,
+    struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = (fi_addr_t)pe,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
+                                 .datatype = FI_UINT8,
+                                 .op = FI_ATOMIC_WRITE,
                                  .context = context };
     ofi_before_write(c);
     OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
@@ -48,8 +53,11 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
                     int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
                     int nbi, int pe)
 {
-    struct shoal_amo sig = { .op = sig_op, .type = SHOAL_AMO_UINT64, .seg = sig_seg,
-                             .off = sig_off, .operand = &signal };
+    struct shoal_amo sig = { .op = sig_op,
+                             .type = SHOAL_AMO_UINT64,
+                             .seg = sig_seg,
+                             .off = sig_off,
+                             .operand = &signal };
     uint64_t flags = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (SHOAL_UNLIKELY(c->pws_defer)) {

@@ -11,7 +11,7 @@
 #include "transport/ofi/ofi.h"
 
 struct ofi_trig_op {
-    struct fi_triggered_context put, sig;   /* must live until the operations run */
+    struct fi_triggered_context put, sig; /* must live until the operations run */
     uint64_t signal;
     struct fid_cntr *cntr;
     uint64_t threshold;
@@ -26,8 +26,10 @@ void *ofi_trigger_open(void)
     struct fid_cntr *cntr = NULL;
     int rc = fi_cntr_open(ofi.domain, &attr, &cntr, NULL);
     if (rc) {
-        shoal_warn("shmemx_trigger_create", "libfabric counter creation failed (%s); this "
-                   "trigger's operations are issued by the library", fi_strerror(-rc));
+        shoal_warn("shmemx_trigger_create",
+                   "libfabric counter creation failed (%s); this "
+                   "trigger's operations are issued by the library",
+                   fi_strerror(-rc));
         return NULL;
     }
     return cntr;
@@ -48,7 +50,8 @@ void ofi_trigger_close(void *counter)
 
 void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
                               size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                              enum shoal_amo_op sig_op, int pe, void *counter, uint64_t threshold)
+                              enum shoal_amo_op sig_op, int pe, void *counter,
+                              uint64_t threshold)
 {
     struct ofi_trig_op *t = calloc(1, sizeof *t);
     if (!t)
@@ -70,8 +73,12 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
             desc = ofi_reg_desc(c, src, len);
         struct iovec iov = { (void *)src, len };
         struct fi_rma_iov rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
-        struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                                  .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .desc = &desc,
+                                  .iov_count = 1,
+                                  .addr = (fi_addr_t)pe,
+                                  .rma_iov = &rma,
+                                  .rma_iov_count = 1,
                                   .context = &t->put };
         OFI_POST(c, "fi_writemsg (triggered)", fi_writemsg(c->ep, &msg, flags));
         c->writes++;
@@ -79,8 +86,12 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
     struct fi_ioc ioc = { &t->signal, 1 };
     struct fi_rma_ioc rma = { ofi_raddr(sig_seg, sig_off, pe), 1, ofi_rkey(sig_seg, pe) };
     void *sdesc = NULL;
-    struct fi_msg_atomic msg = { .msg_iov = &ioc, .desc = &sdesc, .iov_count = 1,
-                                 .addr = (fi_addr_t)pe, .rma_iov = &rma, .rma_iov_count = 1,
+    struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                 .desc = &sdesc,
+                                 .iov_count = 1,
+                                 .addr = (fi_addr_t)pe,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
                                  .datatype = FI_UINT64,
                                  .op = sig_op == SHOAL_AMO_ADD ? FI_SUM : FI_ATOMIC_WRITE,
                                  .context = &t->sig };
@@ -95,11 +106,13 @@ void ofi_trigger_check(struct ofi_ctx *c)
 {
     for (struct ofi_trig_op *t = c->trig_ops; t; t = t->next)
         if (fi_cntr_read(t->cntr) < t->threshold)
-            shoal_fatal("shmem_quiet", "a triggered put-with-signal still waits for its trigger "
-                        "(at %llu, threshold %llu), so quiet (or the barrier that implies it) "
-                        "cannot complete it; call shmemx_trigger_increment first",
-                        (unsigned long long)fi_cntr_read(t->cntr),
-                        (unsigned long long)t->threshold);
+            shoal_fatal(
+                    "shmem_quiet",
+                    "a triggered put-with-signal still waits for its trigger "
+                    "(at %llu, threshold %llu), so quiet (or the barrier that implies it) "
+                    "cannot complete it; call shmemx_trigger_increment first",
+                    (unsigned long long)fi_cntr_read(t->cntr),
+                    (unsigned long long)t->threshold);
 }
 
 void ofi_trigger_release(struct ofi_ctx *c)

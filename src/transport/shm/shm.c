@@ -34,14 +34,18 @@ static char *map_peer(const struct seg_card *c, int s)
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)c->pid, (int)c->fd[s]);
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
-        shoal_fatal("shmem_init", "cannot open a peer's shared memory (%s): %s; Shoal needs "
+        shoal_fatal("shmem_init",
+                    "cannot open a peer's shared memory (%s): %s; Shoal needs "
                     "/proc of the same-node PEs (same user, /proc not mounted hidepid)",
                     path, strerror(errno));
-    void *p = mmap(NULL, c->size[s], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    void *p =
+            mmap(NULL, c->size[s], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     close(fd);
     if (p == MAP_FAILED)
-        shoal_fatal("shmem_init", "cannot map a peer's %llu-byte segment: %s; lower "
-                    "SHMEM_SYMMETRIC_SIZE", (unsigned long long)c->size[s], strerror(errno));
+        shoal_fatal("shmem_init",
+                    "cannot map a peer's %llu-byte segment: %s; lower "
+                    "SHMEM_SYMMETRIC_SIZE",
+                    (unsigned long long)c->size[s], strerror(errno));
     return p;
 }
 
@@ -72,9 +76,11 @@ int shoal_shm_map(void)
             if (pe == shoal.my_pe)
                 peer[pe] = (char *)seg->base;
             else if (all[pe].size[s] != seg->size)
-                shoal_fatal("shmem_init", "PE %d's %s segment is %llu bytes, this PE's is %zu; "
+                shoal_fatal("shmem_init",
+                            "PE %d's %s segment is %llu bytes, this PE's is %zu; "
                             "every PE must run the same program with the same "
-                            "SHMEM_SYMMETRIC_SIZE", pe, s == SHOAL_SEG_HEAP ? "heap" : "static data",
+                            "SHMEM_SYMMETRIC_SIZE",
+                            pe, s == SHOAL_SEG_HEAP ? "heap" : "static data",
                             (unsigned long long)all[pe].size[s], seg->size);
             else if (seg->size && shoal_pe_local(pe)) {
                 peer[pe] = map_peer(&all[pe], s);
@@ -116,11 +122,24 @@ static char *at(int seg, uint64_t off, int pe)
     return shoal_shm_peer[seg][pe] + off;
 }
 
-static int shm_init(void) { return shoal_shm_map(); }
-static void shm_fini(void) { shoal_shm_unmap(); }
+static int shm_init(void)
+{
+    return shoal_shm_map();
+}
+static void shm_fini(void)
+{
+    shoal_shm_unmap();
+}
 /* Same-node operations complete in the call: a context needs nothing of its own. */
-static int shm_ctx_create(struct shoal_ctx *ctx) { (void)ctx; return 0; }
-static void shm_ctx_destroy(struct shoal_ctx *ctx) { (void)ctx; }
+static int shm_ctx_create(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+static void shm_ctx_destroy(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+}
 
 static void shm_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
                     int pe)
@@ -129,7 +148,8 @@ static void shm_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
     shoal_shm_copy(at(seg, off, pe), src, len);
 }
 
-static void shm_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
+static void shm_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len,
+                    int pe)
 {
     (void)ctx;
     shoal_shm_copy(dst, at(seg, off, pe), len);
@@ -146,7 +166,8 @@ static void shm_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
             memcpy(&v32, a->operand, 4);
         if (a->compare)
             memcpy(&c32, a->compare, 4);
-        uint32_t old = shoal_shm_amo32(p, a->op, v32, c32, a->fetch != NULL, __ATOMIC_SEQ_CST);
+        uint32_t old =
+                shoal_shm_amo32(p, a->op, v32, c32, a->fetch != NULL, __ATOMIC_SEQ_CST);
         if (a->fetch)
             memcpy(a->fetch, &old, 4);
         return;
@@ -176,8 +197,14 @@ static void shm_order(struct shoal_ctx *ctx)
     shoal_shm_fence();
 }
 
-static void shm_local_complete(struct shoal_ctx *ctx) { (void)ctx; }
-static void shm_session_start(struct shoal_ctx *ctx, long options) { (void)ctx, (void)options; }
+static void shm_local_complete(struct shoal_ctx *ctx)
+{
+    (void)ctx;
+}
+static void shm_session_start(struct shoal_ctx *ctx, long options)
+{
+    (void)ctx, (void)options;
+}
 static void shm_progress(void) {}
 
 const struct shoal_transport_ops shoal_transport_shm = {
