@@ -60,6 +60,13 @@ static void heap_create(size_t size)
     seg->base = (uintptr_t)base;
     seg->size = size;
     seg->fd = -1;
+    /* The MPI transport's windows cover the host segments only. */
+    if (shoal.multi_node && strcmp(shoal.cfg.transport, "ofi") != 0)
+        shoal_fatal("shmem_init",
+                    "SHOAL_TRANSPORT=%s cannot reach device memory yet, so a device heap "
+                    "needs the default transport (unset SHOAL_TRANSPORT) or every PE on one "
+                    "node; or set SHMEM_SYMMETRIC_SIZE_DEVICE=0",
+                    shoal.cfg.transport);
     shoal.dev_nic_base = (uintptr_t)shoal_dev_nic_alias(base);
     if (shoal.multi_node && !shoal.dev_nic_base)
         shoal_fatal("shmem_init",

@@ -30,7 +30,8 @@ foreach(n 1 2 4 8)
     add_test(NAME api.crash.${how}.np${n}
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/crash.sh ${SHOAL_OSHRUN} $<TARGET_FILE:api.crash>
               ${n} ${status} ${msg} ${how})
-    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n}"
+    # Label oshrun: what they check is oshrun's exit status and report.
+    set_tests_properties(api.crash.${how}.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n};oshrun"
       ENVIRONMENT "${crash_env}")
   endforeach()
 endforeach()
@@ -48,5 +49,5 @@ add_test(NAME api.blocked_report
   COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
     "^shoal: PE 0: blocked in shmem_(finalize|barrier_all)$" 1
     -- ${SHOAL_OSHRUN} -n 2 --timeout 3 $<TARGET_FILE:api.crash> extra_barrier)
-set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe")
+set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe;oshrun")
 endif()

@@ -7,6 +7,6 @@ shoal_pe_test(api.trigger SOURCES test_trigger.c)
 add_test(NAME api.trigger_quiet_early
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "PE [0-9]+: shmem_ctx_quiet: a triggered put-with-signal.*shmemx_trigger_increment" +
           -- ${SHOAL_OSHRUN} -n 2 --timeout 60 $<TARGET_FILE:api.trigger> quiet_early)
-set_tests_properties(api.trigger_quiet_early PROPERTIES TIMEOUT 90 LABELS "pe;np2")
+set_tests_properties(api.trigger_quiet_early PROPERTIES TIMEOUT 90 LABELS "pe;np2;errors")
 # Sandia OpenSHMEM's shmemx.h names (source compatibility).
 shoal_pe_test(api.sos_compat SOURCES test_sos_compat.c TIMEOUT 60)
