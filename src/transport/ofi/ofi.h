@@ -378,6 +378,23 @@ static inline void ofi_flush_deferred(struct ofi_ctx *c)
 /* ofi_session.c: the single-transmit endpoint of c, opened on first use; 0 when
  * it cannot be (after a warning; the session's AMOs stay reliable). */
 int ofi_uep_open(struct ofi_ctx *c);
+/* The atomic message of every Shoal AMO: one ioc to one remote range of pe. The
+ * caller's src, desc and rma must outlive the post. */
+static inline struct fi_msg_atomic ofi_amsg(struct fi_ioc *src, void **desc,
+                                            struct fi_rma_ioc *rma, int pe,
+                                            enum fi_datatype dt, enum fi_op op, void *context)
+{
+    return (struct fi_msg_atomic){ .msg_iov = src,
+                                   .desc = desc,
+                                   .iov_count = 1,
+                                   .addr = (fi_addr_t)pe,
+                                   .rma_iov = rma,
+                                   .rma_iov_count = 1,
+                                   .datatype = dt,
+                                   .op = op,
+                                   .context = context };
+}
+
 static inline int ofi_uep(struct ofi_ctx *c)
 {
     return c->uep != NULL || ofi_uep_open(c);

@@ -87,15 +87,7 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     struct fi_ioc src = { s->buf + 8, 1 }, cmp = { s->buf + 16, 1 }, res = { s->buf, 1 };
     struct fi_rma_ioc rma = { raddr, 1, key };
     void *desc = c->slot_desc;
-    struct fi_msg_atomic msg = { .msg_iov = &src,
-                                 .desc = &desc,
-                                 .iov_count = 1,
-                                 .addr = (fi_addr_t)pe,
-                                 .rma_iov = &rma,
-                                 .rma_iov_count = 1,
-                                 .datatype = dt,
-                                 .op = op,
-                                 .context = &s->fctx };
+    struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, &s->fctx);
     uint64_t flags = FI_COMPLETION | ofi.op_flags;
     if (op == FI_CSWAP)
         OFI_POST(c, "fi_compare_atomicmsg",
@@ -128,15 +120,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
         flags |= FI_COMPLETION;
     }
     struct fi_rma_ioc rma = { raddr, 1, key };
-    struct fi_msg_atomic msg = { .msg_iov = &src,
-                                 .desc = &desc,
-                                 .iov_count = 1,
-                                 .addr = (fi_addr_t)pe,
-                                 .rma_iov = &rma,
-                                 .rma_iov_count = 1,
-                                 .datatype = dt,
-                                 .op = op,
-                                 .context = context };
+    struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, context);
     OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
     c->writes++;
 }

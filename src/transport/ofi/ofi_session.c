@@ -67,15 +67,8 @@ static void settle(struct ofi_ctx *c)
             struct fi_rma_ioc rma = { ofi_raddr(SHOAL_SEG_HEAP, 0, pe), 1,
                                       ofi_rkey(SHOAL_SEG_HEAP, pe) };
             void *desc = c->slot_desc;
-            struct fi_msg_atomic msg = { .msg_iov = &src,
-                                         .desc = &desc,
-                                         .iov_count = 1,
-                                         .addr = (fi_addr_t)pe,
-                                         .rma_iov = &rma,
-                                         .rma_iov_count = 1,
-                                         .datatype = FI_UINT64,
-                                         .op = FI_ATOMIC_READ,
-                                         .context = &s->fctx };
+            struct fi_msg_atomic msg =
+                    ofi_amsg(&src, &desc, &rma, pe, FI_UINT64, FI_ATOMIC_READ, &s->fctx);
             OFI_POST(c, "fi_fetch_atomicmsg (settling single-transmit AMOs)",
                      fi_fetch_atomicmsg(c->uep, &msg, &res, &desc, 1,
                                         FI_COMPLETION | ofi.op_flags));

@@ -34,15 +34,8 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
         flags = FI_COMPLETION;
     }
     struct fi_rma_ioc rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
-    struct fi_msg_atomic msg = { .msg_iov = &ioc,
-                                 .desc = &desc,
-                                 .iov_count = 1,
-                                 .addr = (fi_addr_t)pe,
-                                 .rma_iov = &rma,
-                                 .rma_iov_count = 1,
-                                 .datatype = FI_UINT8,
-                                 .op = FI_ATOMIC_WRITE,
-                                 .context = context };
+    struct fi_msg_atomic msg =
+            ofi_amsg(&ioc, &desc, &rma, pe, FI_UINT8, FI_ATOMIC_WRITE, context);
     ofi_before_write(c);
     OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
     c->writes++;

@@ -86,15 +86,9 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
     struct fi_ioc ioc = { &t->signal, 1 };
     struct fi_rma_ioc rma = { ofi_raddr(sig_seg, sig_off, pe), 1, ofi_rkey(sig_seg, pe) };
     void *sdesc = NULL;
-    struct fi_msg_atomic msg = { .msg_iov = &ioc,
-                                 .desc = &sdesc,
-                                 .iov_count = 1,
-                                 .addr = (fi_addr_t)pe,
-                                 .rma_iov = &rma,
-                                 .rma_iov_count = 1,
-                                 .datatype = FI_UINT64,
-                                 .op = sig_op == SHOAL_AMO_ADD ? FI_SUM : FI_ATOMIC_WRITE,
-                                 .context = &t->sig };
+    struct fi_msg_atomic msg =
+            ofi_amsg(&ioc, &sdesc, &rma, pe, FI_UINT64,
+                     sig_op == SHOAL_AMO_ADD ? FI_SUM : FI_ATOMIC_WRITE, &t->sig);
     OFI_POST(c, "fi_atomicmsg (triggered signal)", fi_atomicmsg(c->ep, &msg, flags));
     c->writes++;
     t->next = c->trig_ops;
