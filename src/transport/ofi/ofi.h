@@ -378,6 +378,20 @@ static inline void ofi_flush_deferred(struct ofi_ctx *c)
 /* ofi_session.c: the single-transmit endpoint of c, opened on first use; 0 when
  * it cannot be (after a warning; the session's AMOs stay reliable). */
 int ofi_uep_open(struct ofi_ctx *c);
+/* A one-range RMA message to pe (puts and gets that need flags). The caller's iov,
+ * desc and rma must outlive the post. */
+static inline struct fi_msg_rma ofi_rmsg(struct iovec *iov, void **desc,
+                                         struct fi_rma_iov *rma, int pe, void *context)
+{
+    return (struct fi_msg_rma){ .msg_iov = iov,
+                                .desc = desc,
+                                .iov_count = 1,
+                                .addr = (fi_addr_t)pe,
+                                .rma_iov = rma,
+                                .rma_iov_count = 1,
+                                .context = context };
+}
+
 /* The atomic message of every Shoal AMO: one ioc to one remote range of pe. The
  * caller's src, desc and rma must outlive the post. */
 static inline struct fi_msg_atomic ofi_amsg(struct fi_ioc *src, void **desc,

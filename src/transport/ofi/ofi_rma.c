@@ -31,13 +31,7 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
     } else {
         struct iovec iov = { (void *)buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
-        struct fi_msg_rma msg = { .msg_iov = &iov,
-                                  .desc = &desc,
-                                  .iov_count = 1,
-                                  .addr = (fi_addr_t)pe,
-                                  .rma_iov = &rma,
-                                  .rma_iov_count = 1,
-                                  .context = ctx };
+        struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
         OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, flags | ofi.op_flags));
     }
     c->writes++;
@@ -101,13 +95,7 @@ static inline void post_read(struct ofi_ctx *c, void *buf, size_t len, void *des
     } else {
         struct iovec iov = { buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
-        struct fi_msg_rma msg = { .msg_iov = &iov,
-                                  .desc = &desc,
-                                  .iov_count = 1,
-                                  .addr = (fi_addr_t)pe,
-                                  .rma_iov = &rma,
-                                  .rma_iov_count = 1,
-                                  .context = ctx };
+        struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
         OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, FI_COMPLETION | ofi.op_flags));
     }
     c->reads++;

@@ -73,13 +73,7 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
             desc = ofi_reg_desc(c, src, len);
         struct iovec iov = { (void *)src, len };
         struct fi_rma_iov rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
-        struct fi_msg_rma msg = { .msg_iov = &iov,
-                                  .desc = &desc,
-                                  .iov_count = 1,
-                                  .addr = (fi_addr_t)pe,
-                                  .rma_iov = &rma,
-                                  .rma_iov_count = 1,
-                                  .context = &t->put };
+        struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, &t->put);
         OFI_POST(c, "fi_writemsg (triggered)", fi_writemsg(c->ep, &msg, flags));
         c->writes++;
     }
