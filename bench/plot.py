@@ -37,6 +37,20 @@ def series(data, bench, metric, npes=None):
     return sorted(out, key=lambda s: (s[0] != "shoal", s[0], s[1]))
 
 
+def finish_size_plot(fig, ax, ylabel, title, path, legend_size=8):
+    """Log-log axes over message size, labels, legend, saved and closed."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=legend_size)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def size_plot(data, benches, metric, ylabel, title, path, npes, extra=()):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     drawn = False
@@ -49,16 +63,7 @@ def size_plot(data, benches, metric, ylabel, title, path, npes, extra=()):
     if not drawn:
         plt.close(fig)
         return
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(f"{title}, {npes} PEs")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    finish_size_plot(fig, ax, ylabel, f"{title}, {npes} PEs", path)
 
 
 def bar_plot(data, prefix, metric, ylabel, title, path, npes):
@@ -191,16 +196,8 @@ def dev_plots(data, out):
         if not drawn:
             plt.close(fig)
             continue
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(ylabel)
-        ax.set_title("GPU-aware put by source-destination memory")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, name), dpi=110)
-        plt.close(fig)
+        finish_size_plot(fig, ax, ylabel, "GPU-aware put by source-destination memory",
+                         os.path.join(out, name), legend_size=7)
 
 
 def value(data, bench, impl, npes, metric, size):
@@ -292,16 +289,8 @@ def ext_main(data, out):
             if not drawn:
                 plt.close(fig)
                 continue
-            ax.set_xscale("log", base=2)
-            ax.set_yscale("log")
-            ax.set_xlabel("message size (bytes)")
-            ax.set_ylabel(ylabel)
-            ax.set_title(f"{title} ({impl}, 2 PEs)")
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=8)
-            fig.tight_layout()
-            fig.savefig(os.path.join(out, f"{name}_{impl}.png"), dpi=110)
-            plt.close(fig)
+            finish_size_plot(fig, ax, ylabel, f"{title} ({impl}, 2 PEs)",
+                             os.path.join(out, f"{name}_{impl}.png"))
     # Fig. 18 and HRA: one bar group per configuration.
     for prefix, metric, ylabel, name in [("amo_", "rate_Mops", "rate (Mops/s)", "ext_fig18_amo"),
                                          ("signal_set", "rate_Mops", "rate (Mops/s)", None),
