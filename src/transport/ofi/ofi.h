@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
@@ -171,9 +172,35 @@ struct ofi_state {
     int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
+    /* When a PE thread last called the transport (CLOCK_MONOTONIC, ns), while the
+     * progress thread runs: it leaves the provider to a PE that drives it. */
+    uint64_t pe_busy_ns;
 };
 
 extern struct ofi_state ofi;
+
+static inline uint64_t ofi_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A PE thread is in the transport. Two calls within OFI_PE_BUSY_NS mean it posts
+ * or polls back to back, driving the provider itself, and the progress thread
+ * keeps out of its way (ofi_progress.c); one that computes or sleeps between
+ * calls (a wait that has backed off) is not busy. */
+#define OFI_PE_BUSY_NS 20000u
+extern __thread uint64_t ofi_pe_last_ns; /* this thread's last call */
+static inline void ofi_pe_busy(void)
+{
+    if (!ofi.progress_running)
+        return;
+    uint64_t now = ofi_now_ns();
+    if (now - ofi_pe_last_ns < OFI_PE_BUSY_NS)
+        __atomic_store_n(&ofi.pe_busy_ns, now, __ATOMIC_RELAXED);
+    ofi_pe_last_ns = now;
+}
 
 static inline struct ofi_ctx *ofi_ctx_of(struct shoal_ctx *ctx)
 {
@@ -198,6 +225,7 @@ static inline void ofi_unlock(struct ofi_ctx *c)
 static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
+    ofi_pe_busy();
     ofi_lock(c);
     if (SHOAL_UNLIKELY(!c->ready))
         ofi_ctx_enable_or_die(c);
@@ -209,6 +237,7 @@ static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
 static inline struct ofi_ctx *ofi_ctx_used(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
+    ofi_pe_busy();
     ofi_lock(c);
     if (SHOAL_UNLIKELY(!c->ready)) {
         ofi_unlock(c);
