@@ -2,7 +2,8 @@
  *
  * A wait spins with a pause between polls, driving the network on every poll
  * when the job spans nodes, then yields the core, then sleeps, growing to
- * SHOAL_YIELD_SLEEP_US. A PE with a core of its own spins long (OWN_CORE_*: a
+ * SHOAL_YIELD_SLEEP_US; on a core of its own it goes on spinning, yielding
+ * every 1024 polls. A PE with a core of its own spins long (OWN_CORE_*: a
  * few hundred microseconds), so that a peer's answer finds it polling and a
  * target keeps driving the provider. Where PEs outnumber cores (CI runs 8 PEs on
  * 2) it spins briefly: a spinning PE there delays the very PE it waits for, and
@@ -36,6 +37,18 @@ void shoal_backoff_setup(void)
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
 {
     unsigned over = b->polls - spins;
+    /* A core of its own (automatic spin count): never sleep, as documented for
+     * SHOAL_SPIN_COUNT. Over the network each poll drives the provider, so peers'
+     * gets and AMOs on this PE are served at once rather than after a sleep or
+     * a wake-up of the progress thread; the core would idle otherwise. A yield
+     * now and then lets anything else that needs the core run. */
+    if (shoal.own_core && shoal.cfg.spin_count < 0) {
+        if (over % 1024 == 0)
+            sched_yield();
+        else
+            shoal_cpu_relax();
+        return;
+    }
     if (over < 64 || shoal.cfg.yield_sleep_us <= 0) {
         sched_yield();
         return;

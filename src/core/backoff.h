@@ -14,15 +14,20 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */
 void shoal_backoff_setup(void);
 
+static inline void shoal_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* One poll: a pause instruction for the first spins polls, then the slow path. */
 static inline void shoal_backoff_spin(struct shoal_backoff *b, unsigned spins)
 {
     if (SHOAL_LIKELY(b->polls++ < spins)) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        shoal_cpu_relax();
         return;
     }
     shoal_backoff_slow(b, spins);
