@@ -190,7 +190,7 @@ static inline uint64_t ofi_now_ns(void)
  * or polls back to back, driving the provider itself, and the progress thread
  * keeps out of its way (ofi_progress.c); one that computes or sleeps between
  * calls (a wait that has backed off) is not busy. */
-#define OFI_PE_BUSY_NS 20000u
+#define OFI_PE_BUSY_NS 50000u
 extern __thread uint64_t ofi_pe_last_ns; /* this thread's last call */
 static inline void ofi_pe_busy(void)
 {
