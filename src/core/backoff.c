@@ -41,8 +41,10 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
      * SHOAL_SPIN_COUNT. Over the network each poll drives the provider, so peers'
      * gets and AMOs on this PE are served at once rather than after a sleep or
      * a wake-up of the progress thread; the core would idle otherwise. A yield
-     * now and then lets anything else that needs the core run. */
-    if (shoal.own_core && shoal.cfg.spin_count < 0) {
+     * now and then lets anything else that needs the core run. Not when the
+     * provider's own thread needs the core to move the data (2-3 times slower
+     * round trips over sockets). */
+    if (shoal.own_core && shoal.cfg.spin_count < 0 && !shoal.net_self_progress) {
         if (over % 1024 == 0)
             sched_yield();
         else

@@ -61,6 +61,9 @@ struct shoal_state {
      * spins before it gives the core away (backoff.c). */
     int own_core;
     int host_busy;
+    /* The network moves data by itself, in a thread of its own on this PE's CPUs
+     * (libfabric's sockets): a waiting PE must leave it the core (backoff.c). */
+    int net_self_progress;
     unsigned spin_polls;
     const struct shoal_transport_ops *net;
     char **dev_peer;               /* dev_peer[pe]: device pointer to PE pe's device

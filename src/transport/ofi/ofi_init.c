@@ -335,6 +335,9 @@ int ofi_net_init(void)
     int wanted = ofi_progress_thread_wanted();
     ofi.progress_thread = wanted > 0 ||
             (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
+    /* Automatic progress: a software provider's own thread (sockets) needs the
+     * PE's core, so waits back off; hardware (cxi) loses only a wake-up. */
+    shoal.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
     ofi.locked |= ofi.progress_thread;
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
