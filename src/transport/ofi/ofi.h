@@ -280,6 +280,8 @@ void ofi_trigger_check(struct ofi_ctx *c);
 /* Frees the records of c's triggered operations, all complete. */
 void ofi_trigger_release(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
+/* ofi_pcntr.c */
+void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
 
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
 
