@@ -18,7 +18,7 @@
 #define NPUT 37
 #define THREAD_PUTS 300
 
-static int me, npes, right, counting, net_anywhere, right_remote;
+static int me, npes, right, counting, net_anywhere, right_remote, target_counted;
 static long dst[NPUT + 16], src[NPUT + 16];
 static long amo_word;
 static uint64_t sig;
@@ -88,6 +88,9 @@ static struct expect issue(shmem_ctx_t ctx)
 
 static void phase(shmem_ctx_t ctx, shmem_ctx_t other)
 {
+    /* Before the barrier after which the left neighbour starts. */
+    uint64_t target0;
+    shmemx_pcntr_get_completed_target(&target0);
     shmem_barrier_all();
     shmemx_pcntr_t o0 = all(other);
     shmemx_pcntr_t a0 = all(ctx);
@@ -152,6 +155,12 @@ static void phase(shmem_ctx_t ctx, shmem_ctx_t other)
     for (int i = 0; i < NPUT; i++)
         CHECK_EQ(dst[i], ((me - 1 + npes) % npes) * 1000 + i);
     CHECK_EQ(dst[NPUT + 4], (me - 1 + npes) % npes);
+    if (target_counted) {
+        /* The left neighbour's two rounds of NPUT puts, at least, all complete. */
+        uint64_t target1;
+        shmemx_pcntr_get_completed_target(&target1);
+        CHECK(target1 - target0 >= 2 * NPUT);
+    }
     shmem_barrier_all();
 }
 
@@ -195,6 +204,9 @@ int main(void)
     right = (me + 1) % npes;
     const char *env = getenv("SHOAL_PCNTR");
     counting = env && strcmp(env, "1") == 0;
+    /* Set where the provider counts what targets a PE (FI_RMA_EVENT: sockets). */
+    env = getenv("SHOAL_TEST_PCNTR_TARGET");
+    target_counted = env && strcmp(env, "1") == 0;
     for (int pe = 0; pe < npes; pe++)
         if (!shmem_ptr(dst, pe))
             net_anywhere = 1;
