@@ -95,13 +95,12 @@ void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size
 }
 
 void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi,
-                    int mo)
+                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
 {
     if (device())
         shoal_dev_amo(ctx, r, op, type, v, cmp, fetch, nbi);
     else
-        shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
+        shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, __ATOMIC_SEQ_CST);
     if (!counting())
         return;
     /* A non-fetching AMO is complete at quiet; a fetching one when it returns,

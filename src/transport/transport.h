@@ -258,9 +258,9 @@ void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src
                     int nbi);
 void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
                     int nbi);
+/* CPU atomics here are sequentially consistent: stronger than any caller asks. */
 void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi,
-                    int mo);
+                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
 void shoal_slow_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
                            size_t len, const struct shoal_rref *sig, uint64_t signal,
                            enum shoal_amo_op sig_op, int nbi);
@@ -355,7 +355,7 @@ static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
                                 uint64_t cmp, void *fetch, int nbi, int mo)
 {
     if (SHOAL_UNLIKELY(shoal.dev_paths)) {
-        shoal_slow_amo(ctx, r, op, type, v, cmp, fetch, nbi, mo);
+        shoal_slow_amo(ctx, r, op, type, v, cmp, fetch, nbi);
         return;
     }
     shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
