@@ -55,7 +55,7 @@ void shoal_debug_local(const char *routine, const void *buf);
 static inline void shoal_check_local(const char *routine, const void *buf)
 {
     /* dev_paths first: the dispatcher tests it next, so the two share one load. */
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_DEV) && SHOAL_UNLIKELY(shoal.cfg.debug))
+    if (SHOAL_UNLIKELY(shoal.dev_paths) && SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_debug_local(routine, buf);
 }
 
