@@ -41,7 +41,7 @@ struct shoal_state {
     int init_count; /* shmem_init calls not yet matched by shmem_finalize */
     int ever_initialized;
     int thread_level;
-    /* The transport dispatchers leave their inline paths (transport/slow_path.c):
+    /* The transport dispatchers leave their inline paths (transport/pcntr.c):
      * SHOAL_PATHS_DEV when device memory is in play (a device heap,
      * SHMEM_ENABLE_DEVICE_AWARENESS, or SHMEM_DEBUG with a device runtime loaded: the
      * device-aware paths of transport/dev_route.c), SHOAL_PATHS_PCNTR when SHOAL_PCNTR

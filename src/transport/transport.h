@@ -236,7 +236,7 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
 
 /* ---- Dispatchers ------------------------------------------------------------------ */
 
-/* Device memory in play (shoal.dev_paths): the device-aware forms of the dispatchers
+/* Device memory in play (SHOAL_PATHS_DEV): the device-aware forms of the dispatchers
  * below, for a device-heap object or a local buffer in device memory
  * (transport/dev_route.c). */
 void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
