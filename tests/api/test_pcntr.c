@@ -164,6 +164,37 @@ static void phase(shmem_ctx_t ctx, shmem_ctx_t other)
     shmem_barrier_all();
 }
 
+/* Strided transfers count a write or read per block; puts a bundling session holds
+ * back count as issued at once and complete by the quiet after the session. */
+static void strided_and_session(shmem_ctx_t ctx)
+{
+    shmem_barrier_all();
+    shmemx_pcntr_t a0 = all(ctx);
+    shmem_ctx_long_iput(ctx, dst, src, 2, 1, 4, right);            /* 4 blocks */
+    shmem_ctx_long_ibget(ctx, &dst[NPUT], src, 2, 3, 2, 3, right); /* 3 blocks */
+    shmemx_ctx_session_start(ctx, SHMEM_SESSION_BUNDLE | SHMEM_SESSION_OP_PUT);
+    for (int i = 0; i < 20; i++)
+        shmem_ctx_long_put_nbi(ctx, &dst[8 + i], &src[i], 1, right);
+    shmemx_pcntr_t a1 = all(ctx);
+    if (counting) {
+        CHECK_EQ(a1.pending_put - a0.pending_put, 4 + 20);
+        CHECK_EQ(a1.pending_get - a0.pending_get, 3);
+    }
+    shmemx_ctx_session_stop(ctx);
+    shmem_ctx_quiet(ctx);
+    shmemx_pcntr_t a2 = all(ctx);
+    if (counting) {
+        CHECK_EQ(a2.completed_put - a0.completed_put, 4 + 20);
+        CHECK_EQ(a2.completed_get - a0.completed_get, 3);
+    }
+    CHECK_EQ(a2.completed_put, a2.pending_put);
+    shmem_barrier_all();
+    int left = (me - 1 + npes) % npes;
+    for (int i = 0; i < 20; i++)
+        CHECK_EQ(dst[8 + i], left * 1000 + i);
+    shmem_barrier_all();
+}
+
 static shmem_ctx_t thread_ctx;
 
 static void *thread_puts(void *arg)
@@ -223,6 +254,7 @@ int main(void)
     phase(ctx, SHMEM_CTX_DEFAULT);
     phase(priv, ctx);
     phase(SHMEM_CTX_DEFAULT, priv);
+    strided_and_session(ctx);
     if (provided == SHMEM_THREAD_MULTIPLE)
         threads(ctx);
     shmem_ctx_destroy(priv);
