@@ -51,8 +51,12 @@ void shoal_banner(void)
         else
             printf("shm (every PE on one node)\n");
         if (shoal.cfg.info) {
-            printf("Waiting (PE 0): %u polls, then yields and sleeps (%s)\n",
-                   shoal.spin_polls,
+            /* backoff.c: a core of its own never sleeps, unless the provider's
+             * own thread needs it. */
+            int spins_on =
+                    shoal.own_core && shoal.cfg.spin_count < 0 && !shoal.net_self_progress;
+            printf("Waiting (PE 0): %u polls, then %s (%s)\n", shoal.spin_polls,
+                   spins_on ? "polls on, yielding every 1024" : "yields and sleeps",
                    shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
                            : shoal.own_core  ? "it has a core of its own"
                            : shoal.host_busy ? "the host was busy at start-up"
