@@ -53,6 +53,18 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
     return 0;
 }
 
+const char *shoal_dev_iface_name(enum shoal_dev_iface iface)
+{
+    switch (iface) {
+    case SHOAL_DEV_IFACE_ALIAS: return "host alias";
+    case SHOAL_DEV_IFACE_SYSTEM: return "system memory";
+    case SHOAL_DEV_IFACE_CUDA: return "CUDA memory";
+    case SHOAL_DEV_IFACE_ROCR: return "ROCm memory";
+    case SHOAL_DEV_IFACE_NONE: break;
+    }
+    return "none";
+}
+
 void shoal_dev_shutdown(void)
 {
     if (shoal_dev)

@@ -13,6 +13,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How a network may reach device memory: the interface it registers the memory
+ * through, and the device it lives on (the shape of libfabric's ofi_hmem.h: each
+ * backend names its interface once, the transports map it onto their own API). */
+enum shoal_dev_iface {
+    SHOAL_DEV_IFACE_NONE,   /* the network cannot reach it */
+    SHOAL_DEV_IFACE_ALIAS,  /* through a host mapping of the same memory, registered
+                               as ordinary host memory (emu) */
+    SHOAL_DEV_IFACE_SYSTEM, /* host memory that goes through the network's device-memory
+                               registration as plain system memory (FI_HMEM_SYSTEM):
+                               emu under the SHOAL_DEVICE_FORCE_HMEM test knob, so that
+                               the path of cuda and rocm runs without a GPU */
+    SHOAL_DEV_IFACE_CUDA,   /* CUDA device memory (FI_HMEM_CUDA) */
+    SHOAL_DEV_IFACE_ROCR,   /* ROCm device memory (FI_HMEM_ROCR) */
+};
+
+struct shoal_dev_nic {
+    enum shoal_dev_iface iface;
+    int device; /* the backend's device number, for the interface */
+    void *addr; /* what the network registers and names: the alias or the pointer */
+};
+
+/* The interface's name, for messages: "host alias", "system memory", "CUDA memory", "ROCm memory". */
+const char *shoal_dev_iface_name(enum shoal_dev_iface iface);
+
 /* What a peer needs to map an allocation of this process; opaque to all but the backend. */
 struct shoal_dev_ipc {
     unsigned char bytes[96];
@@ -36,9 +60,9 @@ struct shoal_dev_ops {
     void *(*ipc_open)(const struct shoal_dev_ipc *h); /* a device pointer, or NULL */
     int (*ipc_close)(void *p);
     int (*sync)(void);
-    /* A host address the network may register to reach device memory p directly
-     * (GPUDirect-like), or NULL when the NIC cannot reach it that way. */
-    void *(*nic_alias)(void *p);
+    /* How the network may reach the allocation holding p directly (GPUDirect-like):
+     * fills *nic for p; iface NONE when it cannot. */
+    void (*nic)(void *p, struct shoal_dev_nic *nic);
 };
 
 extern const struct shoal_dev_ops shoal_dev_emu;
@@ -87,9 +111,9 @@ static inline int shoal_dev_sync(void)
 {
     return shoal_dev->sync();
 }
-static inline void *shoal_dev_nic_alias(void *p)
+static inline void shoal_dev_nic(void *p, struct shoal_dev_nic *nic)
 {
-    return shoal_dev->nic_alias(p);
+    shoal_dev->nic(p, nic);
 }
 
 /* ---- memory-type cache -------------------------------------------------------------

@@ -32,6 +32,7 @@
 
 #include "core/error.h"
 #include "core/state.h"
+#include "device/device.h"
 #include "transport/amo.h"
 #include "transport/shm/shm.h"
 
@@ -123,6 +124,12 @@ struct shoal_transport_ops {
     void (*session_start)(struct shoal_ctx *ctx, long options);
     void (*session_stop)(struct shoal_ctx *ctx);
     void (*progress)(void);
+    /* The device memory it can reach on other nodes: bit 1u << SHOAL_DEV_IFACE_x
+     * (device/device.h) for each way the device layer may offer a device heap (a host
+     * alias, device-memory registration by interface); 0: none. shmem_init refuses a
+     * device heap across nodes that the job's network transport cannot reach; its
+     * init may refuse still (ofi: a provider without FI_HMEM). */
+    unsigned dev_ifaces;
     /* NULL: every collective runs the library's algorithms over the operations above. */
     const struct shoal_transport_coll *coll;
     /* Triggered operations, NULL where the transport has none. trigger_open gives

@@ -30,6 +30,7 @@ static struct {
     void *lib;
     CUcontext ctx;
     CUdevice dev;
+    int ordinal; /* the device's number, which libfabric's FI_HMEM_CUDA takes */
     CUresult (*Init)(unsigned);
     CUresult (*DeviceGetCount)(int *);
     CUresult (*DeviceGet)(CUdevice *, int);
@@ -134,6 +135,7 @@ static int cuda_init(int local_index, char *err, size_t len)
         snprintf(err, len, "cannot open CUDA device %d: %s", local_index % n, errstr(rc));
         goto fail;
     }
+    cu.ordinal = local_index % n;
     ctx_current = 0;
     if (ready()) {
         snprintf(err, len, "cuCtxSetCurrent failed");
@@ -250,12 +252,11 @@ static int cuda_sync(void)
     return ready() || cu.CtxSynchronize() ? -1 : 0;
 }
 
-/* Reaching GPU memory from the NIC needs FI_HMEM registration, which this layer does
- * not offer yet: the network stages through host memory instead. */
-static void *cuda_nic_alias(void *p)
+/* The NIC reaches GPU memory when the network registers it as CUDA memory of this
+ * device (libfabric's FI_HMEM_CUDA: GPUDirect RDMA, or the provider's own copies). */
+static void cuda_nic(void *p, struct shoal_dev_nic *nic)
 {
-    (void)p;
-    return NULL;
+    *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_CUDA, cu.ordinal, p };
 }
 
 const struct shoal_dev_ops shoal_dev_cuda = {
@@ -272,5 +273,5 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .ipc_open = cuda_ipc_open,
     .ipc_close = cuda_ipc_close,
     .sync = cuda_sync,
-    .nic_alias = cuda_nic_alias,
+    .nic = cuda_nic,
 };

@@ -240,9 +240,13 @@ static int emu_sync(void)
     return 0;
 }
 
-static void *emu_nic_alias(void *p)
+/* The network registers the read-write alias as host memory, as it would register
+ * GPU memory for GPUDirect RDMA. */
+static void emu_nic(void *p, struct shoal_dev_nic *nic)
 {
-    return rw_of(p, 1);
+    void *alias = rw_of(p, 1);
+    *nic = (struct shoal_dev_nic){ alias ? SHOAL_DEV_IFACE_ALIAS : SHOAL_DEV_IFACE_NONE, 0,
+                                   alias };
 }
 
 const struct shoal_dev_ops shoal_dev_emu = {
@@ -259,5 +263,5 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .ipc_open = emu_ipc_open,
     .ipc_close = emu_ipc_close,
     .sync = emu_sync,
-    .nic_alias = emu_nic_alias,
+    .nic = emu_nic,
 };
