@@ -234,7 +234,11 @@ static void lock_take(const struct shoal_rref *l)
                           0, __ATOMIC_ACQUIRE);
         if (old == 0)
             return;
-        /* Over the network each try is a blocking AMO, which drives progress itself. */
+        /* Over the network each try is a blocking AMO, but it may drive only the
+         * progress of the lock's own channel (MPI: the heap's window), while the
+         * holder's read of this PE's device heap waits for this PE's help. */
+        if (shoal.multi_node)
+            shoal.net->progress();
         shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count);
     }
 }
