@@ -62,7 +62,7 @@ const char *shoal_dev_iface_name(enum shoal_dev_iface iface)
     case SHOAL_DEV_IFACE_ROCR: return "ROCm memory";
     case SHOAL_DEV_IFACE_NONE: break;
     }
-    return "none";
+    return "nothing a network can reach";
 }
 
 void shoal_dev_shutdown(void)

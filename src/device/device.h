@@ -34,7 +34,8 @@ struct shoal_dev_nic {
     void *addr; /* what the network registers and names: the alias or the pointer */
 };
 
-/* The interface's name, for messages: "host alias", "system memory", "CUDA memory", "ROCm memory". */
+/* The interface's name, for messages: "host alias", "system memory", "CUDA memory",
+ * "ROCm memory". */
 const char *shoal_dev_iface_name(enum shoal_dev_iface iface);
 
 /* What a peer needs to map an allocation of this process; opaque to all but the backend. */

@@ -38,16 +38,16 @@ static struct fi_info *base_hints(void)
     if (!h)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
     h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    h->ep_attr->type = FI_EP_RDM;
+    h->domain_attr->av_type = FI_AV_TABLE;
+    h->domain_attr->mr_mode =
+            FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
     /* Only the device heap is device memory to libfabric: local buffers are host
      * memory (dev_route.c stages device ones), so FI_MR_HMEM costs nothing. */
     if (hmem_wanted()) {
         h->caps |= FI_HMEM;
         h->domain_attr->mr_mode |= FI_MR_HMEM;
     }
-    h->ep_attr->type = FI_EP_RDM;
-    h->domain_attr->av_type = FI_AV_TABLE;
-    h->domain_attr->mr_mode =
-            FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
     /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
      * is manual) drives endpoints beside the threads that use them. */
     h->domain_attr->threading =
