@@ -41,7 +41,8 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     size_t total = (size_t)nreduce, n = (size_t)c.n;
     if (coll_dev_needed(dest, source)) {
         /* pWrk too lives on the staging: it may be device memory. */
-        COLL_DEV_STAGED(st, fn, &c, total, esize, coll_dev_one(source), coll_dev_one(dest), 1)
+        COLL_DEV_STAGED (st, fn, &c, total, esize, coll_dev_one(source), coll_dev_one(dest),
+                         1)
             set_reduce(fn, st.out, st.in, (int)st.m, esize, PE_start, logPE_stride, PE_size,
                        st.wrk, pSync, op, kind, rop);
         return;

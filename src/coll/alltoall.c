@@ -42,8 +42,8 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     if (!nelems)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
-                        dev_side(dest, c.n, nelems, dst, esize), 0)
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
+                         dev_side(dest, c.n, nelems, dst, esize), 0)
             team_alltoall(fn, team, st.out, st.in, 1, 1, st.m, esize);
         return 0;
     }
@@ -92,8 +92,8 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
-                        dev_side(dest, c.n, nelems, dst, esize), 0)
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
+                         dev_side(dest, c.n, nelems, dst, esize), 0)
             set_alltoall(fn, st.out, st.in, 1, 1, st.m, esize, PE_start, logPE_stride,
                          PE_size, pSync);
         return;

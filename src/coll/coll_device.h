@@ -47,8 +47,9 @@ static inline struct coll_dev_side coll_dev_one(const void *buf)
 static inline struct coll_dev_side coll_dev_blocks(const void *buf, int blocks,
                                                    size_t block_stride)
 {
-    return (struct coll_dev_side){ (char *)buf, blocks, (ptrdiff_t)block_stride, 0, NULL,
-                                   NULL };
+    return (struct coll_dev_side){
+        (char *)buf, blocks, (ptrdiff_t)block_stride, 0, NULL, NULL
+    };
 }
 
 struct coll_dev {

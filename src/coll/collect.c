@@ -63,8 +63,8 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     if (!len)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, nelems, esize, coll_dev_one(source),
-                        coll_dev_blocks(dest, c.n, len), 0)
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, coll_dev_one(source),
+                         coll_dev_blocks(dest, c.n, len), 0)
             team_fcollect(fn, team, st.out, st.in, st.m, esize);
         return 0;
     }
@@ -103,8 +103,8 @@ static void dev_collect(const char *fn, const struct coll *c, char *dest, const 
     size_t n = (size_t)c->n, *lens = malloc(2 * n * sizeof *lens), *off = lens + n;
     if (!lens)
         shoal_fatal(fn, "out of memory for the sizes of %zu members", n);
-    COLL_DEV_STAGED(st, fn, c, 1, sizeof len, coll_dev_one(&len),
-                    coll_dev_blocks(lens, c->n, sizeof len), 0)
+    COLL_DEV_STAGED (st, fn, c, 1, sizeof len, coll_dev_one(&len),
+                     coll_dev_blocks(lens, c->n, sizeof len), 0)
         host_fcollect(c, st.out, st.in, sizeof len);
     size_t at = 0, longest = 0;
     for (size_t i = 0; i < n; i++) {
@@ -114,7 +114,7 @@ static void dev_collect(const char *fn, const struct coll *c, char *dest, const 
     }
     struct coll_dev_side in = { (char *)source, 1, 0, 0, NULL, &lens[c->me] },
                          out = { dest, c->n, 0, 0, off, lens };
-    COLL_DEV_STAGED(st, fn, c, longest, 1, in, out, 0)
+    COLL_DEV_STAGED (st, fn, c, longest, 1, in, out, 0)
         host_fcollect(c, st.out, st.in, st.m);
     free(lens);
 }
@@ -173,8 +173,8 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
     if (!len)
         return;
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, len, 1, coll_dev_one(source),
-                        coll_dev_blocks(dest, c.n, len), 0)
+        COLL_DEV_STAGED (st, fn, &c, len, 1, coll_dev_one(source),
+                         coll_dev_blocks(dest, c.n, len), 0)
             host_fcollect(&c, st.out, st.in, st.m);
         return;
     }

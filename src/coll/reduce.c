@@ -110,7 +110,8 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     if (!bytes)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, nreduce, esize, coll_dev_one(source), coll_dev_one(dest), 0)
+        COLL_DEV_STAGED (st, fn, &c, nreduce, esize, coll_dev_one(source), coll_dev_one(dest),
+                         0)
             team_reduce(fn, team, st.out, st.in, st.m, esize, op, kind, rop);
         return 0;
     }

@@ -54,7 +54,8 @@ static int team_scan(const char *fn, shmem_team_t team, void *dest, const void *
         return -1;
     COLL_AGREE(fn, &c, COLL_ARG_SIZE("nelems", nelems));
     if (coll_dev_needed(dest, source)) {
-        COLL_DEV_STAGED(st, fn, &c, nelems, esize, coll_dev_one(source), coll_dev_one(dest), 0)
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, coll_dev_one(source), coll_dev_one(dest),
+                         0)
             team_scan(fn, team, st.out, st.in, st.m, esize, op, kind, exclusive);
         return 0;
     }

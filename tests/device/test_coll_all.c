@@ -40,7 +40,7 @@ static size_t cnt(int pe, size_t n)
 struct bufs {
     long *src, *dst; /* src: symmetric or a device buffer; dst: symmetric */
     int src_dev, dst_dev;
-    long *h; /* host mirror */
+    long *h;    /* host mirror */
     size_t len; /* longs in each */
 };
 
@@ -220,8 +220,12 @@ int main(void)
     long *lsrc = tdev_malloc(len * sizeof(long));
     CHECK(h && wrk && dsrc && ddst && hdst);
     for (int k = DEV_DEV; k <= DEV_HOST; k++) {
-        struct bufs b = { k == LOCAL_DEV ? lsrc : dsrc, k == DEV_HOST ? hdst : ddst, 1,
-                          k != DEV_HOST, h, len };
+        struct bufs b = { k == LOCAL_DEV ? lsrc : dsrc,
+                          k == DEV_HOST ? hdst : ddst,
+                          1,
+                          k != DEV_HOST,
+                          h,
+                          len };
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
             run_team(SHMEM_TEAM_WORLD, &b, sizes[s], s == 1);
             if (evens != SHMEM_TEAM_INVALID)
