@@ -85,6 +85,18 @@ static char *here(const struct shoal_rref *r, int *dev)
     return base ? base + r->off : NULL;
 }
 
+struct shoal_rref shoal_resolve_device(uintptr_t a, int pe)
+{
+    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
+        return (struct shoal_rref){ .seg = -1 };
+    return (struct shoal_rref){ .ptr = NULL,
+                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net,
+                                .seg = SHOAL_SEG_DEVICE,
+                                .pe = pe,
+                                .off = off };
+}
+
 /* ---- staging through host memory, for the network ---------------------------------- */
 
 #define STAGE_CHUNK ((size_t)256 * 1024)

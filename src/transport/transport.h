@@ -166,22 +166,13 @@ struct shoal_rref {
 
 /* The device heap: never load/store memory (ptr NULL). The dispatchers' device paths
  * reach a same-node PE's copy through the device layer (tp shm, whose fence and quiet
- * cover it) and other nodes through the network. */
-static inline int shoal_resolve_device(uintptr_t a, int pe, struct shoal_rref *r)
-{
-    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
-    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
-        return -1;
-    r->ptr = NULL;
-    r->tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net;
-    r->seg = SHOAL_SEG_DEVICE;
-    r->pe = pe;
-    r->off = off;
-    return 0;
-}
+ * cover it) and other nodes through the network. Out of line (dev_route.c), and by
+ * value so that the caller's rref never has its address taken: shoal_resolve inlines
+ * small and the fast paths keep the rref in registers. */
+struct shoal_rref shoal_resolve_device(uintptr_t a, int pe); /* seg -1: not in it */
 
 /* 0 with *r filled, or -1 when addr is in no symmetric segment. */
-static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
+static SHOAL_INLINE int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
 {
     uintptr_t a = (uintptr_t)addr;
     int s = SHOAL_SEG_HEAP;
@@ -189,8 +180,10 @@ static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
     if (SHOAL_UNLIKELY(off >= shoal.seg[s].size)) {
         s = SHOAL_SEG_DATA;
         off = a - shoal.seg[s].base;
-        if (SHOAL_UNLIKELY(off >= shoal.seg[s].size))
-            return shoal_resolve_device(a, pe, r);
+        if (SHOAL_UNLIKELY(off >= shoal.seg[s].size)) {
+            *r = shoal_resolve_device(a, pe);
+            return r->seg < 0 ? -1 : 0;
+        }
     }
     char *base = shoal_shm_peer[s][pe];
     r->ptr = SHOAL_LIKELY(base != NULL) ? base + off : NULL;
