@@ -113,9 +113,12 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
         else
             shoal_tp_get(ctx, lk, &rk, blen, 1);
     }
-    /* Blocking routines: the network's blocks complete before returning. */
+    /* Blocking routines: the network's blocks, and the device's, complete before
+     * returning. */
     if (!r.ptr)
         r.tp->quiet(ctx);
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
 }
 
 static inline void shoal_iput(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,

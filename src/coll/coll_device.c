@@ -14,10 +14,13 @@ int coll_dev_involved(const void *a, const void *b)
     return (a && is_dev(a)) || (b && is_dev(b));
 }
 
-/* A blocking copy between any two of host and device memory. */
+/* A copy between any two of host and device memory: started on the device's stream
+ * when the backend has one (side_copy completes them all at once), else blocking. */
 static void copy(void *dst, const void *src, size_t n)
 {
     int dd = is_dev(dst), sd = is_dev(src), rc = 0;
+    if ((dd || sd) && shoal_dev_copy_async(dst, src, n) == 0)
+        return;
     if (dd && sd)
         rc = shoal_dev_d2d(dst, src, n);
     else if (dd)
@@ -81,6 +84,7 @@ static void side_copy(const struct coll_dev *st, const struct coll_dev_side *s, 
             for (size_t t = 0; t < k; t++, d += s->elem_stride, h += es)
                 to_dev ? copy(d, h, es) : copy(h, d, es);
     }
+    shoal_dev_quiet();
 }
 
 int coll_dev_next(struct coll_dev *st)

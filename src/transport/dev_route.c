@@ -141,24 +141,46 @@ static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *
     r->tp->local_complete(ctx);
 }
 
+/* Chunk k comes from the network into buffer k mod 2 while the device's stream (when
+ * the backend has one) still copies chunk k - 1 out of the other buffer. */
 static void staged_get(shmem_ctx_t ctx, char *dst, const struct shoal_rref *r, size_t len)
 {
     char *buf = stage_buf();
-    for (size_t done = 0; done < len; done += STAGE_CHUNK) {
+    size_t k = 0;
+    for (size_t done = 0; done < len; done += STAGE_CHUNK, k ^= 1) {
         size_t n = len - done < STAGE_CHUNK ? len - done : STAGE_CHUNK;
-        r->tp->get(ctx, buf, r->seg, r->off + done, n, r->pe);
-        if (shoal_dev_h2d(dst + done, buf, n))
-            copy_failed(dst + done, buf, n);
+        char *b = buf + k * STAGE_CHUNK;
+        r->tp->get(ctx, b, r->seg, r->off + done, n, r->pe);
+        shoal_dev_quiet(); /* chunk k - 1 is out, and with it buffer k ^ 1 */
+        if (shoal_dev_copy_async(dst + done, b, n) && shoal_dev_h2d(dst + done, b, n))
+            copy_failed(dst + done, b, n);
     }
+    shoal_dev_quiet();
 }
 
 /* ---- RMA ----------------------------------------------------------------------------- */
+
+void shoal_dev_quiet(void)
+{
+    if (shoal_dev && shoal_dev_complete())
+        shoal_fatal("shoal", "the %s device failed to complete its asynchronous copies",
+                    shoal_dev->name);
+}
+
+/* A non-blocking copy on this node that involves the device: started on the backend's
+ * stream when it has one, completed by shoal_dev_quiet. */
+static int copy_nbi(void *dst, int ddev, const void *src, int sdev, size_t len)
+{
+    return (ddev || sdev) && shoal_dev_copy_async(dst, src, len) == 0;
+}
 
 void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
                    int nbi)
 {
     int rdev, ldev = local_is_dev(src);
     char *p = here(r, &rdev);
+    if (p && nbi && copy_nbi(p, rdev, src, ldev, len))
+        return;
     if (p)
         copy_any(p, rdev, src, ldev, len, (void *)src);
     else if (ldev)
@@ -174,6 +196,8 @@ void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_
 {
     int rdev, ldev = local_is_dev(dst);
     char *p = here(r, &rdev);
+    if (p && nbi && copy_nbi(dst, ldev, p, rdev, len))
+        return;
     if (p)
         copy_any(dst, ldev, p, rdev, len, dst);
     else if (ldev)

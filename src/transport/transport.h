@@ -214,6 +214,9 @@ void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
 void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
                           size_t len, const struct shoal_rref *sig, uint64_t signal,
                           enum shoal_amo_op sig_op, int nbi);
+/* Completes the device copies the device paths started asynchronously (put_nbi and
+ * get_nbi between device memory and a same-node PE): quiet and fence call it. */
+void shoal_dev_quiet(void);
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
 
@@ -319,12 +322,17 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
  * transport then orders or completes the context's own operations. */
 static inline void shoal_tp_fence(shmem_ctx_t ctx)
 {
+    /* A device copy is ordered before later puts only by completing it. */
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
     shoal_shm_fence();
     shoal.net->fence(ctx);
 }
 
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
     shoal_shm_fence();
     shoal.net->quiet(ctx);
 }
