@@ -3,7 +3,9 @@
  * Where the bytes go:
  *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node
  *     PE is opened through the backend's IPC (shoal.dev_peer): one backend copy,
- *     host<->device or device<->device, complete when it returns;
+ *     host<->device or device<->device, complete when it returns, or for put_nbi
+ *     and get_nbi started on the backend's stream and completed by shoal_dev_quiet
+ *     (quiet, fence, barriers);
  *   other nodes: the network. A host local buffer goes as usual (the device heap is
  *     registered through the host alias the backend offers); a device local buffer is
  *     staged through host bounce buffers in pipelined chunks: the copy of chunk k+1

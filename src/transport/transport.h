@@ -165,8 +165,9 @@ struct shoal_rref {
 };
 
 /* The device heap: never load/store memory (ptr NULL). The dispatchers' device paths
- * reach a same-node PE's copy through the device layer (tp shm, whose fence and quiet
- * cover it) and other nodes through the network. Out of line (dev_route.c), and by
+ * reach a same-node PE's copy through the device layer (tp shm; shoal_tp_fence and
+ * shoal_tp_quiet complete its asynchronous copies) and other nodes through the
+ * network. Out of line (dev_route.c), and by
  * value so that the caller's rref never has its address taken: shoal_resolve inlines
  * small and the fast paths keep the rref in registers. */
 struct shoal_rref shoal_resolve_device(uintptr_t a, int pe); /* seg -1: not in it */
