@@ -62,7 +62,7 @@ int main(void)
     CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) == 0);
     int round = 0;
 
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < 2; rep++) {
         /* put_nbi from three kinds of source, completed by quiet or by fence */
         for (int use_fence = 0; use_fence < 2; use_fence++) {
             round++;
