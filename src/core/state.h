@@ -78,7 +78,8 @@ struct shoal_state {
     uint64_t *dev_amo_lock;        /* symmetric host word: device AMOs' lock */
     char *dev_stage;               /* symmetric host staging for collectives on
                                             device memory: SHOAL_DEV_STAGE_BYTES per team
-                                            slot (coll/coll_device.c) */
+                                            slot, and one for active sets
+                                            (coll/coll_device.c) */
     const char *
             net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };

@@ -5,8 +5,9 @@
  * Backends live in their own folders and know nothing of each other or of the rest of
  * the library: emu/ (built in, an emulated device whose memory host code cannot
  * touch), cuda/ (libcuda.so.1 through dlopen) and rocm/ (libamdhip64.so through
- * dlopen). Every copy is complete when it returns (the backends synchronize), so a
- * copy into a peer's memory is visible to that peer afterwards. */
+ * dlopen). Every copy but copy_async's is complete when it returns (the backends
+ * synchronize), so a copy into a peer's memory is visible to that peer afterwards;
+ * copy_async's complete at shoal_dev_complete (quiet, fence and barriers call it). */
 #ifndef SHOAL_DEVICE_H
 #define SHOAL_DEVICE_H
 
@@ -60,7 +61,12 @@ struct shoal_dev_ops {
     int (*ipc_get)(void *p, struct shoal_dev_ipc *h);
     void *(*ipc_open)(const struct shoal_dev_ipc *h); /* a device pointer, or NULL */
     int (*ipc_close)(void *p);
+    /* Waits for every copy this process started, copy_async's included. */
     int (*sync)(void);
+    /* Starts a copy between any two of host and device memory (the backend tells which
+     * is which) that completes at the next sync, on the backend's own stream, in the
+     * order started; NULL when the backend has no such copy. */
+    int (*copy_async)(void *dst, const void *src, size_t len);
     /* How the network may reach the allocation holding p directly (GPUDirect-like):
      * fills *nic for p; iface NONE when it cannot. */
     void (*nic)(void *p, struct shoal_dev_nic *nic);
@@ -112,6 +118,12 @@ static inline int shoal_dev_sync(void)
 {
     return shoal_dev->sync();
 }
+/* Starts an asynchronous copy (ops.copy_async); -1 when the backend has none or refuses
+ * it, and the caller then copies synchronously. */
+int shoal_dev_copy_async(void *d, const void *s, size_t n);
+/* Completes every copy shoal_dev_copy_async started: one backend sync when any is
+ * outstanding, nothing otherwise. 0, or -1 when the backend failed. */
+int shoal_dev_complete(void);
 static inline void shoal_dev_nic(void *p, struct shoal_dev_nic *nic)
 {
     shoal_dev->nic(p, nic);

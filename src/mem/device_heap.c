@@ -72,8 +72,9 @@ static void heap_create(const struct shoal_config *c, size_t size)
     shoal.dev_alloc = shoal_alloc_create(size);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
-     * collectives on device memory (coll/coll_device.c), one part per team slot. */
-    size_t stage = SHOAL_TEAM_SLOTS * SHOAL_DEV_STAGE_BYTES;
+     * collectives on device memory (coll/coll_device.c), one part per team slot and
+     * one for the active sets. */
+    size_t stage = (SHOAL_TEAM_SLOTS + 1) * SHOAL_DEV_STAGE_BYTES;
     size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
                                  : SHOAL_ALLOC_FAIL;
     if (off == SHOAL_ALLOC_FAIL)
