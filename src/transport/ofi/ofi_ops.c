@@ -20,6 +20,7 @@ static const struct shoal_transport_ops ofi_ops = {
     .session_start = ofi_session_start,
     .session_stop = ofi_session_stop,
     .progress = ofi_progress,
+    .nap = ofi_nap,
     .trigger_open = ofi_trigger_open,
     .trigger_add = ofi_trigger_add,
     .trigger_close = ofi_trigger_close,
