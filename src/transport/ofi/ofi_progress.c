@@ -232,11 +232,12 @@ static void sleep_on_fd(void)
 /* A waiting PE thread's sleep. Where PEs outnumber cores it is on the default
  * CQ's wait object, so that traffic for this PE wakes it at once: it then drives
  * the provider itself, in place of the parked progress thread (OFI_PARK_NS).
- * With a core of its own, or without a wait object, a plain sleep. */
+ * With a core of its own, or without the thread and its wait object, a plain
+ * sleep. */
 void ofi_nap(long us)
 {
     struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
-    if (ofi.progress_fd < 0 || shoal.own_core) {
+    if (!ofi.progress_running || ofi.progress_fd < 0 || shoal.own_core) {
         nanosleep(&t, NULL);
         return;
     }
