@@ -164,6 +164,8 @@ struct coll_chan coll_fold_chan(const struct coll *c)
 }
 
 /* The up slots share what lies beyond the two halves of channel slots. */
+_Static_assert((COLL_DATA_BYTES - 2 * COLL_HALF_BYTES) / COLL_LOCAL_MAX >= 128,
+               "team scratch too small for a node's up slots");
 unsigned char *coll_up_slot(const struct coll *c, const struct coll_shape *s, int lrank,
                             size_t *bytes)
 {
