@@ -171,7 +171,7 @@ struct ofi_state {
     int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
-    uint64_t pe_drove_ns; /* when a PE thread's wait last drove the network */
+    uint64_t pe_drove_ns;         /* when a PE thread's wait last drove the network */
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
 };
