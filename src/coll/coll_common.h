@@ -190,9 +190,10 @@ struct coll_scratch {
  * the fewer rounds, each of which costs a barrier. */
 #define COLL_INBOX_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
 /* Halves of the channels' slot region: a fixed size, as the channels' slot size sets
- * the chunk of recursive doubling and scans, measured at this size. */
+ * the chunk of recursive doubling and scans, measured at this size (7360 bytes: 18 KiB
+ * less the words and counts, which the node-aware ones grew by 2 KiB). */
 #define COLL_HALF_BYTES                                                                      \
-    (((16 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
+    (((18 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
 _Static_assert(COLL_HALF_BYTES >= 4096 && COLL_INBOX_BYTES >= COLL_HALF_BYTES,
                "team scratch too small for the collectives");
 
