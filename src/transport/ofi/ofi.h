@@ -175,6 +175,7 @@ struct ofi_state {
     /* When a PE thread last called the transport (CLOCK_MONOTONIC, ns), while the
      * progress thread runs: it leaves the provider to a PE that drives it. */
     uint64_t pe_busy_ns;
+    uint64_t pe_drove_ns;         /* when a PE thread's wait last drove the network */
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
 };
@@ -348,6 +349,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
 /* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
