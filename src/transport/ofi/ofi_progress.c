@@ -276,7 +276,8 @@ static void *progress_main(void *arg)
     (void)arg;
     long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
-        if (ofi_now_ns() - __atomic_load_n(&ofi.pe_drove_ns, __ATOMIC_RELAXED) < OFI_PARK_NS) {
+        if (ofi_now_ns() - __atomic_load_n(&ofi.pe_drove_ns, __ATOMIC_RELAXED) <
+            OFI_PARK_NS) {
             struct timespec t = { 0, OFI_PARK_NS };
             nanosleep(&t, NULL);
             continue;
