@@ -137,12 +137,21 @@ static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const
     shoal_word_signal(coll_world_pe(c, i), dst_sym, src, len, word_sym, count);
 }
 
+/* The slow polls of coll_wait_ge (coll/stall.c): backs off, and now and then checks
+ * that no PE has left the job's collectives (finalized) before the call waited for. */
+void coll_wait_slow(struct shoal_backoff *b, const uint64_t *word, uint64_t v);
+
 /* Waits until this PE's own word reaches v. */
 static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 {
     struct shoal_backoff b = { 0 };
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
-        shoal_backoff(&b);
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v) {
+        shoal_progress();
+        if (SHOAL_LIKELY(b.polls < shoal.spin_polls))
+            shoal_backoff_spin(&b, shoal.spin_polls);
+        else
+            coll_wait_slow(&b, word, v);
+    }
 }
 
 /* ---- Team state: signals and channels ------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static long never;
 
@@ -28,6 +29,41 @@ int main(int argc, char **argv)
             shmem_barrier_all();
         shmem_finalize();
         return 0;
+    }
+    if (!strcmp(how, "extra_reduce")) {
+        /* The last PE's finalize matches the others' barrier; they then reduce
+         * without it. */
+        if (!last) {
+            shmem_barrier_all();
+            static long src = 1, dst;
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst, &src, 1);
+        }
+        shmem_finalize();
+        return 0;
+    }
+    if (!strcmp(how, "staggered")) {
+        /* Not a mismatch: PE i works alone for i * 150 ms (puts to its right
+         * neighbour, checked), so the early PEs wait long in shmem_finalize while
+         * the others still work, and the last ones find the first ones already gone
+         * from the same barrier. */
+        static long box[64];
+        int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n;
+        struct timespec t = { 0, 5000000 };
+        for (int i = 0; i < me * 30; i++) {
+            shmem_long_p(&box[i % 64], me * 1000 + i, right);
+            nanosleep(&t, NULL);
+        }
+        shmem_barrier_all();
+        /* What the left neighbour's puts leave, replayed here. */
+        long want[64] = { 0 };
+        int left = (me + n - 1) % n, bad = 0;
+        for (int i = 0; i < left * 30; i++)
+            want[i % 64] = left * 1000 + i;
+        for (int i = 0; i < 64; i++)
+            bad += box[i] != want[i];
+        shmem_finalize();
+        printf("staggered: PE %d done%s\n", me, bad ? " (BAD DATA)" : "");
+        return bad != 0;
     }
     if (last && strcmp(how, "hang")) {
         if (!strcmp(how, "segv"))

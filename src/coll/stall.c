@@ -1,0 +1,89 @@
+/* Collectives that can never complete because a PE has already finalized.
+ *
+ * A PE that made one collective call more than the others waits for them forever:
+ * its partners matched their shmem_finalize's barrier with its extra one and left.
+ * Each PE therefore publishes, through the bootstrap (oshrun, or the PMIx server), how
+ * many synchronisations of the world team it made when it makes its last (the
+ * barrier of its final shmem_finalize), and a PE whose collective wait has gone on
+ * for a while asks for the smallest such count. The world team's barriers are
+ * numbered alike on every PE (team->barrier_epoch), so:
+ *   waiting in the world team's barrier number v, a PE that finalized after fewer
+ *   than v synchronisations will never arrive; one that finalized after v or more
+ *   simply left this same barrier first, which is fine;
+ *   waiting in any other collective, after this PE's world synchronisation number e,
+ *   a PE that finalized after e or fewer cannot take part in it.
+ * Either way the job ends with a message that says so. Only the slow polls look,
+ * every CHECK_NS at most, so waits that end quickly never ask. */
+#include <stdio.h>
+#include <time.h>
+
+#include "bootstrap/bootstrap.h"
+#include "coll/coll_common.h"
+#include "core/routine.h"
+
+#define CHECK_NS 100000000L /* 100 ms */
+
+static const char *ordinal(uint64_t n)
+{
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+static _Noreturn void left_early(int pe, uint64_t left, int barrier, uint64_t mine)
+{
+    int inside;
+    const char *routine = shoal_routine_now(0, &inside);
+    const char *remedy =
+            "the PEs made different numbers of collective calls: every PE must make the "
+            "same collective calls (barriers, shmem_malloc/shmem_free, collectives and team "
+            "creation on SHMEM_TEAM_WORLD; shmem_init and shmem_finalize count too) in the "
+            "same order";
+    if (barrier)
+        shoal_fatal(routine ? routine : "a barrier",
+                    "PE %d has already finalized after %llu synchronisations of "
+                    "SHMEM_TEAM_WORLD (its shmem_init's and shmem_finalize's included), while "
+                    "this PE waits in its %llu%s; %s",
+                    pe, (unsigned long long)left, (unsigned long long)mine, ordinal(mine),
+                    remedy);
+    shoal_fatal(routine ? routine : "a collective",
+                "PE %d has already finalized, at its %llu%s synchronisation of "
+                "SHMEM_TEAM_WORLD, which this PE made as its %llu%s, and cannot take part in "
+                "this collective; %s",
+                pe, (unsigned long long)left, ordinal(left), (unsigned long long)mine,
+                ordinal(mine), remedy);
+}
+
+static void check_left(const uint64_t *word, uint64_t v)
+{
+    static __thread struct timespec next;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec < next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+        return;
+    next = now;
+    next.tv_nsec += CHECK_NS;
+    if (next.tv_nsec >= 1000000000L) {
+        next.tv_sec++;
+        next.tv_nsec -= 1000000000L;
+    }
+    uint64_t left;
+    int pe = shoal.boot->first_left(&left);
+    if (pe < 0 || pe == shoal.my_pe)
+        return;
+    /* The world team's barrier words: the rest of its sync words are never waited on
+     * (coll_common.h). */
+    const uint64_t *sync = shoal_team_world.res->sync;
+    int barrier = word >= sync && word < sync + COLL_READY_WORD;
+    uint64_t mine = barrier ? v : __atomic_load_n(&shoal_team_world.barrier_epoch,
+                                                  __ATOMIC_RELAXED);
+    if (barrier ? left < mine : left <= mine)
+        left_early(pe, left, barrier, mine);
+}
+
+void coll_wait_slow(struct shoal_backoff *b, const uint64_t *word, uint64_t v)
+{
+    shoal_backoff_spin(b, shoal.spin_polls);
+    if ((b->polls & 15) == 0)
+        check_left(word, v);
+}
