@@ -40,12 +40,13 @@ static _Noreturn void left_early(int pe, uint64_t left, int barrier, uint64_t mi
             "creation on SHMEM_TEAM_WORLD; shmem_init and shmem_finalize count too) in the "
             "same order";
     if (barrier)
-        shoal_fatal(routine ? routine : "a barrier",
-                    "PE %d has already finalized after %llu synchronisations of "
-                    "SHMEM_TEAM_WORLD (its shmem_init's and shmem_finalize's included), while "
-                    "this PE waits in its %llu%s; %s",
-                    pe, (unsigned long long)left, (unsigned long long)mine, ordinal(mine),
-                    remedy);
+        shoal_fatal(
+                routine ? routine : "a barrier",
+                "PE %d has already finalized after %llu synchronisations of "
+                "SHMEM_TEAM_WORLD (its shmem_init's and shmem_finalize's included), while "
+                "this PE waits in its %llu%s; %s",
+                pe, (unsigned long long)left, (unsigned long long)mine, ordinal(mine),
+                remedy);
     shoal_fatal(routine ? routine : "a collective",
                 "PE %d has already finalized, at its %llu%s synchronisation of "
                 "SHMEM_TEAM_WORLD, which this PE made as its %llu%s, and cannot take part in "
@@ -75,8 +76,8 @@ static void check_left(const uint64_t *word, uint64_t v)
      * (coll_common.h). */
     const uint64_t *sync = shoal_team_world.res->sync;
     int barrier = word >= sync && word < sync + COLL_READY_WORD;
-    uint64_t mine = barrier ? v : __atomic_load_n(&shoal_team_world.barrier_epoch,
-                                                  __ATOMIC_RELAXED);
+    uint64_t mine =
+            barrier ? v : __atomic_load_n(&shoal_team_world.barrier_epoch, __ATOMIC_RELAXED);
     if (barrier ? left < mine : left <= mine)
         left_early(pe, left, barrier, mine);
 }

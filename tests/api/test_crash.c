@@ -41,6 +41,29 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 0;
     }
+    if (!strcmp(how, "net_fail")) {
+        /* The last PE is killed; PE 0 keeps putting to it until the network says the
+         * put failed. PE 0 ignores the launcher's SIGTERM so that its own message
+         * (which oshrun still prints) is what the test sees, not the teardown. */
+        static long box[1024];
+        if (shmem_my_pe() == 0) {
+            signal(SIGTERM, SIG_IGN);
+            /* Connected before the kill: a provider may retry connecting to a peer
+             * that is gone for as long as it likes. */
+            shmem_long_p(box, 1, shmem_n_pes() - 1);
+            shmem_quiet();
+        }
+        shmem_barrier_all();
+        if (last)
+            raise(SIGKILL);
+        if (shmem_my_pe() == 0)
+            for (long i = 0;; i++) {
+                shmem_long_put(box, box, 1024, shmem_n_pes() - 1);
+                shmem_quiet();
+            }
+        shmem_long_wait_until(&never, SHMEM_CMP_NE, 0);
+        return 0;
+    }
     if (!strcmp(how, "staggered")) {
         /* Not a mismatch: PE i works alone for i * 150 ms (puts to its right
          * neighbour, checked), so the early PEs wait long in shmem_finalize while

@@ -56,6 +56,7 @@ struct ofi_slot {
     void *copy_to; /* get or fetch: where the data goes at completion */
     size_t copy_len;
     volatile int *done; /* a blocking caller's flag, set at completion */
+    int pe;             /* the target, for an error report */
 };
 
 /* A cached registration of a local buffer outside the segments (FI_MR_LOCAL). */
@@ -143,8 +144,11 @@ struct ofi_state {
     struct fid_mr *seg_mr[SHOAL_NSEGS];
     void *seg_desc[SHOAL_NSEGS];
     struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
-    struct ofi_ctx *dflt;      /* the default context: the target endpoint */
-    struct ofi_ctx *ctxs;      /* every context (progress walks them) */
+    /* pe_tag + pe is the completion context of an operation to pe that needs no
+     * slot: an error entry names its target by it (ofi_progress.c). */
+    char *pe_tag;
+    struct ofi_ctx *dflt; /* the default context: the target endpoint */
+    struct ofi_ctx *ctxs; /* every context (progress walks them) */
     pthread_mutex_t ctxs_lock;
     size_t inject_size;
     size_t bounce_size; /* slot size: medium puts and gets */
@@ -378,6 +382,12 @@ static inline void ofi_flush_deferred(struct ofi_ctx *c)
 /* ofi_session.c: the single-transmit endpoint of c, opened on first use; 0 when
  * it cannot be (after a warning; the session's AMOs stay reliable). */
 int ofi_uep_open(struct ofi_ctx *c);
+/* The completion context of an operation to pe: its slot's, or pe's tag. */
+static inline void *ofi_op_ctx(void *context, int pe)
+{
+    return context ? context : ofi.pe_tag + pe;
+}
+
 /* A one-range RMA message to pe (puts and gets that need flags). The caller's iov,
  * desc and rma must outlive the post. */
 static inline struct fi_msg_rma ofi_rmsg(struct iovec *iov, void **desc,
@@ -389,7 +399,7 @@ static inline struct fi_msg_rma ofi_rmsg(struct iovec *iov, void **desc,
                                 .addr = (fi_addr_t)pe,
                                 .rma_iov = rma,
                                 .rma_iov_count = 1,
-                                .context = context };
+                                .context = ofi_op_ctx(context, pe) };
 }
 
 /* The atomic message of every Shoal AMO: one ioc to one remote range of pe. The
@@ -406,7 +416,7 @@ static inline struct fi_msg_atomic ofi_amsg(struct fi_ioc *src, void **desc,
                                    .rma_iov_count = 1,
                                    .datatype = dt,
                                    .op = op,
-                                   .context = context };
+                                   .context = ofi_op_ctx(context, pe) };
 }
 
 static inline int ofi_uep(struct ofi_ctx *c)

@@ -357,6 +357,9 @@ int ofi_net_init(void)
     shoal_ctx_default.net = ofi.dflt;
     if (ofi_mr_segments() || ofi_mr_exchange())
         return -1;
+    ofi.pe_tag = calloc((size_t)shoal.n_pes, 1);
+    if (!ofi.pe_tag)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
     ofi_amo_table();
     if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
@@ -384,6 +387,7 @@ void ofi_net_fini(void)
     fi_freeinfo(ofi.info_tx);
     fi_freeinfo(ofi.info);
     free(ofi.remote);
+    free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);
 }
