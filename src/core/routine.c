@@ -10,10 +10,9 @@
 
 #include "core/routine.h"
 
-#if defined(__x86_64__)
 /* call rel32 (E8), then the target: a PLT stub "jmp *slot(%rip)" (FF 25 rel32),
  * possibly after endbr64 (F3 0F 1E FA) and a bnd prefix (F2), or the routine. */
-static const void *called_before(const unsigned char *r)
+const void *shoal_call_target_x86_64(const unsigned char *r)
 {
     if (r[-5] != 0xe8)
         return NULL;
@@ -29,10 +28,10 @@ static const void *called_before(const unsigned char *r)
     memcpy(&rel, t + 2, 4);
     return *(const void *const *)(t + 6 + rel);
 }
-#elif defined(__aarch64__)
+
 /* bl imm26, then the target: a PLT stub "adrp x16, page; ldr x17, [x16, #off]"
  * (possibly after bti c), or the routine. */
-static const void *called_before(const unsigned char *r)
+const void *shoal_call_target_aarch64(const unsigned char *r)
 {
     uint32_t bl, i0, i1;
     memcpy(&bl, r - 4, 4);
@@ -52,14 +51,20 @@ static const void *called_before(const unsigned char *r)
             (uintptr_t)((i1 >> 10) & 0xfff) * 8;
     return *(const void *const *)slot;
 }
-#else
-/* Elsewhere a tail-called routine goes unnamed ("routine not identified"). */
+
+/* The machine's own decoder; elsewhere a tail-called routine goes unnamed
+ * ("routine not identified"). */
 static const void *called_before(const unsigned char *r)
 {
+#if defined(__x86_64__)
+    return shoal_call_target_x86_64(r);
+#elif defined(__aarch64__)
+    return shoal_call_target_aarch64(r);
+#else
     (void)r;
     return NULL;
-}
 #endif
+}
 
 static const char *shmem_name(const char *s)
 {

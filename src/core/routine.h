@@ -13,4 +13,11 @@
  * the job is being diagnosed or ended. */
 const char *shoal_routine_now(int skip, int *inside);
 
+/* The function that the call instruction ending just before return address r
+ * called, through the PLT slot it went by where it went through one; NULL when the
+ * bytes before r are not a call. One decoder per instruction set, each compiled
+ * everywhere (tests/unit/test_routine.c feeds them both). */
+const void *shoal_call_target_x86_64(const unsigned char *r);
+const void *shoal_call_target_aarch64(const unsigned char *r);
+
 #endif
