@@ -10,8 +10,9 @@
  *   waiting in the world team's barrier number v, a PE that finalized after fewer
  *   than v synchronisations will never arrive; one that finalized after v or more
  *   simply left this same barrier first, which is fine;
- *   waiting in any other collective, after this PE's world synchronisation number e,
- *   a PE that finalized after e or fewer cannot take part in it.
+ *   waiting in any other collective (a team's, or an active set's in its pSync),
+ *   after this PE's world synchronisation number e, a PE that finalized after e or
+ *   fewer will never meet this PE's own shmem_finalize.
  * Either way the job ends with a message that says so. Only the slow polls look,
  * every CHECK_NS at most, so waits that end quickly never ask. */
 #include <stdio.h>
@@ -49,13 +50,13 @@ static _Noreturn void left_early(int pe, uint64_t left, int barrier, uint64_t mi
                 remedy);
     shoal_fatal(routine ? routine : "a collective",
                 "PE %d has already finalized, at its %llu%s synchronisation of "
-                "SHMEM_TEAM_WORLD, which this PE made as its %llu%s, and cannot take part in "
-                "this collective; %s",
+                "SHMEM_TEAM_WORLD, which this PE made as its %llu%s and passed before this "
+                "collective, so this PE's own shmem_finalize can never match it; %s",
                 pe, (unsigned long long)left, ordinal(left), (unsigned long long)mine,
                 ordinal(mine), remedy);
 }
 
-static void check_left(const uint64_t *word, uint64_t v)
+static void check_left(const void *word, uint64_t v)
 {
     static __thread struct timespec next;
     struct timespec now;
@@ -75,14 +76,15 @@ static void check_left(const uint64_t *word, uint64_t v)
     /* The world team's barrier words: the rest of its sync words are never waited on
      * (coll_common.h). */
     const uint64_t *sync = shoal_team_world.res->sync;
-    int barrier = word >= sync && word < sync + COLL_READY_WORD;
+    int barrier =
+            (const uint64_t *)word >= sync && (const uint64_t *)word < sync + COLL_READY_WORD;
     uint64_t mine =
             barrier ? v : __atomic_load_n(&shoal_team_world.barrier_epoch, __ATOMIC_RELAXED);
     if (barrier ? left < mine : left <= mine)
         left_early(pe, left, barrier, mine);
 }
 
-void coll_wait_slow(struct shoal_backoff *b, const uint64_t *word, uint64_t v)
+void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
 {
     shoal_backoff_spin(b, shoal.spin_polls);
     if ((b->polls & 15) == 0)

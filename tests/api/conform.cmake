@@ -62,9 +62,11 @@ set(mismatch_cause "the PEs made different numbers of collective calls")
 # Sanitizer builds' instrumented frames may hide the routine from the stack walk.
 set(mm_fin "shmem_finalize")
 set(mm_red "shmem_long_sum_reduce")
+set(mm_psync "shmem_barrier")
 if(SHOAL_SANITIZE)
   set(mm_fin "[a-z_ ]+")
   set(mm_red "[a-z_ ]+")
+  set(mm_psync "[a-z_ ]+")
 endif()
 foreach(n 2 4 8)
   math(EXPR last "${n} - 1")
@@ -76,10 +78,14 @@ foreach(n 2 4 8)
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 1
       "^shoal: PE [0-9]: ${mm_red}: PE ${last} has already finalized after 2 synchronisations of SHMEM_TEAM_WORLD .*, while this PE waits in its 3rd; ${mismatch_cause}" 1
       -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> extra_reduce)
+  add_test(NAME api.coll_mismatch.psync.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 1
+      "^shoal: PE [0-9]: ${mm_psync}: PE ${last} has already finalized, at its 3rd synchronisation of SHMEM_TEAM_WORLD, which this PE made as its 3rd and passed before this collective, so this PE's own shmem_finalize can never match it; ${mismatch_cause}" 1
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> extra_psync)
   add_test(NAME api.coll_mismatch.staggered.np${n}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 0
       "^staggered: PE [0-9]+ done$" ${n}
       -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> staggered)
   set_tests_properties(api.coll_mismatch.barrier.np${n} api.coll_mismatch.reduce.np${n}
-    api.coll_mismatch.staggered.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n};oshrun")
+    api.coll_mismatch.psync.np${n} api.coll_mismatch.staggered.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n};oshrun")
 endforeach()

@@ -64,6 +64,19 @@ int main(int argc, char **argv)
         shmem_long_wait_until(&never, SHMEM_CMP_NE, 0);
         return 0;
     }
+    if (!strcmp(how, "extra_psync")) {
+        /* As extra_reduce, with an active-set barrier over every PE (pSync). */
+        static long psync[SHMEM_BARRIER_SYNC_SIZE];
+        for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+            psync[i] = SHMEM_SYNC_VALUE;
+        shmem_barrier_all();
+        if (!last) {
+            shmem_barrier_all();
+            shmem_barrier(0, 0, shmem_n_pes(), psync);
+        }
+        shmem_finalize();
+        return 0;
+    }
     if (!strcmp(how, "staggered")) {
         /* Not a mismatch: PE i works alone for i * 150 ms (puts to its right
          * neighbour, checked), so the early PEs wait long in shmem_finalize while
