@@ -14,7 +14,7 @@
  *   after this PE's world synchronisation number e, a PE that finalized after e or
  *   fewer will never meet this PE's own shmem_finalize.
  * Either way the job ends with a message that says so. Only the slow polls look,
- * every CHECK_NS at most, so waits that end quickly never ask. */
+ * and not before CHECK_NS, so waits that end quickly never ask. */
 #include <stdio.h>
 #include <time.h>
 
@@ -22,7 +22,12 @@
 #include "coll/coll_common.h"
 #include "core/routine.h"
 
-#define CHECK_NS 100000000L /* 100 ms */
+/* A wait looks first CHECK_NS after it stopped spinning, then at doubling intervals
+ * up to CHECK_MAX_NS: a mismatch ends the job within about a second, and a PE that
+ * legitimately waits for minutes asks the bootstrap (a round trip to oshrun, or PMIx
+ * lookups) once every two seconds. */
+#define CHECK_NS 100000000L      /* 100 ms */
+#define CHECK_MAX_NS 2000000000L /* 2 s */
 
 static const char *ordinal(uint64_t n)
 {
@@ -56,19 +61,26 @@ static _Noreturn void left_early(int pe, uint64_t left, int barrier, uint64_t mi
                 ordinal(mine), remedy);
 }
 
+static __thread struct timespec next_check; /* of the calling thread's current wait */
+static __thread long check_ns;
+
+static void after(struct timespec *t, long ns)
+{
+    t->tv_nsec += ns;
+    t->tv_sec += t->tv_nsec / 1000000000L;
+    t->tv_nsec %= 1000000000L;
+}
+
 static void check_left(const void *word, uint64_t v)
 {
-    static __thread struct timespec next;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec < next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+    if (now.tv_sec < next_check.tv_sec ||
+        (now.tv_sec == next_check.tv_sec && now.tv_nsec < next_check.tv_nsec))
         return;
-    next = now;
-    next.tv_nsec += CHECK_NS;
-    if (next.tv_nsec >= 1000000000L) {
-        next.tv_sec++;
-        next.tv_nsec -= 1000000000L;
-    }
+    check_ns = check_ns * 2 < CHECK_MAX_NS ? check_ns * 2 : CHECK_MAX_NS;
+    next_check = now;
+    after(&next_check, check_ns);
     uint64_t left;
     int pe = shoal.boot->first_left(&left);
     if (pe < 0 || pe == shoal.my_pe)
@@ -86,6 +98,12 @@ static void check_left(const void *word, uint64_t v)
 
 void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
 {
+    if (b->polls == shoal.spin_polls) {
+        /* This wait's first slow poll: the first look is CHECK_NS from now. */
+        check_ns = CHECK_NS;
+        clock_gettime(CLOCK_MONOTONIC, &next_check);
+        after(&next_check, CHECK_NS);
+    }
     shoal_backoff_spin(b, shoal.spin_polls);
     if ((b->polls & 15) == 0)
         check_left(word, v);
