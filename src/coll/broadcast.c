@@ -102,26 +102,6 @@ static void check_root(const char *fn, int root, const struct coll *c)
 }
 
 static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
-                          size_t nelems, size_t esize, int root);
-
-/* Device memory (coll_device.h): the host broadcast on staging, chunk by chunk. */
-static int dev_broadcast(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
-                         const char *source, size_t len, int root)
-{
-    char *st = coll_dev_stage(fn, c);
-    size_t half = SHOAL_DEV_STAGE_BYTES / 2;
-    for (size_t off = 0; off < len; off += half) {
-        size_t m = len - off < half ? len - off : half;
-        if (c->me == root)
-            coll_dev_copy(st, source + off, m);
-        team_broadcast(fn, team, st + half, st, m, 1, root);
-        coll_dev_copy(dest + off, st + half, m);
-        shoal_team_barrier(c->team);
-    }
-    return 0;
-}
-
-static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
                           size_t nelems, size_t esize, int root)
 {
     struct coll c;
@@ -132,8 +112,12 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     size_t len = nelems * esize;
     if (!len)
         return 0;
-    if (coll_dev_needed(dest, source))
-        return dev_broadcast(fn, team, &c, dest, source, len, root);
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize,
+                         coll_dev_one(c.me == root ? source : NULL), coll_dev_one(dest), 0)
+            team_broadcast(fn, team, st.out, st.in, st.m, esize, root);
+        return 0;
+    }
     coll_check_sym(fn, dest, len);
     if (coll_net()) {
         /* The team form writes the root's dest too. */
@@ -174,6 +158,14 @@ static void set_broadcast(const char *fn, void *dest, const void *source, size_t
     check_root(fn, root, &c);
     if (!len)
         return;
+    if (coll_dev_needed(dest, source)) {
+        /* The root's dest is left alone, as in the host form. */
+        COLL_DEV_STAGED (st, fn, &c, len, 1, coll_dev_one(c.me == root ? source : NULL),
+                         coll_dev_one(c.me == root ? NULL : dest), 0)
+            set_broadcast(fn, st.out, st.in, st.m, root, PE_start, logPE_stride, PE_size,
+                          pSync);
+        return;
+    }
     coll_check_sym(fn, dest, len);
     if (COLL_NET(&c, broadcast, c.me == root ? (void *)source : dest, len, root))
         return;

@@ -100,27 +100,6 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
 
 static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
                        size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
-                       enum shoal_red_op rop);
-
-/* Device memory (coll_device.h): the host reduction on staging, chunk by chunk. */
-static int dev_reduce(const char *fn, shmem_team_t team, const struct coll *c, void *dest,
-                      const void *source, size_t nreduce, size_t esize, coll_op_fn *op,
-                      enum shoal_red_kind kind, enum shoal_red_op rop)
-{
-    char *st = coll_dev_stage(fn, c);
-    size_t half = SHOAL_DEV_STAGE_BYTES / 2, per = half / esize;
-    for (size_t k = 0; k < nreduce; k += per) {
-        size_t m = nreduce - k < per ? nreduce - k : per;
-        coll_dev_copy(st, (const char *)source + k * esize, m * esize);
-        team_reduce(fn, team, st + half, st, m, esize, op, kind, rop);
-        coll_dev_copy((char *)dest + k * esize, st + half, m * esize);
-        shoal_team_barrier(c->team);
-    }
-    return 0;
-}
-
-static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
                        enum shoal_red_op rop)
 {
     struct coll c;
@@ -130,8 +109,12 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     size_t bytes = nreduce * esize;
     if (!bytes)
         return 0;
-    if (coll_dev_needed(dest, source))
-        return dev_reduce(fn, team, &c, dest, source, nreduce, esize, op, kind, rop);
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, nreduce, esize, coll_dev_one(source), coll_dev_one(dest),
+                         0)
+            team_reduce(fn, team, st.out, st.in, st.m, esize, op, kind, rop);
+        return 0;
+    }
     if (c.n == 1) {
         if (dest != source)
             memcpy(dest, source, bytes);

@@ -22,6 +22,10 @@
     X(SHOAL_DEVICE, NULL, STR, "", device,                                                   \
       "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first "   \
       "that loads of cuda, rocm, emu")                                                       \
+    X(SHOAL_DEVICE_FORCE_HMEM, NULL, BOOL, "0", device_force_hmem,                           \
+      "Test knob: the network reaches a device heap that has a host alias (emu) only "       \
+      "through its device-memory registration (libfabric FI_HMEM, as FI_HMEM_SYSTEM), the "  \
+      "path cuda and rocm take across nodes")                                                \
     X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug,                                            \
       "Check every call's arguments (PE range, symmetric address and range, alignment) and " \
       "abort with a message")                                                                \
