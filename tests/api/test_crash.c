@@ -3,8 +3,10 @@
  * handlers libfabric's providers install (libpsm_infinipath). usage: test_crash
  * segv|abort|term|int [noinit]: the last PE raises it; the others wait. With
  * hang, every PE waits forever (for tests that kill the launcher); with
- * extra_barrier, PE 0 calls one barrier more than the others and blocks (for the
- * report of where each PE is blocked). */
+ * extra_barrier, PE 0 calls one barrier more than the others (extra_reduce,
+ * extra_psync: all but the last PE run one more collective), which must end the job
+ * with a message; staggered finalizes at different times, which must not; net_fail
+ * [compute] kills the last PE and has PE 0 put to it (and then compute). */
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +48,8 @@ int main(int argc, char **argv)
          * put failed. PE 0 ignores the launcher's SIGTERM so that its own message
          * (which oshrun still prints) is what the test sees, not the teardown. */
         static long box[1024];
+        enum { BIG_BYTES = 16 << 20 };
+        char *big = argc > 2 && !strcmp(argv[2], "compute") ? shmem_malloc(BIG_BYTES) : NULL;
         if (shmem_my_pe() == 0) {
             signal(SIGTERM, SIG_IGN);
             /* Connected before the kill: a provider may retry connecting to a peer
@@ -56,6 +60,14 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         if (last)
             raise(SIGKILL);
+        if (shmem_my_pe() == 0 && big) {
+            /* Large puts still in flight when the target dies, then computing outside
+             * Shoal: the progress thread reports. */
+            for (int k = 0; k < 4; k++)
+                shmem_putmem_nbi(big, big, BIG_BYTES, shmem_n_pes() - 1);
+            for (volatile unsigned long spin = 0;; spin++)
+                ;
+        }
         if (shmem_my_pe() == 0)
             for (long i = 0;; i++) {
                 shmem_long_put(box, box, 1024, shmem_n_pes() - 1);

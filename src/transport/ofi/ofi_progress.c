@@ -25,9 +25,10 @@
 #define OFI_CQ_BATCH 16
 
 /* The progress thread leaves an error to the PE's own threads, whose report can name
- * the routine they are in; it reports it itself only when none has within
- * OFI_ERR_GRACE_NS (the program is computing). */
-#define OFI_ERR_GRACE_NS 1000000000L
+ * the routine they are in (a waiting thread drains the CQ every few milliseconds
+ * at most); it reports it itself only when none has within OFI_ERR_GRACE_NS (the
+ * program is computing outside Shoal). */
+#define OFI_ERR_GRACE_NS 300000000L
 static __thread int on_progress_thread;
 static struct timespec err_seen; /* when the progress thread first saw one; 0: never */
 
