@@ -1,6 +1,8 @@
-/* Contexts: each has its own endpoint, completion queue and counters, so that
+/* Contexts: the default one and every context that may share it use one
+ * endpoint; the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program each have their own endpoint, completion queue and counters, so that
  * quiet on one never waits for another, and threads using different contexts
- * never share transmit state. */
+ * never share transmit state (nor a lock). */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -145,13 +147,14 @@ void ofi_ctx_close(struct ofi_ctx *c)
 }
 
 /* Contexts share the default context's endpoint, CQ, counters and slots unless
- * threads need them apart: an endpoint of their own costs tens of megabytes of
- * provider buffers (about 84 MB on tcp;ofi_rxm) and a connection set up on the
- * first operation (0.1-1 s). Sharing is correct (quiet and fence on one context
- * may then also wait for the others' operations, which they are allowed to) and
- * what a program whose threads never call Shoal at once gets. Private and
- * serialized contexts of a SHMEM_THREAD_MULTIPLE program get their own endpoint
- * and no lock: each is one thread's, and no other thread drives it. */
+ * threads need them apart: an endpoint of their own costs provider buffers
+ * (about 4 MB on tcp;ofi_rxm with the settings ofi_init.c gives rxm, 84 MB with
+ * rxm's defaults) and a connection set up on the first operation (a few ms).
+ * Sharing is correct (quiet and fence on one context may then also wait for the
+ * others' operations, which they are allowed to) and what a program whose
+ * threads never call Shoal at once gets. Private and serialized contexts of a
+ * SHMEM_THREAD_MULTIPLE program get their own endpoint and no lock: each is one
+ * thread's at a time, and no other thread drives it. */
 static int own_endpoint(const struct shoal_ctx *ctx)
 {
     return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
