@@ -161,13 +161,52 @@ static int own_endpoint(const struct shoal_ctx *ctx)
             (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
 }
 
+/* A parked endpoint of a destroyed context, or NULL. Parked ones are complete
+ * (destroy quieted them) and nobody drives them (the progress thread skips
+ * unlocked contexts), so the new owner takes one over as it was: open, its
+ * connections made, its counters matching its issued counts. The lock hands it
+ * from the thread that destroyed the old context to the one creating this. */
+static struct ofi_ctx *take_idle(void)
+{
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    struct ofi_ctx *c = ofi.idle;
+    if (c)
+        ofi.idle = c->parked;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+    return c;
+}
+
+/* Keeps c's endpoint, CQ, counters, slots and connections for the next
+ * context: programs that create and destroy contexts (one per task or phase)
+ * then pay for them once. What referred to the old owner's memory goes: cached
+ * registrations of its buffers, and the single-transmit endpoint of a session
+ * (a second endpoint, opened again should the new owner need one). */
+static void park(struct ofi_ctx *c)
+{
+    ofi_reg_release(c);
+    ofi_session_close(c);
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->parked = ofi.idle;
+    ofi.idle = c;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+}
+
+void ofi_ctx_close_idle(void)
+{
+    struct ofi_ctx *c;
+    while ((c = take_idle()))
+        ofi_ctx_close(c);
+}
+
 int ofi_ctx_create(struct shoal_ctx *ctx)
 {
     if (!own_endpoint(ctx)) {
         ctx->net = ofi.dflt;
         return 0;
     }
-    struct ofi_ctx *c = ofi_ctx_open(0);
+    struct ofi_ctx *c = take_idle();
+    if (!c)
+        c = ofi_ctx_open(0);
     ctx->net = c;
     return c ? 0 : -1;
 }
@@ -186,6 +225,6 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
     }
     ofi_quiet(ctx);
     if (c != ofi.dflt)
-        ofi_ctx_close(c);
+        park(c);
     ctx->net = NULL;
 }

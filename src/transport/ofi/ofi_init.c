@@ -410,6 +410,7 @@ void ofi_net_fini(void)
     shoal.boot->barrier();
     ofi_progress_thread_stop();
     ofi_mr_segments_close();
+    ofi_ctx_close_idle();
     ofi_ctx_close(ofi.dflt);
     shoal_ctx_default.net = NULL;
     ofi.dflt = NULL;
