@@ -334,8 +334,9 @@ static void adopt_info(struct fi_info *info)
  *   an endpoint. Shoal sends rxm no messages, only RMA (which tcp carries
  *   itself) and AMOs, whose requests and replies fit in 1 KiB; the cost is that
  *   the largest atomic rxm carries drops to 1 KiB less its header, and with it
- *   the largest put that put-with-signal sends as an atomic write (larger ones
- *   go as put, fence, signal). About 4 MB an endpoint remain.
+ *   the largest put that put-with-signal sends as an atomic write (a larger one
+ *   waits for its payload's completion before the signal, ofi_signal.c). About
+ *   4 MB an endpoint remain.
  * - rxm looks at connection requests every FI_OFI_RXM_CM_PROGRESS_INTERVAL us
  *   (10 ms) of progress calls, so a new endpoint's first operation, which
  *   connects, took 10-30 ms; every 200 us costs one event-queue poll as often.
