@@ -2,7 +2,9 @@
  * join the job through the same PMIx connection, must agree on the numbering,
  * and either may finalize first without breaking the other.
  *   argv[1] = mpi_outer    MPI_Init, shmem_init ... shmem_finalize, MPI_Finalize
- *   argv[1] = shmem_outer  shmem_init, MPI_Init ... MPI_Finalize, shmem_finalize */
+ *   argv[1] = shmem_outer  shmem_init, MPI_Init ... MPI_Finalize, shmem_finalize
+ *   argv[1] = mpi_first    MPI_Init, shmem_init ... MPI_Finalize, shmem_finalize: wrong
+ *                          under SHOAL_TRANSPORT=mpi, which must say so and fail */
 #include <mpi.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -91,8 +93,16 @@ int main(int argc, char **argv)
         me = shmem_my_pe();
         n = shmem_n_pes();
         shmem_finalize();
+    } else if (!strcmp(mode, "mpi_first")) {
+        MPI_Init(&argc, &argv);
+        shmem_init();
+        use_both();
+        MPI_Finalize();
+        shmem_finalize();
+        return 0;
     } else {
-        fprintf(stderr, "hybrid: mode must be mpi_outer or shmem_outer, not '%s'\n", mode);
+        fprintf(stderr, "hybrid: mode must be mpi_outer, shmem_outer or mpi_first, not '%s'\n",
+                mode);
         return 2;
     }
     if (me == 0)

@@ -33,9 +33,20 @@ static MPI_Comm lookup(int start, int stride, int size)
     return e ? e->comm : MPI_COMM_NULL;
 }
 
-/* The members' communicator, rank i = member i; made on first use. */
+/* The members' communicator, rank i = member i; made on first use. Every collective
+ * starts here, so this is where an MPI finalized under Shoal's feet is caught (MPI's
+ * own report would name neither SHMEM nor the remedy); it costs far less than the
+ * collective itself. */
 static MPI_Comm members(int start, int stride, int size)
 {
+    int down = 0;
+    MPI_Finalized(&down);
+    if (down)
+        MT_FATAL("shoal",
+                 "a SHMEM collective was called after the application's MPI_Finalize; "
+                 "with SHOAL_TRANSPORT=%s every SHMEM call, shmem_finalize included, "
+                 "must come before MPI_Finalize",
+                 mt.st->cfg.transport);
     if (start == 0 && stride == 1 && size == mt.st->n_pes)
         return mt.comm;
     MPI_Comm comm = lookup(start, stride, size);
