@@ -327,7 +327,8 @@ static void adopt_info(struct fi_info *info)
 /* Provider settings for programs whose private and serialized contexts get
  * endpoints of their own (SHMEM_THREAD_MULTIPLE, ofi_ctx.c), each applied unless
  * the user set it. libfabric reads them once, when it loads its providers, so they
- * are process-wide and take effect only where Shoal is the first to use libfabric.
+ * are process-wide and take effect only where Shoal is the first to use libfabric
+ * (setenv here, in shmem_init_thread, before the program's threads usually exist).
  * - rxm gives every endpoint pools of 1024 send and 1024 receive buffers of
  *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), and without FI_OFI_RXM_MSG_RX_SIZE
  *   posts enough receives to grow the receive pool to four such chunks: 84 MB
@@ -337,9 +338,10 @@ static void adopt_info(struct fi_info *info)
  *   the largest put that put-with-signal sends as an atomic write (a larger one
  *   waits for its payload's completion before the signal, ofi_signal.c). About
  *   4 MB an endpoint remain.
- * - rxm looks at connection requests every FI_OFI_RXM_CM_PROGRESS_INTERVAL us
- *   (10 ms) of progress calls, so a new endpoint's first operation, which
- *   connects, took 10-30 ms; every 200 us costs one event-queue poll as often.
+ * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
+ *   us (10 ms) of progress calls, so a new endpoint's first operation, which
+ *   connects, took 10-30 ms; at 200 us that look (one event-queue poll) comes
+ *   50 times as often.
  * - sockets' progress thread spins FI_SOCKETS_PE_WAITTIME ms (10) before it
  *   sleeps, and notices a new connection only then. */
 static void multi_endpoint_defaults(void)
