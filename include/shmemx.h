@@ -40,6 +40,33 @@ void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
 void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 
+/* ---- Performance counters (Sandia OpenSHMEM's) --------------------------------------
+ * How many writes (puts, non-fetching AMOs, put-with-signal's two parts) and reads
+ * (gets, fetching AMOs) a context has issued and how many of them completed, and how
+ * many operations completed with this PE as target. Every operation is counted when
+ * SHOAL_PCNTR=1; otherwise the counts are the network transport's own (docs/
+ * extensions.md). Counts only grow. pending_put and pending_get are the issued counts
+ * (SOS's names), not issued minus completed. */
+typedef struct {
+    uint64_t pending_put;   /* = shmemx_pcntr_get_issued_write */
+    uint64_t pending_get;   /* = shmemx_pcntr_get_issued_read */
+    uint64_t completed_put; /* = shmemx_pcntr_get_completed_write */
+    uint64_t completed_get; /* = shmemx_pcntr_get_completed_read */
+    uint64_t target;        /* = shmemx_pcntr_get_completed_target */
+} shmemx_pcntr_t;
+void shmemx_pcntr_get_issued_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_issued_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_target(uint64_t *cntr_value);
+void shmemx_pcntr_get_all(shmem_ctx_t ctx, shmemx_pcntr_t *pcntr);
+void pshmemx_pcntr_get_issued_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void pshmemx_pcntr_get_issued_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void pshmemx_pcntr_get_completed_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void pshmemx_pcntr_get_completed_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void pshmemx_pcntr_get_completed_target(uint64_t *cntr_value);
+void pshmemx_pcntr_get_all(shmem_ctx_t ctx, shmemx_pcntr_t *pcntr);
+
 /* ---- Allocation hints --------------------------------------------------------------
  * With shmem_malloc_with_hints: skip the barrier that ends the allocation (Sandia
  * OpenSHMEM's hint). Every PE still makes the same call; the caller must order its

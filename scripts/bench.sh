@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
-#                    [--build DIR] [--install-deps]
+#                    [--build DIR] [--install-deps] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -28,6 +28,8 @@
 # --out DIR       results folder (default ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/DATE).
 # --install-deps  run scripts/install-deps.sh first (it uses apt-get, and says so);
 #                 without it, missing tools are named and the script stops.
+# --dry-run       check the tools, plan the runs and print each run's progress line,
+#                 building and running nothing (the plan lands in the results folder).
 # --extensions    instead of the suite: the shmemx_ extensions against their standard
 #                 alternatives (bench/ext, HRA) in shared memory and over libfabric's
 #                 tcp;ofi_rxm and sockets (every PE its own node), each also with
@@ -46,6 +48,7 @@ targets=heap,global
 only=""
 quick=0
 deps=0
+dry=0
 out=""
 build="$root/build-release"
 while [ $# -gt 0 ]; do
@@ -63,7 +66,8 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
-        -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+        --dry-run) dry=1; shift ;;
+        -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -84,7 +88,8 @@ missing=""
 for t in $need; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
 py=python3
 $py -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
-$py -c 'import matplotlib' 2>/dev/null || missing="$missing python3-matplotlib"
+# Only the plots need matplotlib, and a dry run draws none.
+[ "$dry" -eq 1 ] || $py -c 'import matplotlib' 2>/dev/null || missing="$missing python3-matplotlib"
 if [ -n "$missing" ]; then
     if [ "$deps" -eq 1 ]; then
         echo "bench.sh: missing:$missing; running scripts/install-deps.sh (apt-get install, may ask for sudo)"
@@ -96,9 +101,13 @@ if [ -n "$missing" ]; then
     fi
 fi
 
-echo "bench.sh: building Shoal (Release) in $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j 2 | tail -n 1
+[ "$dry" -eq 1 ] && [ "$ext" -eq 1 ] &&
+    { echo "bench.sh: --dry-run plans the suite, not --extensions" >&2; exit 2; }
+if [ "$dry" -eq 0 ]; then
+    echo "bench.sh: building Shoal (Release) in $build"
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$build" -j 2 | tail -n 1
+fi
 
 # Each program with the arguments of a default run (--quick: a tenth of the iterations).
 programs="rma_latency:micro/rma_latency.c:-i 5000:t
@@ -124,6 +133,8 @@ fi
 impls="shoal"
 if [ "$compare" -eq 1 ]; then
     impls="shoal oshmem"
+fi
+if [ "$compare" -eq 1 ] && [ "$dry" -eq 0 ]; then
     mkdir -p "$build/bench-oshmem"
     echo "bench.sh: building the programs with Open MPI's oshcc"
     echo "$programs" | while IFS=: read -r name src args tgt; do
@@ -133,7 +144,7 @@ if [ "$compare" -eq 1 ]; then
 fi
 [ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
 if [ "$mpi" -eq 1 ]; then
-    [ -e "$build/src/libshoal-mpi.so" ] ||
+    [ "$dry" -eq 1 ] || [ -e "$build/src/libshoal-mpi.so" ] ||
         { echo "bench.sh: --mpi: this build has no MPI transport (install libopenmpi-dev)" >&2; exit 1; }
     impls="$impls shoal-mpi"
 fi
@@ -250,9 +261,11 @@ echo "bench.sh: $total runs ($reps repetitions; PEs $pes; $impls; bind $bind) in
 echo "bench.sh: load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
 failed=0
 cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
-"$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
 echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
-grep '^RESULT,' "$out/raw/machine_limits.txt" | sed 's/^RESULT,/0,/' >> "$out/runs.csv" || true
+if [ "$dry" -eq 0 ]; then
+    "$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
+    grep '^RESULT,' "$out/raw/machine_limits.txt" | sed 's/^RESULT,/0,/' >> "$out/runs.csv" || true
+fi
 start=$(date +%s)
 k=0
 # A here-document, not a pipe, so a failure reaches `failed` in this shell; the
@@ -268,6 +281,10 @@ while IFS=: read -r rep n impl name args t; do
     printf '[%d/%d] rep %d/%d, %d PEs: %s; %d left, %ds elapsed, about %ss to go\n' \
         "$k" "$total" "$rep" "$reps" "$n" "$label" "$((total - k))" "$el" "$eta"
     log="$out/raw/rep$rep/np$n/$impl${name:+-$name}${t:+-$t}.txt"
+    if [ "$dry" -eq 1 ]; then
+        echo "   would run: $impl $name $args${t:+ (target $t)}"
+        continue
+    fi
     mkdir -p "$(dirname "$log")"
     if [ "$impl" = provider ]; then
         provider_run "$log" > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
@@ -289,6 +306,10 @@ done <<EOT
 $(cat "$plan")
 EOT
 
+if [ "$dry" -eq 1 ]; then
+    echo "bench.sh: dry run: nothing built or run; the plan is in $plan"
+    exit 0
+fi
 $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
 $py "$root/bench/plot.py" "$out/results.csv" "$out"
 {

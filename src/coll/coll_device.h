@@ -20,7 +20,8 @@ char *coll_dev_stage(const char *fn, const struct coll *c);
 /* True when this collective must be staged: one branch when no device is in play. */
 static inline int coll_dev_needed(const void *dest, const void *source)
 {
-    return SHOAL_UNLIKELY(shoal.dev_paths) && coll_dev_involved(dest, source);
+    return SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_DEV) &&
+            coll_dev_involved(dest, source);
 }
 
 #endif

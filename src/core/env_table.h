@@ -52,6 +52,9 @@
     X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir,                                   \
       "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take "    \
       "different CPUs; empty = no locks")                                                    \
+    X(SHOAL_PCNTR, NULL, BOOL, "0", pcntr,                                                   \
+      "Count every context's puts, gets and AMOs for shmemx_pcntr_*, same-node ones "        \
+      "included (a little slower); off: they report what the network transport counts")      \
     X(SHOAL_LOG, NULL, STR, "", log,                                                         \
       "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; " \
       "subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace")          \

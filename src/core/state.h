@@ -41,9 +41,11 @@ struct shoal_state {
     int init_count; /* shmem_init calls not yet matched by shmem_finalize */
     int ever_initialized;
     int thread_level;
-    /* Device memory is in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
-     * SHMEM_DEBUG with a device runtime loaded): the transport dispatchers then take
-     * the device-aware paths of transport/dev_route.c. One predictable branch when not;
+    /* The transport dispatchers leave their inline paths (transport/pcntr.c):
+     * SHOAL_PATHS_DEV when device memory is in play (a device heap,
+     * SHMEM_ENABLE_DEVICE_AWARENESS, or SHMEM_DEBUG with a device runtime loaded: the
+     * device-aware paths of transport/dev_route.c), SHOAL_PATHS_PCNTR when SHOAL_PCNTR
+     * counts every operation (transport/pcntr.c). One predictable branch when neither;
      * beside the segments, on the cache line every RMA reads anyway. */
     int dev_paths;
     struct shoal_seg seg[SHOAL_NSEGS];
@@ -75,6 +77,8 @@ struct shoal_state {
     const char *
             net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
+#define SHOAL_PATHS_DEV 1
+#define SHOAL_PATHS_PCNTR 2
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 
 extern struct shoal_state shoal;

@@ -104,7 +104,8 @@ void shoal_device_init(int local_index)
     if (!shoal_dev && asked)
         shoal_fatal("shmem_init", "%s is set, but SHOAL_DEVICE=none",
                     size ? "SHMEM_SYMMETRIC_SIZE_DEVICE" : "SHMEM_ENABLE_DEVICE_AWARENESS");
-    shoal.dev_paths = shoal_dev && (asked || c->debug);
+    if (shoal_dev && (asked || c->debug))
+        shoal.dev_paths |= SHOAL_PATHS_DEV;
     if (size)
         heap_create(size);
 }
@@ -126,6 +127,6 @@ void shoal_device_fini(void)
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;
     shoal.dev_stage = NULL;
-    shoal.dev_paths = 0;
+    shoal.dev_paths &= ~SHOAL_PATHS_DEV;
     shoal_dev_shutdown();
 }

@@ -37,6 +37,29 @@
 
 struct shoal_team;
 
+/* A context's operations as shmemx_pcntr_* counts them (transport/pcntr.c), while
+ * SHOAL_PCNTR is on: writes are puts, non-fetching AMOs and put-with-signal's two
+ * parts, reads gets and fetching AMOs. net_*: those of them that went to the network
+ * and were not complete when their call returned; settled_*: how many of those a
+ * quiet has completed since. Plain counters, atomic only on a context threads share. */
+struct shoal_pcntr {
+    uint64_t writes, reads;
+    uint64_t net_writes, net_reads;
+    uint64_t settled_writes, settled_reads;
+};
+
+/* What a network transport counts of a context's resources (ops->counters), in its
+ * own units: one per message it posts, so a put split into pieces counts each, and
+ * the library's own messages and those of every context sharing the resources count
+ * too. held: a session holds operations back or sends some uncounted, so fewer are
+ * counted than were issued. target: operations that completed with this PE as
+ * target, where the network tells (0 where it cannot). */
+struct shoal_net_counts {
+    uint64_t writes, writes_done, reads, reads_done;
+    int held;
+    uint64_t target;
+};
+
 /* A communication context: its team (PE numbering), its options, and the network
  * transport's own resources, so that quiet on one context waits only for its
  * operations. Created and destroyed by api/ctx.c. */
@@ -46,6 +69,7 @@ struct shoal_ctx {
     long session;       /* options of the open session; 0 when none */
     void *net;          /* the network transport's resources for this context */
     unsigned destroyed; /* SHOAL_CTX_DESTROYED once shmem_ctx_destroy'd (api/ctx.c) */
+    struct shoal_pcntr pcntr;
 };
 #define SHOAL_CTX_DESTROYED 0xdeadc7c7u
 
@@ -136,6 +160,9 @@ struct shoal_transport_ops {
                                  const void *src, size_t len, int sig_seg, uint64_t sig_off,
                                  uint64_t signal, enum shoal_amo_op sig_op, int pe,
                                  void *counter, uint64_t threshold);
+    /* Performance counters of ctx's network resources; NULL where the transport
+     * keeps none (every field then reads 0, and completion is known only at quiet). */
+    void (*counters)(struct shoal_ctx *ctx, struct shoal_net_counts *n);
 };
 
 /* The same-node transport (transport/shm/shm.c). */
@@ -209,7 +236,7 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
 
 /* ---- Dispatchers ------------------------------------------------------------------ */
 
-/* Device memory in play (shoal.dev_paths): the device-aware forms of the dispatchers
+/* Device memory in play (SHOAL_PATHS_DEV): the device-aware forms of the dispatchers
  * below, for a device-heap object or a local buffer in device memory
  * (transport/dev_route.c). */
 void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
@@ -224,13 +251,34 @@ void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const v
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
 
-/* Contiguous transfers; nbi: the network may complete them at the next quiet. */
-static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
-                                size_t len, int nbi)
+/* The dispatchers' out-of-line forms, taken when shoal.dev_paths is set: they count
+ * the operation when SHOAL_PCNTR is on, then take the device-aware path when device
+ * memory is in play, the inline one otherwise (transport/pcntr.c). */
+void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                    int nbi);
+void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                    int nbi);
+/* CPU atomics here are sequentially consistent: stronger than any caller asks. */
+void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
+void shoal_slow_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
+                           size_t len, const struct shoal_rref *sig, uint64_t signal,
+                           enum shoal_amo_op sig_op, int nbi);
+/* quiet on ctx with SHOAL_PCNTR on: afterwards the counters know that every network
+ * operation issued before it is complete. */
+void shoal_pcntr_quiet(shmem_ctx_t ctx);
+/* What shmemx_pcntr_* report for ctx: with SHOAL_PCNTR on, the context's operations
+ * (struct shoal_pcntr); off, what the network transport counts (ops->counters). */
+struct shoal_pcntr_report {
+    uint64_t issued_writes, issued_reads, completed_writes, completed_reads, target;
+};
+void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out);
+
+/* Contiguous transfers on host memory. */
+static inline void shoal_tp_put_host(shmem_ctx_t ctx, const struct shoal_rref *r,
+                                     const void *src, size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
-        shoal_dev_put(ctx, r, src, len, nbi);
-    else if (SHOAL_LIKELY(r->ptr != NULL))
+    if (SHOAL_LIKELY(r->ptr != NULL))
         shoal_shm_copy(r->ptr, src, len);
     else if (nbi)
         r->tp->put_nbi(ctx, r->seg, r->off, src, len, r->pe);
@@ -238,17 +286,34 @@ static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, con
         r->tp->put(ctx, r->seg, r->off, src, len, r->pe);
 }
 
-static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
-                                size_t len, int nbi)
+static inline void shoal_tp_get_host(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
+                                     size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
-        shoal_dev_get(ctx, dst, r, len, nbi);
-    else if (SHOAL_LIKELY(r->ptr != NULL))
+    if (SHOAL_LIKELY(r->ptr != NULL))
         shoal_shm_copy(dst, r->ptr, len);
     else if (nbi)
         r->tp->get_nbi(ctx, dst, r->seg, r->off, len, r->pe);
     else
         r->tp->get(ctx, dst, r->seg, r->off, len, r->pe);
+}
+
+/* Contiguous transfers; nbi: the network may complete them at the next quiet. */
+static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
+                                size_t len, int nbi)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_slow_put(ctx, r, src, len, nbi);
+    else
+        shoal_tp_put_host(ctx, r, src, len, nbi);
+}
+
+static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
+                                size_t len, int nbi)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_slow_get(ctx, dst, r, len, nbi);
+    else
+        shoal_tp_get_host(ctx, dst, r, len, nbi);
 }
 
 /* The network half of shoal_tp_amo (transport/transport.c). */
@@ -290,7 +355,7 @@ static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
                                 uint64_t cmp, void *fetch, int nbi, int mo)
 {
     if (SHOAL_UNLIKELY(shoal.dev_paths)) {
-        shoal_dev_amo(ctx, r, op, type, v, cmp, fetch, nbi);
+        shoal_slow_amo(ctx, r, op, type, v, cmp, fetch, nbi);
         return;
     }
     shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
@@ -301,16 +366,12 @@ void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const v
                           size_t len, const struct shoal_rref *sig, uint64_t signal,
                           enum shoal_amo_op sig_op, int nbi);
 
-/* Payload, then the 64-bit signal update, visible after the payload. */
-static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst,
-                                       const void *src, size_t len,
-                                       const struct shoal_rref *sig, uint64_t signal,
-                                       enum shoal_amo_op sig_op, int nbi)
+/* shoal_tp_put_signal on host memory. */
+static inline void shoal_tp_put_signal_host(shmem_ctx_t ctx, const struct shoal_rref *dst,
+                                            const void *src, size_t len,
+                                            const struct shoal_rref *sig, uint64_t signal,
+                                            enum shoal_amo_op sig_op, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
-        shoal_dev_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
-        return;
-    }
     if (SHOAL_UNLIKELY(dst->ptr == NULL)) {
         shoal_net_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
         return;
@@ -318,7 +379,21 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
     if (len)
         shoal_shm_copy(dst->ptr, src, len);
     shoal_shm_release_after(len);
-    shoal_tp_amo(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0, __ATOMIC_RELEASE);
+    shoal_tp_amo_host(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0,
+                      __ATOMIC_RELEASE);
+}
+
+/* Payload, then the 64-bit signal update, visible after the payload. */
+static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst,
+                                       const void *src, size_t len,
+                                       const struct shoal_rref *sig, uint64_t signal,
+                                       enum shoal_amo_op sig_op, int nbi)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+        shoal_slow_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
+        return;
+    }
+    shoal_tp_put_signal_host(ctx, dst, src, len, sig, signal, sig_op, nbi);
 }
 
 /* Ordering and completion. Same-node RMA completes inside each call, so for it fence
@@ -333,7 +408,10 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
     shoal_shm_fence();
-    shoal.net->quiet(ctx);
+    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
+        shoal_pcntr_quiet(ctx);
+    else
+        shoal.net->quiet(ctx);
 }
 
 /* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */

@@ -37,6 +37,10 @@
       "shmem_init: .*SHMEM_SYMMETRIC_SIZE")                                                  \
     X(bad_cmp, "1 2 4", "", "nonzero", "shmem_int_wait_until: cmp 42 is not one of")         \
     X(ctx_invalid, "1 2 4", "", "nonzero", "shmem_ctx_int_atomic_inc: .*SHMEM_CTX_INVALID")  \
+    X(pcntr_null, "1 2 4", "", "nonzero",                                                    \
+      "PE [0-9]+: shmemx_pcntr_get_issued_write: the result pointer is NULL; pass")          \
+    X(pcntr_ctx_invalid, "1 2 4", "", "nonzero",                                             \
+      "PE [0-9]+: shmemx_pcntr_get_all: the context is SHMEM_CTX_INVALID")                   \
     X(global_exit, "1 2 4", "", "7", "")                                                     \
     X(global_exit_all, "1 2 4", "", "7", "")                                                 \
     X(free_nonheap, "1 2 4", "", "nonzero",                                                  \

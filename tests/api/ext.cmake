@@ -10,3 +10,12 @@ add_test(NAME api.trigger_quiet_early
 set_tests_properties(api.trigger_quiet_early PROPERTIES TIMEOUT 90 LABELS "pe;np2;errors")
 # Sandia OpenSHMEM's shmemx.h names (source compatibility).
 shoal_pe_test(api.sos_compat SOURCES test_sos_compat.c TIMEOUT 60)
+# Sandia OpenSHMEM's performance counters, counting (SHOAL_PCNTR=1) and not.
+find_package(Threads REQUIRED)
+shoal_pe_test(api.pcntr SOURCES test_pcntr.c ENV SHOAL_PCNTR=1 LIBS Threads::Threads)
+foreach(n ${SHOAL_TEST_PES})
+  add_test(NAME api.pcntr_off.np${n}
+    COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout 60 $<TARGET_FILE:api.pcntr>)
+  set_tests_properties(api.pcntr_off.np${n} PROPERTIES TIMEOUT 60 LABELS "pe;np${n}"
+                       ENVIRONMENT SHOAL_PCNTR=0)
+endforeach()

@@ -5,6 +5,7 @@
  * the launcher tears it down. Every mode must fail: reaching the end is an error
  * (except zero_and_huge*, which checks that empty and huge sizes are not errors). */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,11 @@ int main(int argc, char **argv)
         LAST_PE_DOES(shmem_int_wait_until(&gvar[0], 42, 0));
     } else if (!strcmp(mode, "ctx_invalid")) {
         LAST_PE_DOES(shmem_ctx_int_atomic_inc(SHMEM_CTX_INVALID, &gvar[0], 0));
+    } else if (!strcmp(mode, "pcntr_null")) {
+        LAST_PE_DOES(shmemx_pcntr_get_issued_write(SHMEM_CTX_DEFAULT, NULL));
+    } else if (!strcmp(mode, "pcntr_ctx_invalid")) {
+        shmemx_pcntr_t p;
+        LAST_PE_DOES(shmemx_pcntr_get_all(SHMEM_CTX_INVALID, &p));
     } else if (!strcmp(mode, "global_exit")) {
         LAST_PE_DOES(shmem_global_exit(7));
     } else if (!strcmp(mode, "global_exit_all")) {

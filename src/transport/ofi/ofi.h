@@ -174,6 +174,8 @@ struct ofi_state {
     int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
+    struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
+                                       targeted this PE (ofi_pcntr.c); NULL otherwise */
 };
 
 extern struct ofi_state ofi;
@@ -283,6 +285,11 @@ void ofi_trigger_check(struct ofi_ctx *c);
 /* Frees the records of c's triggered operations, all complete. */
 void ofi_trigger_release(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
+/* ofi_pcntr.c */
+void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
+/* The default endpoint, before it is enabled, gets the target counter where the
+ * provider granted FI_RMA_EVENT (asked for with SHOAL_PCNTR only): 0 or rc. */
+int ofi_pcntr_bind(struct ofi_ctx *c);
 
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
 

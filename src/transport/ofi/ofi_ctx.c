@@ -94,7 +94,7 @@ int ofi_ctx_enable(struct ofi_ctx *c)
         (rc = fi_ep_bind(c->ep, &c->cq->fid,
                          FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
         (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE)) ||
-        (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)))
+        (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)) || (rc = ofi_pcntr_bind(c)))
         return ctx_fail("endpoint binding", rc);
     if ((rc = fi_enable(c->ep)))
         return ctx_fail("fi_enable", rc);

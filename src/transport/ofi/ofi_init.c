@@ -255,6 +255,14 @@ static struct fi_info *select_provider(void)
                     got = trig;
                 }
                 h->caps &= ~(tries[t].caps | FI_TRIGGER);
+                /* SHOAL_PCNTR: counting what targets this PE, where offered. */
+                struct fi_info *ev = NULL;
+                h->caps |= tries[t].caps | (got->caps & FI_TRIGGER) | FI_RMA_EVENT;
+                if (shoal.cfg.pcntr && !getinfo(h, loopback, &ev) && ev) {
+                    fi_freeinfo(got);
+                    got = ev;
+                }
+                h->caps &= ~(tries[t].caps | FI_TRIGGER | FI_RMA_EVENT);
                 fi_freeinfo(first);
                 fi_freeinfo(h);
                 return match_names(got);
@@ -415,6 +423,8 @@ void ofi_net_fini(void)
     ofi_mr_segments_close();
     ofi_ctx_close_idle();
     ofi_ctx_close(ofi.dflt);
+    if (ofi.target_cntr)
+        fi_close(&ofi.target_cntr->fid);
     shoal_ctx_default.net = NULL;
     ofi.dflt = NULL;
     fi_close(&ofi.av->fid);

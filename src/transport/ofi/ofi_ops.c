@@ -24,6 +24,7 @@ static const struct shoal_transport_ops ofi_ops = {
     .trigger_add = ofi_trigger_add,
     .trigger_close = ofi_trigger_close,
     .put_signal_triggered = ofi_put_signal_triggered,
+    .counters = ofi_counters,
 };
 
 const struct shoal_transport_ops *const shoal_net_ofi = &ofi_ops;

@@ -1,0 +1,35 @@
+/* What the libfabric transport counts for shmemx_pcntr_* (transport/pcntr.c): the
+ * messages a context's endpoint posted and its completion counters' values, and,
+ * where the provider offers FI_RMA_EVENT and SHOAL_PCNTR asked for it, a counter of
+ * the RMA and atomic operations that targeted this PE (the default endpoint's). */
+#include "transport/ofi/ofi.h"
+
+void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
+{
+    struct ofi_ctx *c = ofi_ctx_used(ctx);
+    if (c) {
+        n->writes = c->writes;
+        n->writes_done = fi_cntr_read(c->wcntr);
+        n->reads = c->reads;
+        n->reads_done = fi_cntr_read(c->rcntr);
+        /* Bundled puts share a message, held-back ones have none yet, single-transmit
+         * AMOs and triggered operations are not counted when posted. */
+        n->held = c->bundling || c->bundle.slot != NULL || c->npws || c->unreliable ||
+                c->trig_ops != NULL;
+        ofi_unlock(c);
+    }
+    if (ofi.target_cntr)
+        n->target = fi_cntr_read(ofi.target_cntr);
+}
+
+int ofi_pcntr_bind(struct ofi_ctx *c)
+{
+    if (c != ofi.dflt || !(ofi.info->caps & FI_RMA_EVENT))
+        return 0;
+    struct fi_cntr_attr attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    int rc = fi_cntr_open(ofi.domain, &attr, &ofi.target_cntr, NULL);
+    if (rc)
+        return rc;
+    /* Peers target the default endpoint only. */
+    return fi_ep_bind(c->ep, &ofi.target_cntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ);
+}
