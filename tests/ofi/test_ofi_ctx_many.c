@@ -4,11 +4,14 @@
  * on. Every round a thread puts a block to its right neighbour, adds to a counter
  * there, quiets its context, reads the block back and fetches the counter. Two
  * generations: all contexts are destroyed and created again, so the second one
- * runs on the endpoints the first left behind. Data only: how long contexts take
- * and what they cost is measured by bench/micro/ctx_cost.c. */
+ * runs on the endpoints the first left behind, whose counts (shmemx_pcntr_*)
+ * must start from zero again. Data only: how long contexts take and what they
+ * cost is measured by bench/micro/ctx_cost.c. */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+
+#include <shmemx.h>
 
 #include "check.h"
 
@@ -27,6 +30,18 @@ static pthread_barrier_t gen_start, gen_done; /* threads and main, per generatio
 static long value(int pe, int t, int gen, int r, int i)
 {
     return ((long)pe << 40) ^ ((long)t << 32) ^ ((long)gen << 24) ^ ((long)r << 16) ^ i;
+}
+
+/* A new context has counted nothing, on a parked endpoint too. */
+static void check_fresh(shmem_ctx_t ctx)
+{
+    uint64_t v;
+    shmemx_pcntr_get_issued_write(ctx, &v);
+    CHECK_EQ(v, 0);
+    shmemx_pcntr_get_issued_read(ctx, &v);
+    CHECK_EQ(v, 0);
+    shmemx_pcntr_get_completed_write(ctx, &v);
+    CHECK_EQ(v, 0);
 }
 
 static void round_on(shmem_ctx_t ctx, int t, int gen, int r)
@@ -59,6 +74,7 @@ static void *worker(void *arg)
         } else {
             shmem_ctx_t ctx;
             CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
+            check_fresh(ctx);
             for (int r = 0; r < ROUNDS; r++)
                 round_on(ctx, t, gen, r);
             shmem_ctx_destroy(ctx);
@@ -85,8 +101,10 @@ int main(int argc, char **argv)
         CHECK_EQ(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t), 0);
     for (int gen = 0; gen < GENS; gen++) {
         if (serialized)
-            for (int c = 0; c < THREADS / 2; c++)
+            for (int c = 0; c < THREADS / 2; c++) {
                 CHECK_EQ(shmem_ctx_create(SHMEM_CTX_SERIALIZED, &shared_ctx[c]), 0);
+                check_fresh(shared_ctx[c]);
+            }
         pthread_barrier_wait(&gen_start);
         pthread_barrier_wait(&gen_done);
         if (serialized)

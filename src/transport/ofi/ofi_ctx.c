@@ -180,11 +180,19 @@ static struct ofi_ctx *take_idle(void)
  * context: programs that create and destroy contexts (one per task or phase)
  * then pay for them once. What referred to the old owner's memory goes: cached
  * registrations of its buffers, and the single-transmit endpoint of a session
- * (a second endpoint, opened again should the new owner need one). */
+ * (a second endpoint, opened again should the new owner need one). The counts
+ * start again from zero, as a new endpoint's would (shmemx_pcntr_* reports
+ * them, ofi_pcntr.c): every operation is complete, so counters and issued
+ * counts agree. A provider that cannot set its counters keeps none parked. */
 static void park(struct ofi_ctx *c)
 {
     ofi_reg_release(c);
     ofi_session_close(c);
+    if (c->ready && (fi_cntr_set(c->wcntr, 0) || fi_cntr_set(c->rcntr, 0))) {
+        ofi_ctx_close(c);
+        return;
+    }
+    c->writes = c->reads = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->parked = ofi.idle;
     ofi.idle = c;
