@@ -2,7 +2,9 @@
 # The GPU check of docs/gpu.md in one command: builds Shoal without libfabric and PMIx
 # (a GPU box often has neither), runs the device tests (tests/device) at 1, 2, 4 and 8
 # PEs on a real device backend, then the device benchmarks, and leaves every log in
-# $OUT (default ./gpu-check-out).
+# $OUT (default ./gpu-check-out). Where libfabric has a provider that offers FI_HMEM
+# with RMA and atomics, it also builds with libfabric and runs the device tests with
+# every PE its own node over that provider: device heaps across nodes through FI_HMEM.
 #
 #   scripts/gpu-check.sh [cuda|rocm|emu]      (default cuda)
 #
@@ -12,6 +14,10 @@ dev=${1:-cuda}
 out=${OUT:-$PWD/gpu-check-out}
 build=${GPU_CHECK_BUILD:-build-gpu-check}
 jobs=$(nproc 2>/dev/null || echo 2)
+case $build in
+/*) build_ofi=$build-ofi ;;
+*) build_ofi=$PWD/$build-ofi ;;
+esac
 mkdir -p "$out"
 
 {
@@ -35,6 +41,24 @@ echo "== device tests on $dev"
 ctest -R '^device\.' -j "$((jobs > 4 ? 4 : jobs))" --output-on-failure >"$out/tests.log" 2>&1
 status=$?
 grep -E "tests passed|Failed|Timeout|\*\*\*" "$out/tests.log" | tail -20
+
+# Device heaps across nodes (FI_HMEM registration of GPU memory), where a provider can.
+prov=$(fi_info -c 'FI_HMEM|FI_RMA|FI_ATOMIC' 2>/dev/null | sed -n 's/^provider: //p' | head -1)
+if [ -z "$prov" ]; then
+    echo "== FI_HMEM across nodes: skipped (no libfabric provider with FI_HMEM, RMA and atomics)"
+elif ! { cmake -S "$OLDPWD" -B "$build_ofi" -G Ninja -DSHOAL_WERROR=ON -DSHOAL_OFI=ON \
+        -DSHOAL_PMIX=OFF -DSHOAL_TEST_DEVICE="$dev" &&
+        cmake --build "$build_ofi" -j "$jobs"; } >"$out/build_ofi.log" 2>&1; then
+    echo "== FI_HMEM across nodes: the build with libfabric failed (build_ofi.log)"
+    status=1
+else
+    echo "== device tests on $dev, every PE its own node over $prov (FI_HMEM)"
+    # emu reaches the network through its alias unless forced onto the FI_HMEM path.
+    (cd "$build_ofi" && SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER=$prov SHOAL_DEVICE_FORCE_HMEM=1 \
+        ctest -L '^pe$' -L device -LE errors -j 2 --output-on-failure) >"$out/tests_hmem.log" 2>&1 ||
+        status=1
+    grep -E "tests passed|Failed|Timeout|\*\*\*" "$out/tests_hmem.log" | tail -20
+fi
 
 echo "== device benchmarks on $dev"
 export BENCH_IMPL=shoal-$dev

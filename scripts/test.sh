@@ -14,8 +14,7 @@
 # cores: every oversubscribed PE must be scheduled to progress its peers' traffic).
 # The mpi modes leave out the tests that check what oshrun prints and returns (labels
 # errors, oshrun: argument checks do not depend on the transport) and the ofi.* tests
-# of libfabric's own options, and the device tests (label device: the MPI transport
-# does not reach device memory yet). Every MPI operation is a library call plus a flush, so
+# of libfabric's own options. Every MPI operation is a library call plus a flush, so
 # on CI's 2 cores mode mpi runs the suite at 2 and 4 PEs (stress tests at 2) and the
 # mpi_np8 subset below at 8, and mpi-mixed the suite at 4 PEs;
 # SHOAL_TEST_NET_ALL=1 runs all of it at 2 to 16.
@@ -52,13 +51,13 @@ for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
         fi
         drop='^ofi\.|^stress_.*\.np4$'
         if [ "$mode" = mpi ]; then
-            transport=mpi-all map= skip='^(np1|np8|np16|errors|oshrun|device)$'
+            transport=mpi-all map= skip='^(np1|np8|np16|errors|oshrun)$'
             np8="^api\.($mpi_np8)\.np8\$"
         else   # at 2 PEs block:2 is one node, where MPI has nothing to do: 4 PEs only
-            transport=mpi map=block:2 skip='^(np1|np2|np8|np16|errors|oshrun|device)$' np8=
+            transport=mpi map=block:2 skip='^(np1|np2|np8|np16|errors|oshrun)$' np8=
         fi
         if [ -n "${SHOAL_TEST_NET_ALL:-}" ]; then
-            skip='^(np1|errors|oshrun|device)$' drop='^ofi\.' np8=
+            skip='^(np1|errors|oshrun)$' drop='^ofi\.' np8=
         fi
         for sel in "-LE $skip -E $drop" ${np8:+"-R $np8"}; do
             # shellcheck disable=SC2086 # $sel is two ctest options

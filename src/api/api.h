@@ -34,8 +34,8 @@ static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
  * same-node mapping (or none) and the transport, and checks that the whole extent
  * [addr, addr + len) lies inside the segment. Every layer below uses *r as given.
  * Ends the job, naming the routine, for anything not reachable. */
-static inline void shoal_remote(const char *routine, shmem_ctx_t ctx, const void *addr,
-                                size_t len, int pe, struct shoal_rref *r)
+static SHOAL_INLINE void shoal_remote(const char *routine, shmem_ctx_t ctx, const void *addr,
+                                      size_t len, int pe, struct shoal_rref *r)
 {
     shoal_check_ctx(routine, ctx);
     int wpe = shoal_world_pe(routine, ctx->team, pe);

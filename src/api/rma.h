@@ -15,49 +15,66 @@ static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
     return bytes;
 }
 
-/* Contiguous transfers; nbi: the network may complete them at the next quiet. */
-static inline void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
-                                 const void *source, size_t len, int pe, int nbi)
+/* Every contiguous transfer but a same-node one with no device in play: the
+ * SHMEM_DEBUG local-buffer check, the device paths and the network (api/rma_route.c). */
+void shoal_put_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
+                     size_t len, int pe, int nbi);
+void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
+                     size_t len, int pe, int nbi);
+
+/* Contiguous transfers; nbi: the network may complete them at the next quiet. The
+ * same-node copy with no device in play is all that stays inline, behind one test of
+ * shoal.dev_paths (on the cache line the resolution reads anyway). Forced inline down
+ * from the API routines (GCC's unit-growth limit left them out of line in the big
+ * rma_*.c files): shmem_long_p is then one load and one store, and putmem tail-calls
+ * memcpy, as before the device work. The route resolves afresh (a few ns against a
+ * network or device transfer), so that no local's address escapes the fast path. */
+static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
+                                       const void *source, size_t len, int pe, int nbi)
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
-    shoal_check_local(fn, source);
-    shoal_tp_put(ctx, &r, source, len, nbi);
+    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.dev_paths))
+        shoal_shm_copy(r.ptr, source, len);
+    else
+        shoal_put_route(fn, ctx, dest, source, len, pe, nbi);
 }
 
-static inline void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest,
-                                 const void *source, size_t len, int pe, int nbi)
+static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest,
+                                       const void *source, size_t len, int pe, int nbi)
 {
     if (SHOAL_UNLIKELY(len == 0))
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
-    shoal_check_local(fn, dest);
-    shoal_tp_get(ctx, dest, &r, len, nbi);
+    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.dev_paths))
+        shoal_shm_copy(dest, r.ptr, len);
+    else
+        shoal_get_route(fn, ctx, dest, source, len, pe, nbi);
 }
 
-static inline void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                             size_t len, int pe)
+static SHOAL_INLINE void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest,
+                                   const void *source, size_t len, int pe)
 {
     shoal_put_any(fn, ctx, dest, source, len, pe, 0);
 }
 
-static inline void shoal_put_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
-                                 const void *source, size_t len, int pe)
+static SHOAL_INLINE void shoal_put_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
+                                       const void *source, size_t len, int pe)
 {
     shoal_put_any(fn, ctx, dest, source, len, pe, 1);
 }
 
-static inline void shoal_get(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                             size_t len, int pe)
+static SHOAL_INLINE void shoal_get(const char *fn, shmem_ctx_t ctx, void *dest,
+                                   const void *source, size_t len, int pe)
 {
     shoal_get_any(fn, ctx, dest, source, len, pe, 0);
 }
 
-static inline void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
-                                 const void *source, size_t len, int pe)
+static SHOAL_INLINE void shoal_get_nbi(const char *fn, shmem_ctx_t ctx, void *dest,
+                                       const void *source, size_t len, int pe)
 {
     shoal_get_any(fn, ctx, dest, source, len, pe, 1);
 }
@@ -96,9 +113,12 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
         else
             shoal_tp_get(ctx, lk, &rk, blen, 1);
     }
-    /* Blocking routines: the network's blocks complete before returning. */
+    /* Blocking routines: the network's blocks, and the device's, complete before
+     * returning. */
     if (!r.ptr)
         r.tp->quiet(ctx);
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
 }
 
 static inline void shoal_iput(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,

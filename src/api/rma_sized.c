@@ -3,26 +3,26 @@
 #include "api/pair.h"
 #include "api/rma.h"
 
-static inline void put_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
-                             size_t n, size_t esize, int pe)
+static SHOAL_INLINE void put_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
+                                   size_t n, size_t esize, int pe)
 {
     shoal_put(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
-static inline void get_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
-                             size_t n, size_t esize, int pe)
+static SHOAL_INLINE void get_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
+                                   size_t n, size_t esize, int pe)
 {
     shoal_get(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
-static inline void put_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
-                                 size_t n, size_t esize, int pe)
+static SHOAL_INLINE void put_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d,
+                                       const void *s, size_t n, size_t esize, int pe)
 {
     shoal_put_nbi(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }
 
-static inline void get_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d, const void *s,
-                                 size_t n, size_t esize, int pe)
+static SHOAL_INLINE void get_nbi_bytes(const char *fn, shmem_ctx_t ctx, void *d,
+                                       const void *s, size_t n, size_t esize, int pe)
 {
     shoal_get_nbi(fn, ctx, d, s, shoal_nbytes(fn, n, esize), pe);
 }

@@ -7,31 +7,31 @@
 #define NBYTES(n, T) shoal_nbytes(fn, n, sizeof(T))
 
 #define SHOAL_RMA_TYPED(T, N)                                                                \
-    static inline void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n,  \
-                               int pe)                                                       \
+    static SHOAL_INLINE void put_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,      \
+                                     size_t n, int pe)                                       \
     {                                                                                        \
         shoal_put(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
     }                                                                                        \
-    static inline void put_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
-                                   size_t n, int pe)                                         \
+    static SHOAL_INLINE void put_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,  \
+                                         size_t n, int pe)                                   \
     {                                                                                        \
         shoal_put_nbi(fn, ctx, d, s, NBYTES(n, T), pe);                                      \
     }                                                                                        \
-    static inline void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s, size_t n,  \
-                               int pe)                                                       \
+    static SHOAL_INLINE void get_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,      \
+                                     size_t n, int pe)                                       \
     {                                                                                        \
         shoal_get(fn, ctx, d, s, NBYTES(n, T), pe);                                          \
     }                                                                                        \
-    static inline void get_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,        \
-                                   size_t n, int pe)                                         \
+    static SHOAL_INLINE void get_nbi_##N(const char *fn, shmem_ctx_t ctx, T *d, const T *s,  \
+                                         size_t n, int pe)                                   \
     {                                                                                        \
         shoal_get_nbi(fn, ctx, d, s, NBYTES(n, T), pe);                                      \
     }                                                                                        \
-    static inline void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)             \
+    static SHOAL_INLINE void p_##N(const char *fn, shmem_ctx_t ctx, T *d, T v, int pe)       \
     {                                                                                        \
         shoal_put(fn, ctx, d, &v, sizeof(T), pe);                                            \
     }                                                                                        \
-    static inline T g_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)               \
+    static SHOAL_INLINE T g_##N(const char *fn, shmem_ctx_t ctx, const T *s, int pe)         \
     {                                                                                        \
         T v;                                                                                 \
         shoal_get(fn, ctx, &v, s, sizeof(T), pe);                                            \

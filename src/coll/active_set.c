@@ -8,6 +8,7 @@
  * between the two phases, so that no source is overwritten while still being read.
  * pWrk is used only locally; no team scratch is touched (see coll_common.h). */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
@@ -38,6 +39,14 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     if (nreduce <= 0)
         return;
     size_t total = (size_t)nreduce, n = (size_t)c.n;
+    if (coll_dev_needed(dest, source)) {
+        /* pWrk too lives on the staging: it may be device memory. */
+        COLL_DEV_STAGED (st, fn, &c, total, esize, coll_dev_one(source), coll_dev_one(dest),
+                         1)
+            set_reduce(fn, st.out, st.in, (int)st.m, esize, PE_start, logPE_stride, PE_size,
+                       st.wrk, pSync, op, kind, rop);
+        return;
+    }
     if (n == 1) {
         if (dest != source)
             memcpy(dest, source, total * esize);

@@ -22,26 +22,13 @@ void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, 
     coll_barrier(c);
 }
 
-static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const void *source,
-                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
-
-/* Device memory (coll_device.h): the host alltoall of one piece of every block at a
- * time (block j of source goes to member j, whose block i of dest receives it). */
-static int dev_alltoall(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
-                        const char *source, size_t block)
+/* Where the blocks of an alltoall's buffer lie: n blocks of nelems elements, stride
+ * elements apart, block j at j * nelems * stride elements. */
+static struct coll_dev_side dev_side(const void *buf, int n, size_t nelems, ptrdiff_t stride,
+                                     size_t esize)
 {
-    char *st = coll_dev_stage(fn, c);
-    size_t half = SHOAL_DEV_STAGE_BYTES / 2, piece = half / (size_t)c->n;
-    for (size_t off = 0; off < block; off += piece) {
-        size_t m = block - off < piece ? block - off : piece;
-        for (int j = 0; j < c->n; j++)
-            coll_dev_copy(st + (size_t)j * m, source + (size_t)j * block + off, m);
-        team_alltoall(fn, team, st + half, st, 1, 1, m, 1);
-        for (int i = 0; i < c->n; i++)
-            coll_dev_copy(dest + (size_t)i * block + off, st + half + (size_t)i * m, m);
-        shoal_team_barrier(c->team);
-    }
-    return 0;
+    ptrdiff_t e = stride * (ptrdiff_t)esize;
+    return (struct coll_dev_side){ (char *)buf, n, (ptrdiff_t)nelems * e, e, NULL, NULL };
 }
 
 static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const void *source,
@@ -55,11 +42,10 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     if (!nelems)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        if (dst != 1 || sst != 1)
-            shoal_fatal(fn,
-                        "strided alltoalls on device memory are not supported; use "
-                        "shmem_alltoall or stage through SHMEM_SPACE_DEFAULT");
-        return dev_alltoall(fn, team, &c, dest, source, nelems * esize);
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
+                         dev_side(dest, c.n, nelems, dst, esize), 0)
+            team_alltoall(fn, team, st.out, st.in, 1, 1, st.m, esize);
+        return 0;
     }
     coll_check_sym(fn, dest, esize);
     /* PE j's block of nelems elements lands j * nelems elements in, dst apart. */
@@ -105,6 +91,13 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (!nelems)
         return;
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
+                         dev_side(dest, c.n, nelems, dst, esize), 0)
+            set_alltoall(fn, st.out, st.in, 1, 1, st.m, esize, PE_start, logPE_stride,
+                         PE_size, pSync);
+        return;
+    }
     coll_check_sym(fn, dest, esize);
     shoal_check_strided(fn, dest, dst, nelems * (size_t)c.n, esize, esize);
     if (COLL_NET(&c, alltoall, dest, source, dst, sst, nelems, esize))

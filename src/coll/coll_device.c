@@ -1,29 +1,25 @@
-/* Collectives on device memory (coll_device.h): staged through host memory. */
+/* Collectives on device memory (coll_device.h): one staging engine for all of them. */
 #include "coll/coll_device.h"
 
 #include "core/team.h"
 #include "device/device.h"
-
-int coll_dev_involved(const void *a, const void *b)
-{
-    const void *p[2] = { a, b };
-    for (int i = 0; i < 2; i++)
-        if (p[i] &&
-            (shoal_dev_sym(p[i]) ||
-             (shoal.cfg.enable_device_awareness && shoal_dev_is_device(p[i]))))
-            return 1;
-    return 0;
-}
 
 static int is_dev(const void *p)
 {
     return shoal_dev_sym(p) || (shoal.cfg.enable_device_awareness && shoal_dev_is_device(p));
 }
 
-void coll_dev_copy(void *dst, const void *src, size_t n)
+int coll_dev_involved(const void *a, const void *b)
+{
+    return (a && is_dev(a)) || (b && is_dev(b));
+}
+
+/* A copy between any two of host and device memory: started on the device's stream
+ * when the backend has one (side_copy completes them all at once), else blocking. */
+static void copy(void *dst, const void *src, size_t n)
 {
     int dd = is_dev(dst), sd = is_dev(src), rc = 0;
-    if (!n)
+    if ((dd || sd) && shoal_dev_copy_async(dst, src, n) == 0)
         return;
     if (dd && sd)
         rc = shoal_dev_d2d(dst, src, n);
@@ -38,11 +34,73 @@ void coll_dev_copy(void *dst, const void *src, size_t n)
                     shoal_dev->name, n);
 }
 
-char *coll_dev_stage(const char *fn, const struct coll *c)
+struct coll_dev coll_dev_begin(const char *fn, const struct coll *c, size_t nelems,
+                               size_t esize, struct coll_dev_side src,
+                               struct coll_dev_side dst, int wrk)
 {
-    if (!c->team || !shoal.dev_stage)
+    if (!shoal.dev_stage)
         shoal_fatal(fn,
-                    "collectives on device memory need a device heap "
-                    "(SHMEM_SYMMETRIC_SIZE_DEVICE) and a team (not an active set)");
-    return shoal.dev_stage + (size_t)c->team->slot * SHOAL_DEV_STAGE_BYTES;
+                    "collectives on device buffers stage through host memory reserved "
+                    "with the device heap; set SHMEM_SYMMETRIC_SIZE_DEVICE");
+    size_t parts = (size_t)src.blocks + (size_t)dst.blocks + (size_t)wrk;
+    size_t per = SHOAL_DEV_STAGE_BYTES / parts / esize;
+    if (!per)
+        shoal_fatal(fn,
+                    "%d members are too many for collectives on device buffers (the "
+                    "staging holds %zu bytes); use host buffers",
+                    c->n, SHOAL_DEV_STAGE_BYTES);
+    int part = c->team ? c->team->slot : SHOAL_TEAM_SLOTS;
+    char *in = shoal.dev_stage + (size_t)part * SHOAL_DEV_STAGE_BYTES;
+    char *out = in + (size_t)src.blocks * per * esize;
+    src.elem_stride = src.elem_stride ? src.elem_stride : (ptrdiff_t)esize;
+    dst.elem_stride = dst.elem_stride ? dst.elem_stride : (ptrdiff_t)esize;
+    return (struct coll_dev){ .in = in,
+                              .out = out,
+                              .wrk = out + (size_t)dst.blocks * per * esize,
+                              .c = c,
+                              .src = src,
+                              .dst = dst,
+                              .nelems = nelems,
+                              .esize = esize,
+                              .per = per };
+}
+
+/* The current chunk of every block of side s, between the device and the staging. */
+static void side_copy(const struct coll_dev *st, const struct coll_dev_side *s, int to_dev)
+{
+    size_t es = st->esize;
+    char *stage = to_dev ? st->out : st->in;
+    for (int b = 0; s->buf && b < s->blocks; b++) {
+        size_t len = s->len ? s->len[b] : st->nelems;
+        if (len <= st->at)
+            continue;
+        size_t k = len - st->at < st->m ? len - st->at : st->m;
+        char *d = s->buf + (s->off ? (ptrdiff_t)s->off[b] : b * s->block_stride) +
+                (ptrdiff_t)st->at * s->elem_stride;
+        char *h = stage + (size_t)b * st->m * es;
+        if (s->elem_stride == (ptrdiff_t)es)
+            to_dev ? copy(d, h, k * es) : copy(h, d, k * es);
+        else
+            for (size_t t = 0; t < k; t++, d += s->elem_stride, h += es)
+                to_dev ? copy(d, h, es) : copy(h, d, es);
+    }
+    shoal_dev_quiet();
+}
+
+int coll_dev_next(struct coll_dev *st)
+{
+    if (st->started) {
+        side_copy(st, &st->dst, 1);
+        coll_barrier(st->c);
+        st->at += st->m;
+    } else {
+        st->started = 1;
+        if (!st->c->team && st->nelems)
+            coll_barrier(st->c);
+    }
+    if (st->at >= st->nelems)
+        return 0;
+    st->m = st->nelems - st->at < st->per ? st->nelems - st->at : st->per;
+    side_copy(st, &st->src, 0);
+    return 1;
 }

@@ -1,21 +1,85 @@
 /* Collectives whose buffers are device memory (a device-space object, or with device
- * awareness a device buffer of the program): the algorithms copy and reduce with the
- * CPU, so the team's members run the same collective on host staging (a symmetric part
- * of the host heap per team slot, SHOAL_DEV_STAGE_BYTES, reserved with the device heap)
- * chunk by chunk: copy the source chunk out of the device, run the host collective,
- * copy the result chunk into the device, and a team barrier before the staging is
- * reused. Team-based collectives only (not active sets). */
+ * awareness a device buffer of the program). The algorithms copy and reduce with the
+ * CPU, so the members run the same host collective on a symmetric host staging area
+ * (SHOAL_DEV_STAGE_BYTES per team slot, one more for active sets, reserved with the
+ * device heap), one chunk at a time:
+ *
+ *   copy the chunk of each source block out of the device into the staging's "in";
+ *   run the host collective from "in" to the staging's "out" (and "wrk");
+ *   copy each block's chunk from "out" into the device dest;
+ *   a barrier of the members, so that the staging may be reused.
+ *
+ * One engine does this for every collective; a collective describes where its blocks
+ * lie (struct coll_dev_side) and names the host call:
+ *
+ *   COLL_DEV_STAGED(st, fn, &c, nelems, esize, coll_dev_one(source),
+ *                   coll_dev_one(dest), 0)
+ *       team_reduce(fn, team, st.out, st.in, st.m, esize, ...);
+ *
+ * In "in" and "out" the chunks of the blocks lie packed, block b at b * st.m elements,
+ * as the host collective on st.m elements per block expects them. An active set has no
+ * team slot: its members share one staging part and take a barrier before each chunk
+ * too, since a PE may still be copying out of its staging for an earlier set when a
+ * peer starts the next (so two threads of one PE must not run active-set collectives
+ * on device memory at once). */
 #ifndef SHOAL_COLL_DEVICE_H
 #define SHOAL_COLL_DEVICE_H
 
 #include "coll/coll_common.h"
 
+/* Where one side's blocks lie: block b starts at off[b] bytes into buf (or b *
+ * block_stride), holds len[b] elements (or the collective's nelems), elem_stride
+ * bytes apart (0: esize, contiguous). buf NULL: this member copies nothing on this
+ * side (a broadcast's non-root source). */
+struct coll_dev_side {
+    char *buf;
+    int blocks;
+    ptrdiff_t block_stride, elem_stride;
+    const size_t *off, *len;
+};
+
+static inline struct coll_dev_side coll_dev_one(const void *buf)
+{
+    return (struct coll_dev_side){ (char *)buf, 1, 0, 0, NULL, NULL };
+}
+
+/* blocks blocks of contiguous elements, block_stride bytes apart. */
+static inline struct coll_dev_side coll_dev_blocks(const void *buf, int blocks,
+                                                   size_t block_stride)
+{
+    return (struct coll_dev_side){
+        (char *)buf, blocks, (ptrdiff_t)block_stride, 0, NULL, NULL
+    };
+}
+
+struct coll_dev {
+    /* For the host collective: its source, dest and work array on the staging, and
+     * the elements per block of this chunk. */
+    char *in, *out, *wrk;
+    size_t m;
+    /* The engine's */
+    const struct coll *c;
+    struct coll_dev_side src, dst;
+    size_t nelems, esize, per, at;
+    int started;
+};
+
+/* Starts a staged collective of nelems elements (the longest block) of esize bytes,
+ * with wrk blocks of work array; ends the job when there is no staging or a chunk
+ * cannot hold one element of every block. */
+struct coll_dev coll_dev_begin(const char *fn, const struct coll *c, size_t nelems,
+                               size_t esize, struct coll_dev_side src,
+                               struct coll_dev_side dst, int wrk);
+/* Finishes the previous chunk (copy out, barrier), readies the next one (copy in);
+ * 0 when there is none. */
+int coll_dev_next(struct coll_dev *st);
+
+#define COLL_DEV_STAGED(st, fn, c, nelems, esize, src, dst, wrk)                             \
+    for (struct coll_dev st = coll_dev_begin(fn, c, nelems, esize, src, dst, wrk);           \
+         coll_dev_next(&st);)
+
 /* a or b (either may be NULL) is device memory. */
 int coll_dev_involved(const void *a, const void *b);
-/* A blocking copy between any two of host and device memory. */
-void coll_dev_copy(void *dst, const void *src, size_t n);
-/* The team's staging: SHOAL_DEV_STAGE_BYTES, the same offset on every member. */
-char *coll_dev_stage(const char *fn, const struct coll *c);
 
 /* True when this collective must be staged: one branch when no device is in play. */
 static inline int coll_dev_needed(const void *dest, const void *source)

@@ -10,6 +10,8 @@
  * dest and a barrier completes them.
  * Active sets: the offset is passed member to member through pSync[3] (collect), then
  * the same direct puts and the pSync barrier. */
+#include <stdlib.h>
+
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
 
@@ -51,27 +53,6 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
 }
 
 static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
-                         size_t nelems, size_t esize);
-
-/* Device memory (coll_device.h): the host fcollect of one piece of every member's
- * source at a time, each member's piece then copied to its place in dest. */
-static int dev_fcollect(const char *fn, shmem_team_t team, const struct coll *c, char *dest,
-                        const char *source, size_t len)
-{
-    char *st = coll_dev_stage(fn, c);
-    size_t piece = SHOAL_DEV_STAGE_BYTES / ((size_t)c->n + 1);
-    for (size_t off = 0; off < len; off += piece) {
-        size_t m = len - off < piece ? len - off : piece;
-        coll_dev_copy(st, source + off, m);
-        team_fcollect(fn, team, st + piece, st, m, 1);
-        for (int i = 0; i < c->n; i++)
-            coll_dev_copy(dest + (size_t)i * len + off, st + piece + (size_t)i * m, m);
-        shoal_team_barrier(c->team);
-    }
-    return 0;
-}
-
-static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t esize)
 {
     struct coll c;
@@ -81,8 +62,12 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     size_t len = nelems * esize;
     if (!len)
         return 0;
-    if (coll_dev_needed(dest, source))
-        return dev_fcollect(fn, team, &c, dest, source, len);
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, coll_dev_one(source),
+                         coll_dev_blocks(dest, c.n, len), 0)
+            team_fcollect(fn, team, st.out, st.in, st.m, esize);
+        return 0;
+    }
     coll_check_sym(fn, dest, len * (size_t)c.n);
     if (COLL_NET(&c, fcollect, dest, source, len))
         return 0;
@@ -98,12 +83,52 @@ static void size_sum(void *acc, const void *in, size_t n)
         a[i] += b[i];
 }
 
+/* The host fcollect of len bytes per member, on a team or an active set. */
+static void host_fcollect(const struct coll *c, void *dest, const void *source, size_t len)
+{
+    if (COLL_NET(c, fcollect, dest, source, len))
+        return;
+    if (c->team)
+        fcollect_bruck(c, dest, source, len);
+    else
+        coll_allput(c, dest, source, (size_t)c->me * len, len);
+}
+
+/* Device memory (coll_device.h): every member's size by a staged fcollect, then the
+ * blocks by staged fcollects of equal pieces (a member whose block is shorter sends
+ * padding, which no one copies out). */
+static void dev_collect(const char *fn, const struct coll *c, char *dest, const char *source,
+                        size_t len)
+{
+    size_t n = (size_t)c->n, *lens = malloc(2 * n * sizeof *lens), *off = lens + n;
+    if (!lens)
+        shoal_fatal(fn, "out of memory for the sizes of %zu members", n);
+    COLL_DEV_STAGED (st, fn, c, 1, sizeof len, coll_dev_one(&len),
+                     coll_dev_blocks(lens, c->n, sizeof len), 0)
+        host_fcollect(c, st.out, st.in, sizeof len);
+    size_t at = 0, longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        off[i] = at;
+        at += lens[i];
+        longest = lens[i] > longest ? lens[i] : longest;
+    }
+    struct coll_dev_side in = { (char *)source, 1, 0, 0, NULL, &lens[c->me] },
+                         out = { dest, c->n, 0, 0, off, lens };
+    COLL_DEV_STAGED (st, fn, c, longest, 1, in, out, 0)
+        host_fcollect(c, st.out, st.in, st.m);
+    free(lens);
+}
+
 static int team_collect(const char *fn, shmem_team_t team, void *dest, const void *source,
                         size_t len)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
+    if (coll_dev_needed(dest, source)) {
+        dev_collect(fn, &c, dest, source, len);
+        return 0;
+    }
     if (len)
         coll_check_sym(fn, dest, len);
     if (COLL_NET(&c, collect, dest, source, len))
@@ -147,6 +172,12 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (!len)
         return;
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, len, 1, coll_dev_one(source),
+                         coll_dev_blocks(dest, c.n, len), 0)
+            host_fcollect(&c, st.out, st.in, st.m);
+        return;
+    }
     coll_check_sym(fn, dest, len * (size_t)c.n);
     if (COLL_NET(&c, fcollect, dest, source, len))
         return;
@@ -158,6 +189,10 @@ static void set_collect(const char *fn, void *dest, const void *source, size_t l
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
+    if (coll_dev_needed(dest, source)) {
+        dev_collect(fn, &c, dest, source, len);
+        return;
+    }
     if (len)
         coll_check_sym(fn, dest, len);
     if (COLL_NET(&c, collect, dest, source, len))

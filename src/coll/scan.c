@@ -6,6 +6,7 @@
  * me - 2^k: ceil(log2 n) rounds. Data larger than a channel slot goes in slot-sized
  * chunks, which pipeline since a sender may run one slot ahead of its receiver. */
 #include "coll/coll_common.h"
+#include "coll/coll_device.h"
 
 void coll_scan(const struct coll *c, void *dest, const void *source, size_t nelems,
                size_t esize, coll_op_fn *op, int exclusive)
@@ -44,28 +45,37 @@ void coll_scan(const struct coll *c, void *dest, const void *source, size_t nele
     }
 }
 
+static int team_scan(const char *fn, shmem_team_t team, void *dest, const void *source,
+                     size_t nelems, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                     int exclusive)
+{
+    struct coll c;
+    if (coll_team_begin(fn, team, &c))
+        return -1;
+    COLL_AGREE(fn, &c, COLL_ARG_SIZE("nelems", nelems));
+    if (coll_dev_needed(dest, source)) {
+        COLL_DEV_STAGED (st, fn, &c, nelems, esize, coll_dev_one(source), coll_dev_one(dest),
+                         0)
+            team_scan(fn, team, st.out, st.in, st.m, esize, op, kind, exclusive);
+        return 0;
+    }
+    if (!COLL_NET(&c, scan, dest, source, nelems, esize, kind, exclusive))
+        coll_scan(&c, dest, source, nelems, esize, op, exclusive);
+    return 0;
+}
+
 #define COLL_SCAN(T, N)                                                                      \
     COLL_DEFINE_OP(T, N, sum)                                                                \
     int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
     {                                                                                        \
-        struct coll c;                                                                       \
-        if (coll_team_begin(__func__, team, &c))                                             \
-            return -1;                                                                       \
-        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                           \
-        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 0))       \
-            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 0);               \
-        return 0;                                                                            \
+        return team_scan(__func__, team, dest, source, nelems, sizeof(T), coll_##N##_sum,    \
+                         COLL_RED_KIND(T), 0);                                               \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_sum_inscan)                                                   \
     int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
     {                                                                                        \
-        struct coll c;                                                                       \
-        if (coll_team_begin(__func__, team, &c))                                             \
-            return -1;                                                                       \
-        COLL_AGREE(__func__, &c, COLL_ARG_SIZE("nelems", nelems));                           \
-        if (!COLL_NET(&c, scan, dest, source, nelems, sizeof(T), COLL_RED_KIND(T), 1))       \
-            coll_scan(&c, dest, source, nelems, sizeof(T), coll_##N##_sum, 1);               \
-        return 0;                                                                            \
+        return team_scan(__func__, team, dest, source, nelems, sizeof(T), coll_##N##_sum,    \
+                         COLL_RED_KIND(T), 1);                                               \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_sum_exscan)
 SHMEM_REDUCE_ARITH_TYPES(COLL_SCAN)

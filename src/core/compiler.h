@@ -5,6 +5,9 @@
 
 #define SHOAL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the few helpers of the same-node RMA fast path, which GCC's heuristics would
+ * otherwise leave out of line in files that call them many times. */
+#define SHOAL_INLINE inline __attribute__((always_inline))
 #define SHOAL_EXPORT __attribute__((visibility("default")))
 #define SHOAL_STR_(x) #x
 #define SHOAL_STR(x) SHOAL_STR_(x)

@@ -22,6 +22,10 @@
     X(SHOAL_DEVICE, NULL, STR, "", device,                                                   \
       "Device backend: emu (emulated, for tests), cuda, rocm or none; default: the first "   \
       "that loads of cuda, rocm, emu")                                                       \
+    X(SHOAL_DEVICE_FORCE_HMEM, NULL, BOOL, "0", device_force_hmem,                           \
+      "Test knob: the network reaches a device heap that has a host alias (emu) only "       \
+      "through its device-memory registration (libfabric FI_HMEM, as FI_HMEM_SYSTEM), the "  \
+      "path cuda and rocm take across nodes")                                                \
     X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug,                                            \
       "Check every call's arguments (PE range, symmetric address and range, alignment) and " \
       "abort with a message")                                                                \
@@ -38,8 +42,8 @@
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
       "sched_yield")                                                                         \
     X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", coll_node_aware,                               \
-      "Team barriers that span nodes gather each node's members to one leader by shared "    \
-      "memory, and only leaders use the network")                                            \
+      "Team barriers, small reductions and broadcasts that span nodes gather each node's "   \
+      "members to one leader by shared memory, and only leaders use the network")            \
     X(SHOAL_COLL_BCAST_RING_MIN, NULL, SIZE, "64K", coll_bcast_ring_min,                     \
       "Broadcasts of at least this many bytes over more than two PEs scatter the message "   \
       "down a tree, then pass the pieces around a ring; smaller ones use the tree")          \

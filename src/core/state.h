@@ -67,13 +67,19 @@ struct shoal_state {
     const struct shoal_transport_ops *net;
     char **dev_peer;               /* dev_peer[pe]: device pointer to PE pe's device
                                             heap (IPC), NULL when on another node */
-    uintptr_t dev_nic_base;        /* host alias of this PE's device heap that the
-                                            network may register; 0: none */
+    int dev_nic_iface;             /* how the network reaches this PE's device heap, as
+                                            the device layer says (device/device.h: an
+                                            enum shoal_dev_iface, 0 when it cannot);
+                                            mem/device_heap.c fills these three */
+    int dev_nic_device;            /* the backend's device number for that interface */
+    uintptr_t dev_nic_base;        /* what the network registers and names: the host
+                                            alias (emu) or the device heap (cuda, rocm) */
     struct shoal_alloc *dev_alloc; /* the device heap's allocator */
     uint64_t *dev_amo_lock;        /* symmetric host word: device AMOs' lock */
     char *dev_stage;               /* symmetric host staging for collectives on
                                             device memory: SHOAL_DEV_STAGE_BYTES per team
-                                            slot (coll/coll_device.c) */
+                                            slot, and one for active sets
+                                            (coll/coll_device.c) */
     const char *
             net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
@@ -96,8 +102,8 @@ static inline int shoal_seg_of(const void *addr, uint64_t *off)
     return -1;
 }
 
-/* What the network registers for segment s: its base, or for the device heap the
- * host alias the device backend offers (0 when none: not registered). */
+/* What the network registers for segment s: its base, or for the device heap what
+ * the device layer offers (0 when none: not registered). */
 static inline uintptr_t shoal_seg_nic_base(int s)
 {
     return s == SHOAL_SEG_DEVICE ? shoal.dev_nic_base : shoal.seg[s].base;

@@ -53,11 +53,44 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
     return 0;
 }
 
+const char *shoal_dev_iface_name(enum shoal_dev_iface iface)
+{
+    switch (iface) {
+    case SHOAL_DEV_IFACE_ALIAS: return "host alias";
+    case SHOAL_DEV_IFACE_SYSTEM: return "system memory";
+    case SHOAL_DEV_IFACE_CUDA: return "CUDA memory";
+    case SHOAL_DEV_IFACE_ROCR: return "ROCm memory";
+    case SHOAL_DEV_IFACE_NONE: break;
+    }
+    return "nothing a network can reach";
+}
+
+/* Copies started and not yet completed: set after each start, cleared before the sync
+ * that completes them, so a copy started meanwhile leaves it set for the next one. */
+static int pending;
+
+int shoal_dev_copy_async(void *d, const void *s, size_t n)
+{
+    if (!shoal_dev->copy_async || shoal_dev->copy_async(d, s, n))
+        return -1;
+    __atomic_store_n(&pending, 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+int shoal_dev_complete(void)
+{
+    if (!__atomic_load_n(&pending, __ATOMIC_ACQUIRE) ||
+        !__atomic_exchange_n(&pending, 0, __ATOMIC_ACQ_REL))
+        return 0;
+    return shoal_dev->sync();
+}
+
 void shoal_dev_shutdown(void)
 {
     if (shoal_dev)
         shoal_dev->fini();
     shoal_dev = NULL;
+    pending = 0;
     shoal_dev_forget(NULL, 0);
 }
 

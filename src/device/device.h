@@ -5,13 +5,39 @@
  * Backends live in their own folders and know nothing of each other or of the rest of
  * the library: emu/ (built in, an emulated device whose memory host code cannot
  * touch), cuda/ (libcuda.so.1 through dlopen) and rocm/ (libamdhip64.so through
- * dlopen). Every copy is complete when it returns (the backends synchronize), so a
- * copy into a peer's memory is visible to that peer afterwards. */
+ * dlopen). Every copy but copy_async's is complete when it returns (the backends
+ * synchronize), so a copy into a peer's memory is visible to that peer afterwards;
+ * copy_async's complete at shoal_dev_complete (quiet, fence and barriers call it). */
 #ifndef SHOAL_DEVICE_H
 #define SHOAL_DEVICE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* How a network may reach device memory: the interface it registers the memory
+ * through, and the device it lives on (the shape of libfabric's ofi_hmem.h: each
+ * backend names its interface once, the transports map it onto their own API). */
+enum shoal_dev_iface {
+    SHOAL_DEV_IFACE_NONE,   /* the network cannot reach it */
+    SHOAL_DEV_IFACE_ALIAS,  /* through a host mapping of the same memory, registered
+                               as ordinary host memory (emu) */
+    SHOAL_DEV_IFACE_SYSTEM, /* host memory that goes through the network's device-memory
+                               registration as plain system memory (FI_HMEM_SYSTEM):
+                               emu under the SHOAL_DEVICE_FORCE_HMEM test knob, so that
+                               the path of cuda and rocm runs without a GPU */
+    SHOAL_DEV_IFACE_CUDA,   /* CUDA device memory (FI_HMEM_CUDA) */
+    SHOAL_DEV_IFACE_ROCR,   /* ROCm device memory (FI_HMEM_ROCR) */
+};
+
+struct shoal_dev_nic {
+    enum shoal_dev_iface iface;
+    int device; /* the backend's device number, for the interface */
+    void *addr; /* what the network registers and names: the alias or the pointer */
+};
+
+/* The interface's name, for messages: "host alias", "system memory", "CUDA memory",
+ * "ROCm memory". */
+const char *shoal_dev_iface_name(enum shoal_dev_iface iface);
 
 /* What a peer needs to map an allocation of this process; opaque to all but the backend. */
 struct shoal_dev_ipc {
@@ -35,10 +61,15 @@ struct shoal_dev_ops {
     int (*ipc_get)(void *p, struct shoal_dev_ipc *h);
     void *(*ipc_open)(const struct shoal_dev_ipc *h); /* a device pointer, or NULL */
     int (*ipc_close)(void *p);
+    /* Waits for every copy this process started, copy_async's included. */
     int (*sync)(void);
-    /* A host address the network may register to reach device memory p directly
-     * (GPUDirect-like), or NULL when the NIC cannot reach it that way. */
-    void *(*nic_alias)(void *p);
+    /* Starts a copy between any two of host and device memory (the backend tells which
+     * is which) that completes at the next sync, on the backend's own stream, in the
+     * order started; NULL when the backend has no such copy. */
+    int (*copy_async)(void *dst, const void *src, size_t len);
+    /* How the network may reach the allocation holding p directly (GPUDirect-like):
+     * fills *nic for p; iface NONE when it cannot. */
+    void (*nic)(void *p, struct shoal_dev_nic *nic);
 };
 
 extern const struct shoal_dev_ops shoal_dev_emu;
@@ -87,9 +118,15 @@ static inline int shoal_dev_sync(void)
 {
     return shoal_dev->sync();
 }
-static inline void *shoal_dev_nic_alias(void *p)
+/* Starts an asynchronous copy (ops.copy_async); -1 when the backend has none or refuses
+ * it, and the caller then copies synchronously. */
+int shoal_dev_copy_async(void *d, const void *s, size_t n);
+/* Completes every copy shoal_dev_copy_async started: one backend sync when any is
+ * outstanding, nothing otherwise. 0, or -1 when the backend failed. */
+int shoal_dev_complete(void);
+static inline void shoal_dev_nic(void *p, struct shoal_dev_nic *nic)
 {
-    return shoal_dev->nic_alias(p);
+    shoal_dev->nic(p, nic);
 }
 
 /* ---- memory-type cache -------------------------------------------------------------

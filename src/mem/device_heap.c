@@ -2,11 +2,11 @@
  * memory per PE, one segment like the host heap. Each PE allocates its own through the
  * device layer and publishes an IPC handle; same-node peers open it, so seg.peer[pe]
  * is a device pointer to PE pe's heap, used by device copies, never by loads/stores.
- * PEs on other nodes reach it through the network, which registers the host alias
- * the backend offers (shoal.dev_nic_base); without one, a job that spans nodes is refused. */
+ * PEs on other nodes reach it through the network, which registers what the device
+ * layer offers (shoal.dev_nic_*): a host alias (emu), or the device memory itself
+ * through the network's device-memory registration (cuda, rocm: libfabric FI_HMEM). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bootstrap/bootstrap.h"
 #include "core/error.h"
@@ -21,7 +21,7 @@ struct dev_card {
     uint64_t size;
 };
 
-static void heap_create(size_t size)
+static void heap_create(const struct shoal_config *c, size_t size)
 {
     struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
     void *base = shoal_dev_alloc(size);
@@ -60,25 +60,21 @@ static void heap_create(size_t size)
     seg->base = (uintptr_t)base;
     seg->size = size;
     seg->fd = -1;
-    /* The MPI transport's windows cover the host segments only. */
-    if (shoal.multi_node && strcmp(shoal.cfg.transport, "ofi") != 0)
-        shoal_fatal("shmem_init",
-                    "SHOAL_TRANSPORT=%s cannot reach device memory yet, so a device heap "
-                    "needs the default transport (unset SHOAL_TRANSPORT) or every PE on one "
-                    "node; or set SHMEM_SYMMETRIC_SIZE_DEVICE=0",
-                    shoal.cfg.transport);
-    shoal.dev_nic_base = (uintptr_t)shoal_dev_nic_alias(base);
-    if (shoal.multi_node && !shoal.dev_nic_base)
-        shoal_fatal("shmem_init",
-                    "the network cannot reach %s device memory yet (no FI_HMEM "
-                    "registration), so a device heap needs every PE on one node; set "
-                    "SHMEM_SYMMETRIC_SIZE_DEVICE=0 or run on one node",
-                    shoal_dev->name);
+    /* How the network may reach it; whether the job's network transport can is
+     * checked when that transport is chosen (transport/transport.c). */
+    struct shoal_dev_nic nic;
+    shoal_dev_nic(base, &nic);
+    if (c->device_force_hmem && nic.iface == SHOAL_DEV_IFACE_ALIAS)
+        nic.iface = SHOAL_DEV_IFACE_SYSTEM;
+    shoal.dev_nic_iface = nic.iface;
+    shoal.dev_nic_device = nic.device;
+    shoal.dev_nic_base = nic.iface ? (uintptr_t)nic.addr : 0;
     shoal.dev_alloc = shoal_alloc_create(size);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
-     * collectives on device memory (coll/coll_device.c), one part per team slot. */
-    size_t stage = SHOAL_TEAM_SLOTS * SHOAL_DEV_STAGE_BYTES;
+     * collectives on device memory (coll/coll_device.c), one part per team slot and
+     * one for the active sets. */
+    size_t stage = (SHOAL_TEAM_SLOTS + 1) * SHOAL_DEV_STAGE_BYTES;
     size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
                                  : SHOAL_ALLOC_FAIL;
     if (off == SHOAL_ALLOC_FAIL)
@@ -107,7 +103,7 @@ void shoal_device_init(int local_index)
     if (shoal_dev && (asked || c->debug))
         shoal.dev_paths |= SHOAL_PATHS_DEV;
     if (size)
-        heap_create(size);
+        heap_create(c, size);
 }
 
 void shoal_device_fini(void)
@@ -122,6 +118,8 @@ void shoal_device_fini(void)
         shoal.dev_peer = NULL;
     }
     *seg = (struct shoal_seg){ .fd = -1 };
+    shoal.dev_nic_iface = SHOAL_DEV_IFACE_NONE;
+    shoal.dev_nic_device = 0;
     shoal.dev_nic_base = 0;
     shoal_alloc_destroy(shoal.dev_alloc);
     shoal.dev_alloc = NULL;

@@ -3,7 +3,9 @@
  * Where the bytes go:
  *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node
  *     PE is opened through the backend's IPC (shoal.dev_peer): one backend copy,
- *     host<->device or device<->device, complete when it returns;
+ *     host<->device or device<->device, complete when it returns, or for put_nbi
+ *     and get_nbi started on the backend's stream and completed by shoal_dev_quiet
+ *     (quiet, fence, barriers);
  *   other nodes: the network. A host local buffer goes as usual (the device heap is
  *     registered through the host alias the backend offers); a device local buffer is
  *     staged through host bounce buffers in pipelined chunks: the copy of chunk k+1
@@ -85,6 +87,18 @@ static char *here(const struct shoal_rref *r, int *dev)
     return base ? base + r->off : NULL;
 }
 
+struct shoal_rref shoal_resolve_device(uintptr_t a, int pe)
+{
+    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
+        return (struct shoal_rref){ .seg = -1 };
+    return (struct shoal_rref){ .ptr = NULL,
+                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net,
+                                .seg = SHOAL_SEG_DEVICE,
+                                .pe = pe,
+                                .off = off };
+}
+
 /* ---- staging through host memory, for the network ---------------------------------- */
 
 #define STAGE_CHUNK ((size_t)256 * 1024)
@@ -129,24 +143,46 @@ static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *
     r->tp->local_complete(ctx);
 }
 
+/* Chunk k comes from the network into buffer k mod 2 while the device's stream (when
+ * the backend has one) still copies chunk k - 1 out of the other buffer. */
 static void staged_get(shmem_ctx_t ctx, char *dst, const struct shoal_rref *r, size_t len)
 {
     char *buf = stage_buf();
-    for (size_t done = 0; done < len; done += STAGE_CHUNK) {
+    size_t k = 0;
+    for (size_t done = 0; done < len; done += STAGE_CHUNK, k ^= 1) {
         size_t n = len - done < STAGE_CHUNK ? len - done : STAGE_CHUNK;
-        r->tp->get(ctx, buf, r->seg, r->off + done, n, r->pe);
-        if (shoal_dev_h2d(dst + done, buf, n))
-            copy_failed(dst + done, buf, n);
+        char *b = buf + k * STAGE_CHUNK;
+        r->tp->get(ctx, b, r->seg, r->off + done, n, r->pe);
+        shoal_dev_quiet(); /* chunk k - 1 is out, and with it buffer k ^ 1 */
+        if (shoal_dev_copy_async(dst + done, b, n) && shoal_dev_h2d(dst + done, b, n))
+            copy_failed(dst + done, b, n);
     }
+    shoal_dev_quiet();
 }
 
 /* ---- RMA ----------------------------------------------------------------------------- */
+
+void shoal_dev_quiet(void)
+{
+    if (shoal_dev && shoal_dev_complete())
+        shoal_fatal("shoal", "the %s device failed to complete its asynchronous copies",
+                    shoal_dev->name);
+}
+
+/* A non-blocking copy on this node that involves the device: started on the backend's
+ * stream when it has one, completed by shoal_dev_quiet. */
+static int copy_nbi(void *dst, int ddev, const void *src, int sdev, size_t len)
+{
+    return (ddev || sdev) && shoal_dev_copy_async(dst, src, len) == 0;
+}
 
 void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
                    int nbi)
 {
     int rdev, ldev = local_is_dev(src);
     char *p = here(r, &rdev);
+    if (p && nbi && copy_nbi(p, rdev, src, ldev, len))
+        return;
     if (p)
         copy_any(p, rdev, src, ldev, len, (void *)src);
     else if (ldev)
@@ -162,6 +198,8 @@ void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_
 {
     int rdev, ldev = local_is_dev(dst);
     char *p = here(r, &rdev);
+    if (p && nbi && copy_nbi(dst, ldev, p, rdev, len))
+        return;
     if (p)
         copy_any(dst, ldev, p, rdev, len, dst);
     else if (ldev)
@@ -234,7 +272,11 @@ static void lock_take(const struct shoal_rref *l)
                           0, __ATOMIC_ACQUIRE);
         if (old == 0)
             return;
-        /* Over the network each try is a blocking AMO, which drives progress itself. */
+        /* Over the network each try is a blocking AMO, but it may drive only the
+         * progress of the lock's own channel (MPI: the heap's window), while the
+         * holder's read of this PE's device heap waits for this PE's help. */
+        if (shoal.multi_node)
+            shoal.net->progress();
         shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count);
     }
 }

@@ -11,7 +11,8 @@
 #include "core/state.h"
 #include "transport/transport.h"
 
-#define SHOAL_MODULE_VERSION 1
+/* Raised whenever the ops table or the host table changes shape (2: dev_ifaces). */
+#define SHOAL_MODULE_VERSION 2
 
 struct shoal_module_host {
     int version;

@@ -6,6 +6,25 @@
 
 #include "transport/module.h"
 
+/* A device heap of a job that spans nodes must be reachable by the network transport
+ * the way the device layer offers it (mem/device_heap.c recorded how). */
+static void check_device_reach(void)
+{
+    enum shoal_dev_iface iface = (enum shoal_dev_iface)shoal.dev_nic_iface;
+    if (!shoal.multi_node || !shoal.seg[SHOAL_SEG_DEVICE].size ||
+        (iface != SHOAL_DEV_IFACE_NONE && (shoal.net->dev_ifaces & (1u << iface))))
+        return;
+    shoal_fatal(
+            "shmem_init",
+            "the %s network transport cannot reach %s device memory (offered as %s), which a "
+            "device heap across nodes needs; use a transport that can (unset "
+            "SHOAL_TRANSPORT: libfabric reaches CUDA and ROCm memory through a provider "
+            "with FI_HMEM; Shoal's MPI transport reaches no GPU memory, as it does not "
+            "use a device-aware MPI), run every PE on one node, or set "
+            "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
+            shoal.net->name, shoal_dev->name, shoal_dev_iface_name(iface));
+}
+
 /* PEs on other nodes need the network transport; a one-node job uses none. */
 void shoal_transport_init(void)
 {
@@ -24,6 +43,7 @@ void shoal_transport_init(void)
                         shoal.n_nodes);
         shoal.net = shoal_net_ofi;
     }
+    check_device_reach();
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
     /* Read once: the dispatchers' one flag then sends operations to be counted. */

@@ -21,7 +21,9 @@
  *   amo_nbi        fetching, *fetch written by quiet;
  *   fence          puts and AMOs to one PE issued after it land after those before;
  *   quiet          every operation of the context is complete at its target;
- *   progress       drives the provider, for peers' operations that target this PE.
+ *   progress       drives the provider, for peers' operations that target this PE;
+ *   nap            sleeps up to us microseconds, waking early when network traffic
+ *                  for this PE arrives (NULL: waits just sleep).
  * Operations take world PE numbers of PEs that this transport reaches. */
 #ifndef SHOAL_TRANSPORT_H
 #define SHOAL_TRANSPORT_H
@@ -32,6 +34,7 @@
 
 #include "core/error.h"
 #include "core/state.h"
+#include "device/device.h"
 #include "transport/amo.h"
 #include "transport/shm/shm.h"
 
@@ -147,6 +150,14 @@ struct shoal_transport_ops {
     void (*session_start)(struct shoal_ctx *ctx, long options);
     void (*session_stop)(struct shoal_ctx *ctx);
     void (*progress)(void);
+    /* The device memory it can reach on other nodes: bit 1u << SHOAL_DEV_IFACE_x
+     * (device/device.h) for each way the device layer may offer a device heap (a host
+     * alias, device-memory registration by interface); 0: none. shmem_init refuses a
+     * device heap across nodes that the job's network transport cannot reach; its
+     * init may refuse still (ofi: a provider without FI_HMEM). */
+    unsigned dev_ifaces;
+
+    void (*nap)(long us);
     /* NULL: every collective runs the library's algorithms over the operations above. */
     const struct shoal_transport_coll *coll;
     /* Triggered operations, NULL where the transport has none. trigger_open gives
@@ -192,23 +203,15 @@ struct shoal_rref {
 };
 
 /* The device heap: never load/store memory (ptr NULL). The dispatchers' device paths
- * reach a same-node PE's copy through the device layer (tp shm, whose fence and quiet
- * cover it) and other nodes through the network. */
-static inline int shoal_resolve_device(uintptr_t a, int pe, struct shoal_rref *r)
-{
-    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
-    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
-        return -1;
-    r->ptr = NULL;
-    r->tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net;
-    r->seg = SHOAL_SEG_DEVICE;
-    r->pe = pe;
-    r->off = off;
-    return 0;
-}
+ * reach a same-node PE's copy through the device layer (tp shm; shoal_tp_fence and
+ * shoal_tp_quiet complete its asynchronous copies) and other nodes through the
+ * network. Out of line (dev_route.c), and by
+ * value so that the caller's rref never has its address taken: shoal_resolve inlines
+ * small and the fast paths keep the rref in registers. */
+struct shoal_rref shoal_resolve_device(uintptr_t a, int pe); /* seg -1: not in it */
 
 /* 0 with *r filled, or -1 when addr is in no symmetric segment. */
-static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
+static SHOAL_INLINE int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
 {
     uintptr_t a = (uintptr_t)addr;
     int s = SHOAL_SEG_HEAP;
@@ -216,8 +219,10 @@ static inline int shoal_resolve(const void *addr, int pe, struct shoal_rref *r)
     if (SHOAL_UNLIKELY(off >= shoal.seg[s].size)) {
         s = SHOAL_SEG_DATA;
         off = a - shoal.seg[s].base;
-        if (SHOAL_UNLIKELY(off >= shoal.seg[s].size))
-            return shoal_resolve_device(a, pe, r);
+        if (SHOAL_UNLIKELY(off >= shoal.seg[s].size)) {
+            *r = shoal_resolve_device(a, pe);
+            return r->seg < 0 ? -1 : 0;
+        }
     }
     char *base = shoal_shm_peer[s][pe];
     r->ptr = SHOAL_LIKELY(base != NULL) ? base + off : NULL;
@@ -248,6 +253,9 @@ void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
 void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
                           size_t len, const struct shoal_rref *sig, uint64_t signal,
                           enum shoal_amo_op sig_op, int nbi);
+/* Completes the device copies the device paths started asynchronously (put_nbi and
+ * get_nbi between device memory and a same-node PE): quiet and fence call it. */
+void shoal_dev_quiet(void);
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
 
@@ -401,12 +409,17 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
  * transport then orders or completes the context's own operations. */
 static inline void shoal_tp_fence(shmem_ctx_t ctx)
 {
+    /* A device copy is ordered before later puts only by completing it. */
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
     shoal_shm_fence();
     shoal.net->fence(ctx);
 }
 
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
+    if (SHOAL_UNLIKELY(shoal.dev_paths))
+        shoal_dev_quiet();
     shoal_shm_fence();
     if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
         shoal_pcntr_quiet(ctx);

@@ -71,6 +71,15 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 0;
     }
+    if (!strcmp(mode, "coll_no_heap")) {
+        /* A device buffer of the program's own as a reduction's source, awareness on,
+         * but no device heap to hold the collectives' staging. */
+        long *src = tdev_malloc(4 * sizeof(long)), *dst = shmem_malloc(4 * sizeof(long));
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 4);
+        printf("PE %d: a device collective without staging was not caught\n", me);
+        shmem_finalize();
+        return 0;
+    }
     fprintf(stderr, "unknown mode %s\n", mode);
     return 2;
 }

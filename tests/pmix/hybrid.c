@@ -101,8 +101,8 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 0;
     } else {
-        fprintf(stderr, "hybrid: mode must be mpi_outer, shmem_outer or mpi_first, not '%s'\n",
-                mode);
+        fprintf(stderr,
+                "hybrid: mode must be mpi_outer, shmem_outer or mpi_first, not '%s'\n", mode);
         return 2;
     }
     if (me == 0)

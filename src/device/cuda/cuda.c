@@ -6,7 +6,9 @@
  * Each process uses the primary context of device (local index modulo the count).
  * The copies are synchronous: cuMemcpy* from pageable memory may return before the
  * DMA lands, and device-to-device copies are asynchronous, so every copy ends with
- * cuCtxSynchronize: a put's data is in place when the put returns. */
+ * cuCtxSynchronize: a put's data is in place when the put returns. copy_async is
+ * cuMemcpyAsync (unified addressing tells the direction) on a non-blocking stream of
+ * this process, completed by sync's cuCtxSynchronize, which waits for every stream. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@ typedef int CUresult; /* CUDA_SUCCESS = 0 */
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
 typedef unsigned long long CUdeviceptr;
+typedef struct CUstream_st *CUstream;
 typedef struct {
     char reserved[64];
 } CUipcMemHandle;
@@ -25,11 +28,14 @@ typedef struct {
 #define CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
 #define CU_MEMORYTYPE_DEVICE 2
 #define CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1
+#define CU_STREAM_NON_BLOCKING 1
 
 static struct {
     void *lib;
     CUcontext ctx;
     CUdevice dev;
+    int ordinal; /* the device's number, which libfabric's FI_HMEM_CUDA takes */
+    CUstream stream;
     CUresult (*Init)(unsigned);
     CUresult (*DeviceGetCount)(int *);
     CUresult (*DeviceGet)(CUdevice *, int);
@@ -48,6 +54,9 @@ static struct {
     CUresult (*IpcOpenMemHandle)(CUdeviceptr *, CUipcMemHandle, unsigned);
     CUresult (*IpcCloseMemHandle)(CUdeviceptr);
     CUresult (*GetErrorString)(CUresult, const char **);
+    CUresult (*StreamCreate)(CUstream *, unsigned);
+    CUresult (*StreamDestroy)(CUstream);
+    CUresult (*MemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
 } cu;
 
 /* Every thread that calls in needs the context current; cheap when it already is. */
@@ -101,6 +110,9 @@ static int load(char *err, size_t len)
         SYM(IpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
         SYM(IpcCloseMemHandle, "cuIpcCloseMemHandle"),
         SYM(GetErrorString, "cuGetErrorString"),
+        SYM(StreamCreate, "cuStreamCreate"),
+        SYM(StreamDestroy, "cuStreamDestroy_v2"),
+        SYM(MemcpyAsync, "cuMemcpyAsync"),
 #undef SYM
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
@@ -134,9 +146,14 @@ static int cuda_init(int local_index, char *err, size_t len)
         snprintf(err, len, "cannot open CUDA device %d: %s", local_index % n, errstr(rc));
         goto fail;
     }
+    cu.ordinal = local_index % n;
     ctx_current = 0;
     if (ready()) {
         snprintf(err, len, "cuCtxSetCurrent failed");
+        goto fail;
+    }
+    if ((rc = cu.StreamCreate(&cu.stream, CU_STREAM_NON_BLOCKING))) {
+        snprintf(err, len, "cuStreamCreate: %s", errstr(rc));
         goto fail;
     }
     return 0;
@@ -149,6 +166,8 @@ fail:
 
 static void cuda_fini(void)
 {
+    if (cu.stream)
+        cu.StreamDestroy(cu.stream);
     if (cu.ctx)
         cu.PrimaryCtxRelease(cu.dev);
     /* libcuda stays loaded: its own exit handlers may still run. */
@@ -206,6 +225,15 @@ static int cuda_d2d(void *dst, const void *src, size_t len)
                                len));
 }
 
+static int cuda_copy_async(void *dst, const void *src, size_t len)
+{
+    return ready() ||
+                    cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                   len, cu.stream)
+            ? -1
+            : 0;
+}
+
 /* The handle names the allocation; the offset of p inside it travels beside it. */
 struct ipc {
     CUipcMemHandle h;
@@ -250,12 +278,11 @@ static int cuda_sync(void)
     return ready() || cu.CtxSynchronize() ? -1 : 0;
 }
 
-/* Reaching GPU memory from the NIC needs FI_HMEM registration, which this layer does
- * not offer yet: the network stages through host memory instead. */
-static void *cuda_nic_alias(void *p)
+/* The NIC reaches GPU memory when the network registers it as CUDA memory of this
+ * device (libfabric's FI_HMEM_CUDA: GPUDirect RDMA, or the provider's own copies). */
+static void cuda_nic(void *p, struct shoal_dev_nic *nic)
 {
-    (void)p;
-    return NULL;
+    *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_CUDA, cu.ordinal, p };
 }
 
 const struct shoal_dev_ops shoal_dev_cuda = {
@@ -272,5 +299,6 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .ipc_open = cuda_ipc_open,
     .ipc_close = cuda_ipc_close,
     .sync = cuda_sync,
-    .nic_alias = cuda_nic_alias,
+    .copy_async = cuda_copy_async,
+    .nic = cuda_nic,
 };

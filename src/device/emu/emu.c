@@ -5,7 +5,9 @@
  * read-write mapping that only this file's copy routines use. A peer on the same
  * node opens the memfd through /proc/<pid>/fd (the IPC handle) and maps it the same
  * two ways, so copies into it land in the owner's memory. Copies are plain memcpy
- * through the second mapping and complete on return. */
+ * through the second mapping and complete on return, except copy_async's: like a GPU
+ * stream's, they are queued and done, in order, only at the next sync, so a caller
+ * that does not wait for them (quiet) sees the old bytes, and a test can tell. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -33,6 +35,15 @@ static struct region *regions;
 static size_t nregions, cap;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* copy_async's queue: addresses already turned into the read-write aliases. */
+struct pending {
+    char *dst;
+    const char *src;
+    size_t len;
+};
+static struct pending *queue;
+static size_t nqueued, qcap;
+
 static int emu_init(int local_index, char *err, size_t len)
 {
     (void)local_index, (void)err, (void)len;
@@ -51,6 +62,9 @@ static void emu_fini(void)
     free(regions);
     regions = NULL;
     nregions = cap = 0;
+    free(queue);
+    queue = NULL;
+    nqueued = qcap = 0;
     pthread_mutex_unlock(&lock);
 }
 
@@ -235,14 +249,48 @@ static int emu_ipc_close(void *p)
     return drop((void *)base, 0);
 }
 
-static int emu_sync(void)
+/* dst, src: device ranges by their aliases, host ones as they are. */
+static int emu_copy_async(void *dst, const void *src, size_t len)
 {
+    char *d = rw_of(dst, len);
+    const char *s = rw_of(src, len);
+    d = d ? d : rw_of(dst, 1) ? NULL : dst;
+    s = s ? s : rw_of(src, 1) ? NULL : src;
+    if (!d || !s)
+        return -1;
+    pthread_mutex_lock(&lock);
+    if (nqueued == qcap) {
+        size_t ncap = qcap ? 2 * qcap : 64;
+        struct pending *q = realloc(queue, ncap * sizeof *q);
+        if (!q) {
+            pthread_mutex_unlock(&lock);
+            return -1;
+        }
+        queue = q;
+        qcap = ncap;
+    }
+    queue[nqueued++] = (struct pending){ d, s, len };
+    pthread_mutex_unlock(&lock);
     return 0;
 }
 
-static void *emu_nic_alias(void *p)
+static int emu_sync(void)
 {
-    return rw_of(p, 1);
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nqueued; i++)
+        memmove(queue[i].dst, queue[i].src, queue[i].len);
+    nqueued = 0;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+/* The network registers the read-write alias as host memory, as it would register
+ * GPU memory for GPUDirect RDMA. */
+static void emu_nic(void *p, struct shoal_dev_nic *nic)
+{
+    void *alias = rw_of(p, 1);
+    *nic = (struct shoal_dev_nic){ alias ? SHOAL_DEV_IFACE_ALIAS : SHOAL_DEV_IFACE_NONE, 0,
+                                   alias };
 }
 
 const struct shoal_dev_ops shoal_dev_emu = {
@@ -259,5 +307,6 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .ipc_open = emu_ipc_open,
     .ipc_close = emu_ipc_close,
     .sync = emu_sync,
-    .nic_alias = emu_nic_alias,
+    .copy_async = emu_copy_async,
+    .nic = emu_nic,
 };

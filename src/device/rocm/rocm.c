@@ -208,10 +208,11 @@ static int rocm_sync(void)
     return ready() || hip.DeviceSynchronize() ? -1 : 0;
 }
 
-static void *rocm_nic_alias(void *p)
+/* The NIC reaches GPU memory when the network registers it as ROCm memory
+ * (libfabric's FI_HMEM_ROCR, which finds the device from the pointer itself). */
+static void rocm_nic(void *p, struct shoal_dev_nic *nic)
 {
-    (void)p;
-    return NULL;
+    *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_ROCR, hip.dev, p };
 }
 
 const struct shoal_dev_ops shoal_dev_rocm = {
@@ -228,5 +229,5 @@ const struct shoal_dev_ops shoal_dev_rocm = {
     .ipc_open = rocm_ipc_open,
     .ipc_close = rocm_ipc_close,
     .sync = rocm_sync,
-    .nic_alias = rocm_nic_alias,
+    .nic = rocm_nic,
 };

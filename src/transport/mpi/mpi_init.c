@@ -75,8 +75,11 @@ static void open_set(struct mpi_set *set, MPI_Info info)
         set->targets[s] = calloc((size_t)mt.nwords, sizeof(uint64_t));
         if (!set->targets[s])
             MT_FATAL("shmem_init", "out of memory for the mpi transport's target sets");
+        /* The device heap's window is over what the network may reach: its host
+         * alias (transport.c refused a device heap across nodes without one). */
         const struct shoal_seg *seg = &mt.st->seg[s];
-        MPI_Win_create((void *)seg->base, (MPI_Aint)seg->size, 1, info, mt.comm,
+        uintptr_t base = s == SHOAL_SEG_DEVICE ? mt.st->dev_nic_base : seg->base;
+        MPI_Win_create((void *)base, base ? (MPI_Aint)seg->size : 0, 1, info, mt.comm,
                        &set->win[s]);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
     }
@@ -212,5 +215,9 @@ const struct shoal_transport_ops mpi_ops = {
     .session_start = mpi_session_start,
     .session_stop = mpi_session_stop,
     .progress = mpi_progress,
+    /* A window over the device heap's host alias (emu). Memory the network must
+     * register as device memory (cuda, rocm) would need a device-aware MPI, which
+     * this transport does not ask for. */
+    .dev_ifaces = 1u << SHOAL_DEV_IFACE_ALIAS,
     .coll = &mpi_coll,
 };

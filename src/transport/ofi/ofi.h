@@ -174,6 +174,7 @@ struct ofi_state {
     int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
+    uint64_t pe_drove_ns;         /* when a PE thread's wait last drove the network */
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
 };
@@ -324,6 +325,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
 /* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);

@@ -21,6 +21,14 @@ static int set(const char *v)
     return v && *v;
 }
 
+/* The device heap goes through libfabric's device-memory registration (FI_HMEM)
+ * unless the device layer offers a host alias, which is host memory to the NIC;
+ * transport.c refused a device heap the network cannot reach at all. */
+static int hmem_wanted(void)
+{
+    return shoal.seg[SHOAL_SEG_DEVICE].size && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS;
+}
+
 /* The capabilities Shoal cannot do without, and every MR mode it can handle but
  * FI_MR_PROV_KEY: a provider that lets Shoal choose memory keys gets random ones
  * (ofi_mr.c); provider-chosen keys are the fallback (select_provider). */
@@ -34,6 +42,12 @@ static struct fi_info *base_hints(void)
     h->domain_attr->av_type = FI_AV_TABLE;
     h->domain_attr->mr_mode =
             FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
+    /* Only the device heap is device memory to libfabric: local buffers are host
+     * memory (dev_route.c stages device ones), so FI_MR_HMEM costs nothing. */
+    if (hmem_wanted()) {
+        h->caps |= FI_HMEM;
+        h->domain_attr->mr_mode |= FI_MR_HMEM;
+    }
     /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
      * is manual) drives endpoints beside the threads that use them. */
     h->domain_attr->threading =
@@ -209,6 +223,39 @@ static int getinfo(struct fi_info *h, int loopback, struct fi_info **out)
     return fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, out);
 }
 
+/* The provider that would carry the job lacks FI_HMEM, which the device heap needs:
+ * names it, the interface and the providers here that have it. h: the hints that
+ * failed (consumed). */
+static _Noreturn void no_hmem(struct fi_info *h, int loopback)
+{
+    char with[512];
+    struct fi_info *got = NULL;
+    h->caps &= ~FI_HMEM;
+    int rc = getinfo(h, loopback, &got);
+    if (rc || !got)
+        no_provider(rc ? rc : -FI_ENODATA);
+    got = match_names(got);
+    /* Which providers here would do: the same hints, any provider. */
+    h->caps |= FI_HMEM;
+    free(h->fabric_attr->prov_name);
+    h->fabric_attr->prov_name = NULL;
+    struct fi_info *all = NULL;
+    with[0] = '\0';
+    if (!getinfo(h, 0, &all) && all)
+        for (struct fi_info *i = all; i; i = i->next)
+            list_add(with, sizeof with, i->fabric_attr->prov_name);
+    fi_freeinfo(all);
+    fi_freeinfo(h);
+    shoal_fatal("shmem_init",
+                "libfabric provider %s does not offer FI_HMEM with RMA and atomics, which "
+                "the %s device heap needs across nodes (registered as %s); use a "
+                "provider that does (SHMEM_OFI_PROVIDER; here: %s), run every PE on one "
+                "node, or set SHMEM_SYMMETRIC_SIZE_DEVICE=0",
+                got->fabric_attr->prov_name, shoal_dev->name,
+                shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
+                with[0] ? with : "none");
+}
+
 /* The first usable provider, fabric and domain that fit decide; then they are
  * asked for the optional features, best first: Shoal's own memory keys,
  * delivery-complete counters and FI_FENCE. */
@@ -220,6 +267,8 @@ static struct fi_info *select_provider(void)
     struct fi_info *h = base_hints(), *first = NULL;
     h->domain_attr->mr_mode |= FI_MR_PROV_KEY;
     int rc = getinfo(h, loopback, &first);
+    if ((rc || !first) && hmem_wanted())
+        no_hmem(h, loopback);
     if (rc || !first)
         no_provider(rc ? rc : -FI_ENODATA);
     first = match_names(first);

@@ -32,16 +32,23 @@ static uint64_t random_key(void)
     return k;
 }
 
-/* Registers buf and, where the provider ties MRs to endpoints, binds it to c's.
- * The key is the provider's own (FI_MR_PROV_KEY) or a random one, drawn again in
- * the unlikely case that it is taken. */
-int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr)
+/* Registers buf, memory of the given FI_HMEM interface and device, and, where the
+ * provider ties MRs to endpoints, binds it to c's. The key is the provider's own
+ * (FI_MR_PROV_KEY) or a random one, drawn again in the unlikely case that it is taken. */
+static int mr_regattr(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
+                      enum fi_hmem_iface iface, int device, struct fid_mr **mr)
 {
+    struct iovec iov = { .iov_base = buf, .iov_len = len };
+    struct fi_mr_attr attr = {
+        .mr_iov = &iov, .iov_count = 1, .access = access, .iface = iface
+    };
+    if (iface == FI_HMEM_CUDA)
+        attr.device.cuda = device;
     int rc, tries = 0;
-    do
-        rc = fi_mr_reg(ofi.domain, buf, len, access, 0,
-                       (ofi.mr_mode & FI_MR_PROV_KEY) ? 0 : random_key(), 0, mr, NULL);
-    while (rc == -FI_ENOKEY && ++tries < 8);
+    do {
+        attr.requested_key = (ofi.mr_mode & FI_MR_PROV_KEY) ? 0 : random_key();
+        rc = fi_mr_regattr(ofi.domain, &attr, 0, mr);
+    } while (rc == -FI_ENOKEY && ++tries < 8);
     if (rc)
         return rc;
     if (ofi.mr_mode & FI_MR_ENDPOINT) {
@@ -53,16 +60,47 @@ int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct
     return rc;
 }
 
+int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr)
+{
+    return mr_regattr(c, buf, len, access, FI_HMEM_SYSTEM, 0, mr);
+}
+
+/* How libfabric registers segment s: host memory, or the device heap as the device
+ * layer offers it (a host alias is host memory; FI_HMEM_SYSTEM, CUDA and ROCR need
+ * the FI_HMEM capability, which ofi_init.c asked for). */
+static enum fi_hmem_iface seg_iface(int s)
+{
+    if (s != SHOAL_SEG_DEVICE)
+        return FI_HMEM_SYSTEM;
+    switch ((enum shoal_dev_iface)shoal.dev_nic_iface) {
+    case SHOAL_DEV_IFACE_CUDA: return FI_HMEM_CUDA;
+    case SHOAL_DEV_IFACE_ROCR: return FI_HMEM_ROCR;
+    default: return FI_HMEM_SYSTEM;
+    }
+}
+
 int ofi_mr_segments(void)
 {
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         /* A device heap the NIC cannot reach (nic_base 0) is not registered; such a
-         * job spanning nodes was refused at shmem_init (mem/device_heap.c). */
+         * job spanning nodes was refused at shmem_init (transport/transport.c). */
         if (!shoal.seg[s].size || !shoal_seg_nic_base(s))
             continue;
-        int rc = ofi_mr_reg(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
+        int rc = mr_regattr(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
                             FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
-                            &ofi.seg_mr[s]);
+                            seg_iface(s), shoal.dev_nic_device, &ofi.seg_mr[s]);
+        if (rc && s == SHOAL_SEG_DEVICE && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS) {
+            shoal_warn("shmem_init",
+                       "libfabric provider %s cannot register the %s device heap "
+                       "(%zu bytes) as %s of device %d through FI_HMEM: %s; use a "
+                       "libfabric built with that interface's support, another "
+                       "SHMEM_OFI_PROVIDER, run every PE on one node, or set "
+                       "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
+                       ofi.info->fabric_attr->prov_name, shoal_dev->name, shoal.seg[s].size,
+                       shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
+                       shoal.dev_nic_device, fi_strerror(-rc));
+            return -1;
+        }
         if (rc) {
             shoal_warn("shmem_init",
                        "libfabric cannot register the symmetric %s (%zu bytes): "

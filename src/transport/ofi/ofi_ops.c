@@ -20,6 +20,11 @@ static const struct shoal_transport_ops ofi_ops = {
     .session_start = ofi_session_start,
     .session_stop = ofi_session_stop,
     .progress = ofi_progress,
+    /* A host alias is host memory; the rest only where the provider offers FI_HMEM
+     * (ofi_init.c asks for it and refuses the job when the provider lacks it). */
+    .dev_ifaces = 1u << SHOAL_DEV_IFACE_ALIAS | 1u << SHOAL_DEV_IFACE_SYSTEM |
+            1u << SHOAL_DEV_IFACE_CUDA | 1u << SHOAL_DEV_IFACE_ROCR,
+    .nap = ofi_nap,
     .trigger_open = ofi_trigger_open,
     .trigger_add = ofi_trigger_add,
     .trigger_close = ofi_trigger_close,
