@@ -6,7 +6,8 @@
  * owns an RDM endpoint with its completion queue and counters (one counter for
  * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
  * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
- * program, which own one each (ofi_ctx.c). Peers target the default context's
+ * program, which own one each (ofi_ctx.c), kept open for later contexts when
+ * theirs is destroyed. Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -122,6 +123,7 @@ struct ofi_ctx {
                                        serialized: then only its owner uses it */
     pthread_mutex_t lock;     /* taken only when locked */
     struct ofi_ctx *next_ctx; /* every context, for progress() */
+    struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */
 };
 
 /* Where a PE's segment lives in its own provider's terms. */
@@ -145,7 +147,8 @@ struct ofi_state {
     struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
     struct ofi_ctx *dflt;      /* the default context: the target endpoint */
     struct ofi_ctx *ctxs;      /* every context (progress walks them) */
-    pthread_mutex_t ctxs_lock;
+    struct ofi_ctx *idle;      /* endpoints of destroyed contexts, for the next ones */
+    pthread_mutex_t ctxs_lock; /* ctxs and idle */
     size_t inject_size;
     size_t bounce_size; /* slot size: medium puts and gets */
     uint64_t mr_mode;
@@ -308,6 +311,8 @@ struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
+/* Closes the endpoints parked by ofi_ctx_destroy; at shutdown. */
+void ofi_ctx_close_idle(void);
 
 /* ofi_progress.c */
 void ofi_drain_cq(struct ofi_ctx *c);
