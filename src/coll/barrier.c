@@ -15,8 +15,6 @@
  * add to it over the network otherwise; each barrier bumps it once, so its value is
  * the count of barriers: it only grows, is never reset, and back-to-back barriers
  * cannot confuse rounds. */
-#include <stdlib.h>
-
 #include "coll/coll_common.h"
 #include "core/log.h"
 
@@ -25,72 +23,7 @@
 #define DOWN_WORD 26   /* release from the node leader */
 _Static_assert(COLL_KMAX <= LOCAL_WORD && DOWN_WORD < COLL_READY_WORD,
                "the node-aware barrier's words overlap others");
-
-/* How a team's members sit on nodes, as this PE sees it; cached per team slot and
- * recomputed when the slot holds another team. */
-struct shape {
-    int start, stride, size; /* the team it describes */
-    int node_aware;          /* the same on every member */
-    int nlocal, lrank;       /* members on this node, and this PE's rank among them */
-    int nlead, lead_rank;    /* node leaders, and this PE's rank among them (-1) */
-    int *local;              /* local[i]: member index of the i-th member here */
-    int *lead;               /* lead[j]: member index of the j-th leader */
-};
-
-static struct shape shapes[SHOAL_TEAM_SLOTS];
-
-static int member_node(const struct shoal_team *t, int i)
-{
-    return shoal.node[t->start + i * t->stride];
-}
-
-static void shape_compute(const struct shoal_team *t, struct shape *s)
-{
-    int n = t->size, me = t->my_pe, mine = member_node(t, me), maxnode = 0;
-    for (int i = 0; i < n; i++)
-        if (member_node(t, i) > maxnode)
-            maxnode = member_node(t, i);
-    int *count = calloc((size_t)maxnode + 1, sizeof *count);
-    free(s->local);
-    s->local = malloc(sizeof(int) * (size_t)n * 2);
-    if (!count || !s->local)
-        shoal_fatal("shmem_barrier", "out of memory for a team's node layout");
-    s->lead = s->local + n;
-    *s = (struct shape){ .start = t->start,
-                         .stride = t->stride,
-                         .size = n,
-                         .lead_rank = -1,
-                         .local = s->local,
-                         .lead = s->lead };
-    int biggest = 0;
-    for (int i = 0; i < n; i++) {
-        int nd = member_node(t, i);
-        if (!count[nd]++) {
-            if (i == me)
-                s->lead_rank = s->nlead;
-            s->lead[s->nlead++] = i;
-        }
-        if (count[nd] > biggest)
-            biggest = count[nd];
-        if (nd == mine) {
-            if (i == me)
-                s->lrank = s->nlocal;
-            s->local[s->nlocal++] = i;
-        }
-    }
-    free(count);
-    s->node_aware = shoal.cfg.coll_node_aware && s->nlead > 1 && biggest > 1 &&
-            biggest <= 1 << LOCAL_ROUNDS;
-}
-
-static const struct shape *team_shape(const struct shoal_team *t)
-{
-    struct shape *s = &shapes[t->slot];
-    if (SHOAL_UNLIKELY(s->start != t->start || s->stride != t->stride || s->size != t->size ||
-                       !s->local))
-        shape_compute(t, s);
-    return s;
-}
+_Static_assert(COLL_LOCAL_MAX <= 1 << LOCAL_ROUNDS, "too few rounds for a node's members");
 
 /* Dissemination over n participants, this one being me; participant i is member
  * idx[i] of the team (idx NULL: member i). */
@@ -120,7 +53,7 @@ void shoal_team_barrier(struct shoal_team *team)
         dissemination(team, NULL, team->size, team->my_pe, words, epoch);
         return;
     }
-    const struct shape *s = team_shape(team);
+    const struct coll_shape *s = coll_shape(team);
     if (!s->node_aware) {
         dissemination(team, NULL, team->size, team->my_pe, words, epoch);
         return;

@@ -2,7 +2,9 @@
  *
  * Small messages, and every active-set call: a binomial tree rooted at the root,
  * farthest subtree first, data put straight into each child's dest: ceil(log2 n)
- * steps, but the root copies the whole message log2 n times.
+ * steps, but the root copies the whole message log2 n times. In a node-aware team
+ * (coll_shape) the tree spans only the node leaders, and each leader copies the
+ * message to its node's members through shared memory (bcast_node).
  * Large team messages (at least SHOAL_COLL_BCAST_RING_MIN bytes, more than two members): the
  * same tree scatters piece p of n to member root + p, then a ring passes the pieces
  * around, so every member copies about the message once (van de Geijn). Measured at
@@ -51,6 +53,38 @@ static void bcast_tree(const struct coll *c, char *dest, const char *source, siz
     }
     if (!rel && root_writes_dest && dest != source)
         memcpy(dest, source, len);
+}
+
+/* Node-aware: the root hands the message to its node's leader through shared
+ * memory (straight into its dest, up signal), the leaders pass it down the tree over
+ * the network, and each leader puts it into its other members' dests. */
+static void bcast_node(const struct coll *c, const struct coll_shape *s, char *dest,
+                       const char *source, size_t len, int root)
+{
+    struct coll_scratch *sc = coll_scratch(c);
+    if (c->me == root) {
+        if (dest != source)
+            memcpy(dest, source, len);
+        if (s->lrank) {
+            coll_signal(c, s->local[0], dest, source, len, &sc->w.up[s->lrank],
+                        ++sc->cnt.up_out);
+            return;
+        }
+    } else if (s->lrank) {
+        coll_wait_ge(&sc->w.down, ++sc->cnt.down_in);
+        return;
+    }
+    int root_lrank = 0;
+    if (c->me != root && s->lead_of[root] == s->lead_rank) {
+        while (s->local[root_lrank] != root)
+            root_lrank++;
+        coll_wait_ge(&sc->w.up[root_lrank], ++sc->cnt.up_in[root_lrank]);
+    }
+    struct coll lead = coll_leaders(c, s);
+    bcast_tree(&lead, dest, dest, len, s->lead_of[root], 0);
+    for (int i = 1; i < s->nlocal; i++)
+        if (s->local[i] != root)
+            coll_signal(c, s->local[i], dest, dest, len, &sc->w.down, ++sc->cnt.down_out[i]);
 }
 
 /* Scatter along the tree, then allgather around the ring. Piece p (bytes
@@ -126,8 +160,11 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
         if (COLL_NET(&c, broadcast, dest, len, root))
             return 0;
     }
+    const struct coll_shape *s;
     if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
         bcast_scatter_ring(&c, dest, source, len, root);
+    else if ((s = coll_node_shape(&c)))
+        bcast_node(&c, s, dest, source, len, root);
     else
         bcast_tree(&c, dest, source, len, root, 1);
     return 0;

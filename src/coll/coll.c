@@ -1,6 +1,7 @@
 /* Entering a collective (team or active set), the channels of coll_common.h, and the
  * barrier over a user's pSync. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "coll/coll_common.h"
 
@@ -63,6 +64,67 @@ void coll_check_sym(const char *fn, const void *addr, size_t len)
     shoal_check_range(fn, addr, len);
 }
 
+/* ---- Team shapes (node-aware collectives) ---------------------------------------- */
+
+static struct coll_shape shapes[SHOAL_TEAM_SLOTS];
+
+static int member_node(const struct shoal_team *t, int i)
+{
+    return shoal.node[t->start + i * t->stride];
+}
+
+static void shape_compute(const struct shoal_team *t, struct coll_shape *s)
+{
+    int n = t->size, me = t->my_pe, mine = member_node(t, me), maxnode = 0;
+    for (int i = 0; i < n; i++)
+        if (member_node(t, i) > maxnode)
+            maxnode = member_node(t, i);
+    int *count = calloc((size_t)maxnode + 1, sizeof *count);
+    int *lead_at = malloc(((size_t)maxnode + 1) * sizeof *lead_at);
+    free(s->local);
+    s->local = malloc(sizeof(int) * (size_t)n * 3);
+    if (!count || !lead_at || !s->local)
+        shoal_fatal("shmem_team", "out of memory for a team's node layout");
+    *s = (struct coll_shape){ .start = t->start,
+                              .stride = t->stride,
+                              .size = n,
+                              .lead_rank = -1,
+                              .local = s->local,
+                              .lead = s->local + n,
+                              .lead_of = s->local + 2 * n };
+    int biggest = 0;
+    for (int i = 0; i < n; i++) {
+        int nd = member_node(t, i);
+        if (!count[nd]++) {
+            if (i == me)
+                s->lead_rank = s->nlead;
+            lead_at[nd] = s->nlead;
+            s->lead[s->nlead++] = i;
+        }
+        s->lead_of[i] = lead_at[nd];
+        if (count[nd] > biggest)
+            biggest = count[nd];
+        if (nd == mine) {
+            if (i == me)
+                s->lrank = s->nlocal;
+            s->local[s->nlocal++] = i;
+        }
+    }
+    free(count);
+    free(lead_at);
+    s->node_aware = shoal.cfg.coll_node_aware && s->nlead > 1 && biggest > 1 &&
+            biggest <= COLL_LOCAL_MAX;
+}
+
+const struct coll_shape *coll_shape(const struct shoal_team *t)
+{
+    struct coll_shape *s = &shapes[t->slot];
+    if (SHOAL_UNLIKELY(s->start != t->start || s->stride != t->stride || s->size != t->size ||
+                       !s->local))
+        shape_compute(t, s);
+    return s;
+}
+
 /* ---- Channels -------------------------------------------------------------------- */
 
 /* Channel index of nchan sharing the half of the data region at base. */
@@ -99,6 +161,17 @@ struct coll_chan coll_fold_chan(const struct coll *c)
     int l = coll_log2_floor(c->n);
     return chan(c, &s->w.fold, &s->w.fold_ack, &s->cnt.fold_out, &s->cnt.fold_in,
                 COLL_HALF_BYTES, l, l + 1);
+}
+
+/* The up slots share what lies beyond the two halves of channel slots. */
+_Static_assert((COLL_DATA_BYTES - 2 * COLL_HALF_BYTES) / COLL_LOCAL_MAX >= 128,
+               "team scratch too small for a node's up slots");
+unsigned char *coll_up_slot(const struct coll *c, const struct coll_shape *s, int lrank,
+                            size_t *bytes)
+{
+    size_t region = COLL_DATA_BYTES - 2 * COLL_HALF_BYTES;
+    *bytes = (region / (size_t)s->nlocal) & ~(size_t)63;
+    return coll_scratch(c)->data + 2 * COLL_HALF_BYTES + (size_t)lrank * *bytes;
 }
 
 void coll_chan_send(const struct coll *c, const struct coll_chan *ch, int to, const void *src,

@@ -20,6 +20,8 @@
  *             the two ends always agree;
  *     data    [0, half)       slots of the dis channels (scans, collect's offsets),
  *             [half, 2 half)  slots of the xor and fold channels (small reductions),
+ *             [2 half, end)   at a node leader, one slot per member of its node
+ *                             (node-aware small reductions: coll_up_slot),
  *             [0, 2 inbox)    the inbox of large reductions (the whole region;
  *                             half: COLL_HALF_BYTES, inbox: COLL_INBOX_BYTES), used
  *                             only between two team barriers, when no channel
@@ -57,6 +59,8 @@ struct coll {
     int start, stride;       /* world PE of member i: start + i * stride */
     struct shoal_team *team; /* team-based: channels and scratch live in its slot */
     long *psync;             /* active-set: the user's pSync */
+    const int *idx;          /* the node leaders' sub-collective (coll_leaders): its
+                              * member i is member idx[i] of the team; NULL otherwise */
 };
 
 /* ---- The transport's own collectives ------------------------------------------------ */
@@ -98,7 +102,7 @@ static inline const struct shoal_transport_coll *coll_net(void)
 
 static inline int coll_world_pe(const struct coll *c, int i)
 {
-    return c->start + i * c->stride;
+    return c->start + (c->idx ? c->idx[i] : i) * c->stride;
 }
 
 /* Blocking put of len bytes into member i's copy of dst_sym. */
@@ -163,6 +167,7 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 /* ---- Team state: signals and channels ------------------------------------------- */
 
 #define COLL_KMAX 20       /* rounds of log2 algorithms: teams of up to 2^20 members */
+#define COLL_LOCAL_MAX 64  /* node-aware algorithms: members per node at most */
 #define COLL_SLOTS 2       /* slots per channel: a sender may run one message ahead */
 #define COLL_READY_WORD 32 /* see above */
 
@@ -174,6 +179,10 @@ struct coll_words {
     uint64_t fold;               /* channel data from member me + p2 (p2: see reduce.c) */
     uint64_t fold_ack;           /* acknowledgement from member me - p2 */
     uint64_t unfold;             /* signal from member me - p2 */
+    /* Node-aware collectives (coll_shape), between the members of one node: */
+    uint64_t up[COLL_LOCAL_MAX];   /* at the node leader: channel data from local member i */
+    uint64_t down;                 /* at a member: signal from its node leader */
+    uint64_t lead_tree[COLL_KMAX]; /* at a leader: signal from leader rank me - 2^k */
 };
 
 struct coll_counts {
@@ -181,6 +190,8 @@ struct coll_counts {
     uint64_t dis_out[COLL_KMAX], dis_in[COLL_KMAX];
     uint64_t xor_out[COLL_KMAX], xor_in[COLL_KMAX];
     uint64_t fold_out, fold_in, unfold_out, unfold_in;
+    uint64_t up_out, up_in[COLL_LOCAL_MAX], down_out[COLL_LOCAL_MAX], down_in;
+    uint64_t lead_tree_out[COLL_KMAX], lead_tree_in[COLL_KMAX];
 };
 
 struct coll_scratch {
@@ -194,9 +205,10 @@ struct coll_scratch {
  * the fewer rounds, each of which costs a barrier. */
 #define COLL_INBOX_BYTES ((COLL_DATA_BYTES / 2) & ~(size_t)63)
 /* Halves of the channels' slot region: a fixed size, as the channels' slot size sets
- * the chunk of recursive doubling and scans, measured at this size. */
+ * the chunk of recursive doubling and scans, measured at this size (7360 bytes: 18 KiB
+ * less the words and counts, which the node-aware ones grew by 2 KiB). */
 #define COLL_HALF_BYTES                                                                      \
-    (((16 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
+    (((18 * 1024 - offsetof(struct coll_scratch, data)) / 2) & ~(size_t)63)
 _Static_assert(COLL_HALF_BYTES >= 4096 && COLL_INBOX_BYTES >= COLL_HALF_BYTES,
                "team scratch too small for the collectives");
 
@@ -238,10 +250,14 @@ static inline int coll_log2_floor(int n)
     return k;
 }
 
-/* Signal to member (me + 2^k) mod n / from member (me - 2^k) mod n. */
+/* Signal to member (me + 2^k) mod n / from member (me - 2^k) mod n. The leaders'
+ * sub-collective has words of its own: a leader's tree words have other writers. */
 static inline struct coll_sig coll_tree_sig(const struct coll *c, int k)
 {
     struct coll_scratch *s = coll_scratch(c);
+    if (c->idx)
+        return (struct coll_sig){ &s->w.lead_tree[k], &s->cnt.lead_tree_out[k],
+                                  &s->cnt.lead_tree_in[k] };
     return (struct coll_sig){ &s->w.tree[k], &s->cnt.tree_out[k], &s->cnt.tree_in[k] };
 }
 
@@ -276,6 +292,48 @@ void coll_chan_send(const struct coll *c, const struct coll_chan *ch, int to, co
 const void *coll_chan_recv(const struct coll_chan *ch);
 /* Frees the slot of the message last received, for its sender from. */
 void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int from);
+
+/* ---- Node-aware collectives -------------------------------------------------------- */
+
+/* How a team's members sit on nodes, as this PE sees it; computed once per team (the
+ * shape of a team never changes) and cached in its slot. Node-aware (the same on
+ * every member) when SHOAL_COLL_NODE_AWARE is on, the team spans several nodes
+ * and some node holds more than one of its members (at most COLL_LOCAL_MAX). */
+struct coll_shape {
+    int start, stride, size; /* the team it describes */
+    int node_aware;
+    int nlocal, lrank;    /* members on this node, and this PE's rank among them */
+    int nlead, lead_rank; /* node leaders (each node's lowest member), this PE's rank
+                           * among them or -1 */
+    int *local;           /* local[i]: member index of the i-th member here */
+    int *lead;            /* lead[j]: member index of the j-th leader */
+    int *lead_of;         /* lead_of[i]: leader rank of member i's node */
+};
+const struct coll_shape *coll_shape(const struct shoal_team *t);
+
+/* For a node-aware team-based call: the shape, else NULL. */
+static inline const struct coll_shape *coll_node_shape(const struct coll *c)
+{
+    if (SHOAL_LIKELY(!shoal.multi_node) || !c->team || c->idx || c->n < 3)
+        return NULL;
+    const struct coll_shape *s = coll_shape(c->team);
+    return s->node_aware ? s : NULL;
+}
+
+/* The leaders' sub-collective of c (a leader's call): member j is leader j. */
+static inline struct coll coll_leaders(const struct coll *c, const struct coll_shape *s)
+{
+    struct coll l = *c;
+    l.n = s->nlead;
+    l.me = s->lead_rank;
+    l.idx = s->lead;
+    return l;
+}
+
+/* A node leader's slot for its local member lrank (coll_shape), of *bytes bytes;
+ * single: a member sends again only after its leader's answer to the last. */
+unsigned char *coll_up_slot(const struct coll *c, const struct coll_shape *s, int lrank,
+                            size_t *bytes);
 
 /* ---- Active-set state in pSync --------------------------------------------------- */
 

@@ -5,7 +5,9 @@
  * Small: recursive doubling. With p2 the largest power of two <= n, member me + p2
  * first folds its data into member me through the fold channel; the p2 members exchange partials with me ^ 2^k in round k over xor
  * channel k; the folded members get the result put into their dest (unfold signal).
- * log2(p2) + 2 steps; larger data goes in slot-sized chunks.
+ * log2(p2) + 2 steps; larger data goes in slot-sized chunks. Node-aware teams
+ * (coll_shape) reduce within each node through shared memory first, and only the
+ * node leaders run recursive doubling (reduce_node).
  * Large (more than SHOAL_COLL_REDUCE_RSAG_MIN bytes): reduce-scatter + allgather
  * through the scratch inbox, in rounds of n pieces
  * of COLL_INBOX_BYTES / n bytes: each member puts piece j of its source into member
@@ -57,10 +59,57 @@ static void reduce_rd(const struct coll *c, char *dest, const char *source, size
             coll_sig_wait(&unfold);
 }
 
+/* Node-aware: each member sends its chunk to its node's leader through shared
+ * memory (its up slot there), the leader combines its node's chunks, the leaders
+ * reduce among themselves by recursive doubling over the network, and each leader
+ * puts the result into its members' dests (down signal). One PE per node then uses
+ * the network, and each round carries one message per node. */
+static void reduce_node(const struct coll *c, const struct coll_shape *s, char *dest,
+                        const char *source, size_t nelems, size_t esize, coll_op_fn *op)
+{
+    struct coll_scratch *sc = coll_scratch(c);
+    struct coll lead = coll_leaders(c, s);
+    size_t up_bytes, fold_bytes = coll_fold_chan(&lead).slot_bytes;
+    coll_up_slot(c, s, 0, &up_bytes);
+    size_t chunk = (up_bytes < fold_bytes ? up_bytes : fold_bytes) / esize;
+    for (size_t off = 0; off < nelems; off += chunk) {
+        size_t m = nelems - off < chunk ? nelems - off : chunk, bytes = m * esize, b;
+        char *d = dest + off * esize;
+        const char *src = source + off * esize;
+        if (s->lrank) {
+            coll_signal(c, s->local[0], coll_up_slot(c, s, s->lrank, &b), src, bytes,
+                        &sc->w.up[s->lrank], ++sc->cnt.up_out);
+            coll_wait_ge(&sc->w.down, ++sc->cnt.down_in);
+            continue;
+        }
+        if (d != src)
+            memcpy(d, src, bytes);
+        for (int i = 1; i < s->nlocal; i++) {
+            coll_wait_ge(&sc->w.up[i], ++sc->cnt.up_in[i]);
+            op(d, coll_up_slot(c, s, i, &b), m);
+        }
+        reduce_rd(&lead, d, d, m, esize, op);
+        for (int i = 1; i < s->nlocal; i++)
+            coll_signal(c, s->local[i], d, d, bytes, &sc->w.down, ++sc->cnt.down_out[i]);
+    }
+}
+
+/* The small reductions: node-aware where the team's shape is, else flat. In a
+ * node-aware team the xor and fold channels are the leaders' alone. */
+static void reduce_small(const struct coll *c, void *dest, const void *source, size_t nelems,
+                         size_t esize, coll_op_fn *op)
+{
+    const struct coll_shape *s = coll_node_shape(c);
+    if (s)
+        reduce_node(c, s, dest, source, nelems, esize, op);
+    else
+        reduce_rd(c, dest, source, nelems, esize, op);
+}
+
 void coll_allreduce_small(const struct coll *c, void *dest, const void *source, size_t nelems,
                           size_t esize, coll_op_fn *op)
 {
-    reduce_rd(c, dest, source, nelems, esize, op);
+    reduce_small(c, dest, source, nelems, esize, op);
 }
 
 static void reduce_rsag(const struct coll *c, char *dest, const char *source, size_t nelems,
@@ -129,7 +178,7 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE)
         reduce_rsag(&c, dest, source, nreduce, esize, op, piece);
     else
-        reduce_rd(&c, dest, source, nreduce, esize, op);
+        reduce_small(&c, dest, source, nreduce, esize, op);
     return 0;
 }
 

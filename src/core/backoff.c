@@ -2,7 +2,8 @@
  *
  * A wait spins with a pause between polls, driving the network on every poll
  * when the job spans nodes, then yields the core, then sleeps, growing to
- * SHOAL_YIELD_SLEEP_US. A PE with a core of its own spins long (OWN_CORE_*: a
+ * SHOAL_YIELD_SLEEP_US (across nodes, a sleep that network traffic for this PE
+ * ends: the network transport's nap). A PE with a core of its own spins long (OWN_CORE_*: a
  * few hundred microseconds), so that a peer's answer finds it polling and a
  * target keeps driving the provider. Where PEs outnumber cores (CI runs 8 PEs on
  * 2) it spins briefly: a spinning PE there delays the very PE it waits for, and
@@ -43,6 +44,12 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
     long us = (long)(over - 64) / 16 + 1;
     if (us > shoal.cfg.yield_sleep_us)
         us = shoal.cfg.yield_sleep_us;
+    /* Across nodes, woken early by traffic: the message waited for, or a peer's
+     * operation this PE must serve (providers with manual progress). */
+    if (shoal.net_nap) {
+        shoal.net_nap(us);
+        return;
+    }
     struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
     nanosleep(&ts, NULL);
 }

@@ -42,8 +42,8 @@
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
       "sched_yield")                                                                         \
     X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", coll_node_aware,                               \
-      "Team barriers that span nodes gather each node's members to one leader by shared "    \
-      "memory, and only leaders use the network")                                            \
+      "Team barriers, small reductions and broadcasts that span nodes gather each node's "   \
+      "members to one leader by shared memory, and only leaders use the network")            \
     X(SHOAL_COLL_BCAST_RING_MIN, NULL, SIZE, "64K", coll_bcast_ring_min,                     \
       "Broadcasts of at least this many bytes over more than two PEs scatter the message "   \
       "down a tree, then pass the pieces around a ring; smaller ones use the tree")          \

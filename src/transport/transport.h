@@ -21,7 +21,9 @@
  *   amo_nbi        fetching, *fetch written by quiet;
  *   fence          puts and AMOs to one PE issued after it land after those before;
  *   quiet          every operation of the context is complete at its target;
- *   progress       drives the provider, for peers' operations that target this PE.
+ *   progress       drives the provider, for peers' operations that target this PE;
+ *   nap            sleeps up to us microseconds, waking early when network traffic
+ *                  for this PE arrives (NULL: waits just sleep).
  * Operations take world PE numbers of PEs that this transport reaches. */
 #ifndef SHOAL_TRANSPORT_H
 #define SHOAL_TRANSPORT_H
@@ -154,6 +156,8 @@ struct shoal_transport_ops {
      * device heap across nodes that the job's network transport cannot reach; its
      * init may refuse still (ofi: a provider without FI_HMEM). */
     unsigned dev_ifaces;
+
+    void (*nap)(long us);
     /* NULL: every collective runs the library's algorithms over the operations above. */
     const struct shoal_transport_coll *coll;
     /* Triggered operations, NULL where the transport has none. trigger_open gives

@@ -6,7 +6,8 @@
  * owns an RDM endpoint with its completion queue and counters (one counter for
  * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
  * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
- * program, which own one each (ofi_ctx.c). Peers target the default context's
+ * program, which own one each (ofi_ctx.c), kept open for later contexts when
+ * theirs is destroyed. Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -123,6 +124,7 @@ struct ofi_ctx {
                                        serialized: then only its owner uses it */
     pthread_mutex_t lock;     /* taken only when locked */
     struct ofi_ctx *next_ctx; /* every context, for progress() */
+    struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */
 };
 
 /* Where a PE's segment lives in its own provider's terms. */
@@ -147,9 +149,10 @@ struct ofi_state {
     /* pe_tag + pe is the completion context of an operation to pe that needs no
      * slot: an error entry names its target by it (ofi_progress.c). */
     char *pe_tag;
-    struct ofi_ctx *dflt; /* the default context: the target endpoint */
-    struct ofi_ctx *ctxs; /* every context (progress walks them) */
-    pthread_mutex_t ctxs_lock;
+    struct ofi_ctx *dflt;      /* the default context: the target endpoint */
+    struct ofi_ctx *ctxs;      /* every context (progress walks them) */
+    struct ofi_ctx *idle;      /* endpoints of destroyed contexts, for the next ones */
+    pthread_mutex_t ctxs_lock; /* ctxs and idle */
     size_t inject_size;
     size_t bounce_size; /* slot size: medium puts and gets */
     uint64_t mr_mode;
@@ -175,6 +178,7 @@ struct ofi_state {
     int progress_stop_fd; /* eventfd that wakes the thread to end it */
     volatile int progress_stop;
     int progress_running;
+    uint64_t pe_drove_ns;         /* when a PE thread's wait last drove the network */
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
 };
@@ -311,6 +315,8 @@ struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
+/* Closes the endpoints parked by ofi_ctx_destroy; at shutdown. */
+void ofi_ctx_close_idle(void);
 
 /* ofi_progress.c */
 void ofi_drain_cq(struct ofi_ctx *c);
@@ -323,6 +329,7 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
 /* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
+void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);

@@ -24,6 +24,7 @@ static const struct shoal_transport_ops ofi_ops = {
      * (ofi_init.c asks for it and refuses the job when the provider lacks it). */
     .dev_ifaces = 1u << SHOAL_DEV_IFACE_ALIAS | 1u << SHOAL_DEV_IFACE_SYSTEM |
             1u << SHOAL_DEV_IFACE_CUDA | 1u << SHOAL_DEV_IFACE_ROCR,
+    .nap = ofi_nap,
     .trigger_open = ofi_trigger_open,
     .trigger_add = ofi_trigger_add,
     .trigger_close = ofi_trigger_close,
