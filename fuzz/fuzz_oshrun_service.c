@@ -58,6 +58,13 @@ static void check_replies(const struct job *j, struct inbox *in)
             break;
         }
         case SHOAL_WIRE_BARRIER_DONE: FUZZ_CHECK(h.len == 0); break;
+        case SHOAL_WIRE_LEFT: {
+            struct shoal_wire_left left;
+            FUZZ_CHECK(h.len == sizeof left);
+            memcpy(&left, in->buf + sizeof h, sizeof left);
+            FUZZ_CHECK(left.pe >= -1 && left.pe < j->size);
+            break;
+        }
         case SHOAL_WIRE_ALLGATHER_DONE: FUZZ_CHECK(h.len % (uint64_t)j->size == 0); break;
         default: FUZZ_CHECK(!"oshrun sent a message type it should never send");
         }

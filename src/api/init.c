@@ -193,6 +193,9 @@ void shmem_finalize(void)
     shoal_barrier_world();
     if (--shoal.init_count > 0)
         return;
+    /* This PE takes part in no collective after this barrier: a PE still waiting in
+     * a later one learns so and ends the job instead of waiting forever (coll/stall.c). */
+    shoal.boot->publish_last_sync(shoal_team_world.barrier_epoch);
     fflush(stdout);
     shoal_teams_release();
     shoal_transport_fini();

@@ -77,10 +77,28 @@ static void check_ivar(const char *fn, const void *ivar)
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_wait_until) SHOAL_PROFILED(shmem_##N##_test)
 
-/* Where the next _any search starts: just past the index the last one returned, so
- * that a series of calls returns every satisfied index in turn (1.5 section 9.10),
- * not always the lowest. */
-static _Thread_local size_t any_next;
+/* Where the next _any search of an array starts: just past the index the last one
+ * returned, so that a series of calls on that array returns every satisfied index in
+ * turn (1.5 section 9.10), not always the lowest, even when the thread polls several
+ * arrays in turn. Kept per thread for its ANY_ARRAYS most recent arrays (a linear
+ * search: the polls themselves cost more); an array pushed out starts again at 0. */
+#define ANY_ARRAYS 8
+static _Thread_local struct {
+    const void *ivars;
+    size_t next;
+} any_pos[ANY_ARRAYS];
+static _Thread_local unsigned any_evict;
+
+static size_t *any_next_of(const void *ivars)
+{
+    for (unsigned i = 0; i < ANY_ARRAYS; i++)
+        if (any_pos[i].ivars == ivars)
+            return &any_pos[i].next;
+    unsigned v = any_evict++ % ANY_ARRAYS;
+    any_pos[v].ivars = ivars;
+    any_pos[v].next = 0;
+    return &any_pos[v].next;
+}
 
 /* The multi-element forms. V(i) is the comparison value for element i: the scalar
  * argument, or cmp_values[i] in the _vector forms. */
@@ -96,11 +114,12 @@ static _Thread_local size_t any_next;
     static inline size_t test_any_##N##SFX(const char *fn, T *ivars, size_t n,               \
                                            const int *status, int cmp, VT vals)              \
     {                                                                                        \
-        size_t start = any_next < n ? any_next : 0;                                          \
+        size_t *next = any_next_of(ivars);                                                   \
+        size_t start = *next < n ? *next : 0;                                                \
         for (size_t k = 0; k < n; k++) {                                                     \
             size_t i = start + k < n ? start + k : start + k - n;                            \
             if (!(status && status[i]) && cmp_##N(fn, &ivars[i], cmp, V(i))) {               \
-                any_next = i + 1;                                                            \
+                *next = i + 1;                                                               \
                 return i;                                                                    \
             }                                                                                \
         }                                                                                    \

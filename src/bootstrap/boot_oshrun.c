@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,6 +20,9 @@
 #define ABORT_MSG_MAX 4096
 
 static int chan_fd = -1;
+/* One request at a time: threads waiting in collectives may ask who has left
+ * (oshrun_first_left) at the same time. */
+static pthread_mutex_t chan_lock = PTHREAD_MUTEX_INITIALIZER;
 static int my_rank = -1;
 static int my_size;
 
@@ -169,8 +173,11 @@ static int oshrun_init(struct shoal_boot_info *info)
 
 static int oshrun_barrier(void)
 {
+    pthread_mutex_lock(&chan_lock);
     send_msg(SHOAL_WIRE_BARRIER, 0, NULL, 0);
-    return recv_reply(SHOAL_WIRE_BARRIER_DONE, 0);
+    int rc = recv_reply(SHOAL_WIRE_BARRIER_DONE, 0);
+    pthread_mutex_unlock(&chan_lock);
+    return rc;
 }
 
 static int oshrun_allgather(const void *in, void *out, size_t len)
@@ -183,18 +190,49 @@ static int oshrun_allgather(const void *in, void *out, size_t len)
         return -1;
     }
     /* All of in is sent before out is written, so the two may overlap. */
+    pthread_mutex_lock(&chan_lock);
     send_msg(SHOAL_WIRE_ALLGATHER, 0, in, len);
-    if (recv_reply(SHOAL_WIRE_ALLGATHER_DONE, (uint64_t)len * (uint64_t)my_size))
+    int rc = recv_reply(SHOAL_WIRE_ALLGATHER_DONE, (uint64_t)len * (uint64_t)my_size);
+    if (!rc)
+        recv_all(out, len * (size_t)my_size);
+    pthread_mutex_unlock(&chan_lock);
+    return rc;
+}
+
+/* oshrun keeps what each PE published and answers queries from the others. */
+static void oshrun_publish_last_sync(uint64_t syncs)
+{
+    pthread_mutex_lock(&chan_lock);
+    send_msg(SHOAL_WIRE_LAST_SYNC, 0, &syncs, sizeof syncs);
+    pthread_mutex_unlock(&chan_lock);
+}
+
+static int oshrun_first_left(uint64_t *syncs)
+{
+    struct shoal_wire_left left = { .pe = -1 };
+    /* Another thread's request is answered within microseconds; this one asks again
+     * at its next slow poll. */
+    if (pthread_mutex_trylock(&chan_lock))
         return -1;
-    recv_all(out, len * (size_t)my_size);
-    return 0;
+    if (chan_fd >= 0) {
+        send_msg(SHOAL_WIRE_LEFT_QUERY, 0, NULL, 0);
+        if (recv_reply(SHOAL_WIRE_LEFT, sizeof left) == 0)
+            recv_all(&left, sizeof left);
+    }
+    pthread_mutex_unlock(&chan_lock);
+    if (left.pe < 0 || left.pe >= my_size)
+        return -1;
+    *syncs = left.syncs;
+    return left.pe;
 }
 
 static void oshrun_finalize(void)
 {
+    pthread_mutex_lock(&chan_lock);
     send_msg(SHOAL_WIRE_FINALIZE, 0, NULL, 0);
     close(chan_fd);
     chan_fd = -1;
+    pthread_mutex_unlock(&chan_lock);
 }
 
 static _Noreturn void oshrun_abort(int status, const char *msg)
@@ -221,5 +259,7 @@ const struct shoal_boot_ops shoal_boot_oshrun = {
     .barrier = oshrun_barrier,
     .allgather = oshrun_allgather,
     .finalize = oshrun_finalize,
+    .publish_last_sync = oshrun_publish_last_sync,
+    .first_left = oshrun_first_left,
     .abort = oshrun_abort,
 };

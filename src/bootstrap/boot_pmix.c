@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -206,12 +207,73 @@ static int boot_pmix_allgather(const void *in, void *out, size_t len)
     return 0;
 }
 
+/* A PE's last world synchronisation is a key of its own that the others read
+ * without waiting (PMIX_IMMEDIATE): a PE that has not published it yet is simply
+ * not found. A published value never changes, so each is fetched once. */
+#define LAST_SYNC_KEY "shoal.last_sync"
+/* Peers asked per query: a query costs one round trip to the local PMIx server
+ * per peer, and the caller asks only every so often. */
+#define LEFT_PER_QUERY 16
+
+static pthread_mutex_t left_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *left_syncs; /* left_syncs[pe]: its count + 1, or 0: not published */
+static int left_next;        /* the next peer to ask */
+static int left_min_pe = -1;
+
+static void boot_pmix_publish_last_sync(uint64_t syncs)
+{
+    pmix_value_t v = { .type = PMIX_UINT64 };
+    v.data.uint64 = syncs;
+    if (PMIx_Put(PMIX_GLOBAL, LAST_SYNC_KEY, &v) == PMIX_SUCCESS)
+        PMIx_Commit();
+}
+
+static int boot_pmix_first_left(uint64_t *syncs)
+{
+    if (!connected || pthread_mutex_trylock(&left_lock))
+        return -1;
+    if (!left_syncs)
+        left_syncs = calloc((size_t)my_size, sizeof *left_syncs);
+    pmix_info_t now;
+    bool yes = true;
+    PMIX_INFO_CONSTRUCT(&now);
+    PMIx_Info_load(&now, PMIX_IMMEDIATE, &yes, PMIX_BOOL);
+    for (int i = 0; left_syncs && i < LEFT_PER_QUERY && i < my_size; i++) {
+        int pe = left_next;
+        left_next = (left_next + 1) % my_size;
+        if (pe == (int)me.rank || left_syncs[pe])
+            continue;
+        pmix_proc_t peer;
+        PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t)pe);
+        pmix_value_t *v = NULL;
+        if (PMIx_Get(&peer, LAST_SYNC_KEY, &now, 1, &v) != PMIX_SUCCESS)
+            continue;
+        if (v->type == PMIX_UINT64) {
+            left_syncs[pe] = v->data.uint64 + 1;
+            if (left_min_pe < 0 || left_syncs[pe] < left_syncs[left_min_pe])
+                left_min_pe = pe;
+        }
+        PMIX_VALUE_RELEASE(v);
+    }
+    PMIX_INFO_DESTRUCT(&now);
+    int pe = left_min_pe;
+    if (pe >= 0)
+        *syncs = left_syncs[pe] - 1;
+    pthread_mutex_unlock(&left_lock);
+    return pe;
+}
+
 static void boot_pmix_finalize(void)
 {
     /* Tells the launcher this PE's exit is expected; with MPI still up this only
      * drops our reference. */
     PMIx_Finalize(NULL, 0);
     connected = false;
+    pthread_mutex_lock(&left_lock);
+    free(left_syncs);
+    left_syncs = NULL;
+    left_min_pe = -1;
+    pthread_mutex_unlock(&left_lock);
 }
 
 static _Noreturn void boot_pmix_abort(int status, const char *msg)
@@ -236,5 +298,7 @@ const struct shoal_boot_ops shoal_boot_pmix = {
     .barrier = boot_pmix_barrier,
     .allgather = boot_pmix_allgather,
     .finalize = boot_pmix_finalize,
+    .publish_last_sync = boot_pmix_publish_last_sync,
+    .first_left = boot_pmix_first_left,
     .abort = boot_pmix_abort,
 };

@@ -24,6 +24,18 @@ static int single_allgather(const void *in, void *out, size_t len)
 
 static void single_finalize(void) {}
 
+/* Nobody else to tell, and nobody who could leave. */
+static void single_publish_last_sync(uint64_t syncs)
+{
+    (void)syncs;
+}
+
+static int single_first_left(uint64_t *syncs)
+{
+    (void)syncs;
+    return -1;
+}
+
 static _Noreturn void single_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
@@ -39,5 +51,7 @@ const struct shoal_boot_ops shoal_boot_single = {
     .barrier = single_barrier,
     .allgather = single_allgather,
     .finalize = single_finalize,
+    .publish_last_sync = single_publish_last_sync,
+    .first_left = single_first_left,
     .abort = single_abort,
 };

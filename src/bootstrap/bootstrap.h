@@ -5,6 +5,7 @@
 #define SHOAL_BOOTSTRAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct shoal_boot_info {
     int rank; /* this PE's number in the world team */
@@ -21,6 +22,13 @@ struct shoal_boot_ops {
     int (*allgather)(const void *in, void *out, size_t len);
     /* Tells the launcher this PE finished shmem_finalize, so its exit is expected. */
     void (*finalize)(void);
+    /* Publishes, once, that this PE has made its last synchronisation of the world
+     * team, the syncs-th (its shmem_finalize's): it takes part in no collective
+     * after it. */
+    void (*publish_last_sync)(uint64_t syncs);
+    /* The PE with the fewest syncs among those that published theirs, or -1 when
+     * none has (yet). May ask the launcher: call it only from a wait's slow path. */
+    int (*first_left)(uint64_t *syncs);
     /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,
      * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);

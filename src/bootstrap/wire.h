@@ -3,8 +3,10 @@
  * machine from the same build, so fields are in host byte order.
  *
  * Every message is a shoal_wire_hdr followed by hdr.len payload bytes.
- *   PE -> oshrun: HELLO (once, first), BARRIER, ALLGATHER, FINALIZE, ABORT.
- *   oshrun -> PE: WELCOME (answers HELLO), BARRIER_DONE, ALLGATHER_DONE.
+ *   PE -> oshrun: HELLO (once, first), BARRIER, ALLGATHER, LAST_SYNC, LEFT_QUERY,
+ *                 FINALIZE, ABORT.
+ *   oshrun -> PE: WELCOME (answers HELLO), BARRIER_DONE, ALLGATHER_DONE, LEFT
+ *                 (answers LEFT_QUERY).
  * A PE has at most one request outstanding; oshrun answers a collective once
  * every PE of the job has sent the same one. */
 #ifndef SHOAL_WIRE_H
@@ -15,7 +17,7 @@
 
 /* Bumped whenever a message changes, so a program built against one Shoal and
  * run by another's oshrun fails with a message instead of misreading bytes. */
-#define SHOAL_WIRE_VERSION 1
+#define SHOAL_WIRE_VERSION 2
 
 /* Largest payload either side accepts: bounds what a corrupt header can make
  * the reader allocate. Setup exchanges are far smaller. */
@@ -29,7 +31,18 @@ enum shoal_wire_type {
     SHOAL_WIRE_ALLGATHER,      /* payload: this PE's contribution */
     SHOAL_WIRE_ALLGATHER_DONE, /* payload: size * len bytes in rank order */
     SHOAL_WIRE_FINALIZE,       /* no payload: the PE's exit is now expected */
-    SHOAL_WIRE_ABORT, /* arg: exit status; payload: message text, no NUL (may be empty) */
+    SHOAL_WIRE_ABORT,     /* arg: exit status; payload: message text, no NUL (may be empty) */
+    SHOAL_WIRE_LAST_SYNC, /* payload: uint64_t, the world synchronisations this PE made */
+    SHOAL_WIRE_LEFT_QUERY, /* no payload: who published the fewest (LAST_SYNC)? */
+    SHOAL_WIRE_LEFT,       /* payload: struct shoal_wire_left */
+};
+
+/* The answer to LEFT_QUERY: the PE with the fewest synchronisations among those that
+ * sent LAST_SYNC, and that count; pe is -1 when none has. */
+struct shoal_wire_left {
+    int32_t pe;
+    int32_t reserved;
+    uint64_t syncs;
 };
 
 struct shoal_wire_hdr {

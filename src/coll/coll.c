@@ -202,7 +202,7 @@ static void psync_wait(const long *word, long v)
 {
     struct shoal_backoff b = { 0 };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
-        shoal_backoff(&b);
+        coll_backoff(&b, word, 0);
 }
 
 /* Binomial tree rooted at member 0: children add 1 to their parent's pSync[0] on

@@ -141,12 +141,27 @@ static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const
     shoal_word_signal(coll_world_pe(c, i), dst_sym, src, len, word_sym, count);
 }
 
+/* The slow polls of the collectives' waits (coll/stall.c): backs off, and now and
+ * then checks that no PE has left the job's collectives (finalized) before the call
+ * waited for. word and v: what the wait waits for (v = 0 for pSync words). */
+void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v);
+
+/* One poll of a collective's wait: spin, or the slow path above. */
+static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)
+{
+    shoal_progress();
+    if (SHOAL_LIKELY(b->polls < shoal.spin_polls))
+        shoal_backoff_spin(b, shoal.spin_polls);
+    else
+        coll_wait_slow(b, word, v);
+}
+
 /* Waits until this PE's own word reaches v. */
 static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 {
     struct shoal_backoff b = { 0 };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
-        shoal_backoff(&b);
+        coll_backoff(&b, word, v);
 }
 
 /* ---- Team state: signals and channels ------------------------------------------- */
@@ -330,7 +345,7 @@ static inline long coll_psync_take(long *word)
     struct shoal_backoff b = { 0 };
     long v;
     while (!(v = __atomic_load_n(word, __ATOMIC_ACQUIRE)))
-        shoal_backoff(&b);
+        coll_backoff(&b, word, 0);
     __atomic_store_n(word, 0, __ATOMIC_RELAXED);
     return v;
 }

@@ -16,7 +16,6 @@
 
 #include "core/backoff.h"
 #include "core/state.h"
-#include "transport/transport.h"
 
 #define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
@@ -62,8 +61,8 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
         us = shoal.cfg.yield_sleep_us;
     /* Across nodes, woken early by traffic: the message waited for, or a peer's
      * operation this PE must serve (providers with manual progress). */
-    if (shoal.multi_node && shoal.net->nap) {
-        shoal.net->nap(us);
+    if (shoal.net_nap) {
+        shoal.net_nap(us);
         return;
     }
     struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };

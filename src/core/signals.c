@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/routine.h"
 #include "core/signals.h"
 #include "core/state.h"
 
@@ -114,69 +115,12 @@ void shoal_signals_reclaim(void)
 }
 
 /* SIGURG from oshrun (--timeout, or SIGUSR1/SIGQUIT to oshrun): names the Shoal
- * routine this PE is in, the outermost libshoal frame of the interrupted thread,
- * which is the public routine the program called. Not strictly async-signal-safe
- * (dladdr), but the job is being diagnosed or ended. */
-/* The function a direct call (E8 rel32) just before return address ret reached,
- * through the PLT slot it went by (jmp *GOT, endbr64 and bnd prefixes allowed);
- * NULL when the bytes are not that. x86-64 only. */
-static const void *called_before(const void *ret)
-{
-#if defined(__x86_64__)
-    const unsigned char *r = ret;
-    if (r[-5] != 0xe8)
-        return NULL;
-    int32_t rel;
-    memcpy(&rel, r - 4, 4);
-    const unsigned char *t = r + rel;
-    if (t[0] == 0xf3 && t[1] == 0x0f && t[2] == 0x1e && t[3] == 0xfa)
-        t += 4;
-    if (t[0] == 0xf2)
-        t++;
-    if (t[0] != 0xff || t[1] != 0x25)
-        return t; /* a direct call of the routine itself */
-    memcpy(&rel, t + 2, 4);
-    const void *const *slot = (const void *const *)(t + 6 + rel);
-    return *slot;
-#else
-    (void)ret;
-    return NULL;
-#endif
-}
-
-static const char *shmem_name(const char *s)
-{
-    if (s && strncmp(s, "pshmem", 6) == 0)
-        return s + 1;
-    return s && strncmp(s, "shmem", 5) == 0 ? s : NULL;
-}
-
+ * routine the interrupted thread is in. */
 static void on_report(int sig)
 {
     (void)sig;
-    void *frames[64];
-    int n = backtrace(frames, 64);
-    const char *routine = NULL;
-    int inside = 0;
-    Dl_info self, info;
-    if (dladdr((void *)on_report, &self))
-        for (int i = 1; i < n; i++) {
-            if (dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase) {
-                inside = 1;
-                if (shmem_name(info.dli_sname))
-                    routine = shmem_name(info.dli_sname);
-                continue;
-            }
-            /* The program's frame that called into Shoal: the routine it called, in
-             * case the routine's own frame is gone (a tail call). */
-            if (inside && !routine) {
-                const void *f = called_before(frames[i]);
-                if (f && dladdr(f, &info) && info.dli_fbase == self.dli_fbase)
-                    routine = shmem_name(info.dli_sname);
-            }
-            if (inside)
-                break;
-        }
+    int inside;
+    const char *routine = shoal_routine_now(1, &inside);
     char buf[192];
     size_t at = put_str(buf, 0, sizeof buf, "shoal: PE ");
     at = put_int(buf, at, sizeof buf, shoal.my_pe);

@@ -41,13 +41,52 @@ add_test(NAME api.crash.segv_noinit
           1 139 "shoal: killed by signal 11 \\(Segmentation fault\\)" segv noinit)
 set_tests_properties(api.crash.segv_noinit PROPERTIES TIMEOUT 40 ENVIRONMENT "${crash_env}")
 
-# oshrun --timeout asks every PE where it is blocked: PE 0's extra barrier leaves
-# it in shmem_finalize (or the barrier) while the others finished. Not in sanitizer
-# builds: their instrumented frames hide the routine from the report's decoder.
+# oshrun --timeout asks every PE where it is blocked: every PE waits forever in
+# shmem_long_wait_until. Not in sanitizer builds: their instrumented frames hide the
+# routine from the report's decoder.
 if(NOT SHOAL_SANITIZE)
 add_test(NAME api.blocked_report
   COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
-    "^shoal: PE 0: blocked in shmem_(finalize|barrier_all)$" 1
-    -- ${SHOAL_OSHRUN} -n 2 --timeout 3 $<TARGET_FILE:api.crash> extra_barrier)
+    "^shoal: PE [01]: blocked in shmem_long_wait_until$" 2
+    -- ${SHOAL_OSHRUN} -n 2 --timeout 3 $<TARGET_FILE:api.crash> hang)
 set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe;oshrun")
 endif()
+
+# Mismatched collectives end the job with a message instead of a hang (issue 15 item
+# 6): PE 0's extra barrier leaves it in shmem_finalize after the others finalized;
+# the others' reduction (or active-set barrier) after the last PE finalized (its
+# finalize matched their barrier) can never complete: each of them may say so before
+# the job ends, hence "+". The message names the PE, the routine and the counts;
+# test_errors.sh fails a run that takes 15 s or more. staggered: PEs that finalize
+# at different times after working alone are no mismatch.
+set(mismatch_cause "the PEs made different numbers of collective calls")
+# Sanitizer builds' instrumented frames may hide the routine from the stack walk.
+set(mm_fin "shmem_finalize")
+set(mm_red "shmem_long_sum_reduce")
+set(mm_psync "shmem_barrier")
+if(SHOAL_SANITIZE)
+  set(mm_fin "[a-z_ ]+")
+  set(mm_red "[a-z_ ]+")
+  set(mm_psync "[a-z_ ]+")
+endif()
+foreach(n 2 4 8)
+  math(EXPR last "${n} - 1")
+  add_test(NAME api.coll_mismatch.barrier.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 1
+      "^shoal: PE 0: ${mm_fin}: PE [1-9] has already finalized after 3 synchronisations of SHMEM_TEAM_WORLD .*, while this PE waits in its 4th; ${mismatch_cause}" 1
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> extra_barrier)
+  add_test(NAME api.coll_mismatch.reduce.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 1
+      "^shoal: PE [0-9]: ${mm_red}: PE ${last} has already finalized after 2 synchronisations of SHMEM_TEAM_WORLD .*, while this PE waits in its 3rd; ${mismatch_cause}" +
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> extra_reduce)
+  add_test(NAME api.coll_mismatch.psync.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 1
+      "^shoal: PE [0-9]: ${mm_psync}: PE ${last} has already finalized, at its 3rd synchronisation of SHMEM_TEAM_WORLD, which this PE made as its 3rd and passed before this collective, so this PE's own shmem_finalize can never match it; ${mismatch_cause}" +
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> extra_psync)
+  add_test(NAME api.coll_mismatch.staggered.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 0
+      "^staggered: PE [0-9]+ done$" ${n}
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout 20 $<TARGET_FILE:api.crash> staggered)
+  set_tests_properties(api.coll_mismatch.barrier.np${n} api.coll_mismatch.reduce.np${n}
+    api.coll_mismatch.psync.np${n} api.coll_mismatch.staggered.np${n} PROPERTIES TIMEOUT 40 LABELS "pe;np${n};oshrun")
+endforeach()

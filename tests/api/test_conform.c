@@ -8,6 +8,7 @@
 
 #define N 8
 static long ivars[N];
+static long pair_a[4], pair_b[4];
 static int failures;
 
 #define CHECK(c)                                                                             \
@@ -26,6 +27,10 @@ int main(void)
     /* The left neighbour sets every ivar of this PE. */
     for (int i = 0; i < N; i++)
         shmem_long_atomic_set(&ivars[i], 1, (me + 1) % npes);
+    for (int i = 0; i < 2; i++) {
+        shmem_long_atomic_set(&pair_a[i], 1, (me + 1) % npes);
+        shmem_long_atomic_set(&pair_b[i], 1, (me + 1) % npes);
+    }
     shmem_barrier_all();
     (void)left;
 
@@ -58,6 +63,24 @@ int main(void)
     }
     for (int i = 1; i < N; i += 2)
         CHECK(masked[i] == 2);
+
+    /* Two arrays polled in turn: each still returns every satisfied index (a
+     * position per thread instead of per array would give one array only index 0
+     * and the other only index 1). Indices 0 and 1 of each are set. */
+    {
+        size_t from_a[2] = { 0 }, from_b[2] = { 0 };
+        for (int k = 0; k < 4; k++) {
+            size_t a = shmem_long_test_any(pair_a, 4, NULL, SHMEM_CMP_EQ, 1);
+            size_t b = k % 2 ? shmem_long_test_any(pair_b, 4, NULL, SHMEM_CMP_EQ, 1)
+                             : shmem_long_wait_until_any(pair_b, 4, NULL, SHMEM_CMP_EQ, 1);
+            CHECK(a < 2 && b < 2);
+            if (a < 2)
+                from_a[a]++;
+            if (b < 2)
+                from_b[b]++;
+        }
+        CHECK(from_a[0] == 2 && from_a[1] == 2 && from_b[0] == 2 && from_b[1] == 2);
+    }
 
     /* 9.11: no operation, no error. */
     shmem_ctx_quiet(SHMEM_CTX_INVALID);

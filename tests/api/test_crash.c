@@ -3,13 +3,16 @@
  * handlers libfabric's providers install (libpsm_infinipath). usage: test_crash
  * segv|abort|term|int [noinit]: the last PE raises it; the others wait. With
  * hang, every PE waits forever (for tests that kill the launcher); with
- * extra_barrier, PE 0 calls one barrier more than the others and blocks (for the
- * report of where each PE is blocked). */
+ * extra_barrier, PE 0 calls one barrier more than the others (extra_reduce,
+ * extra_psync: all but the last PE run one more collective), which must end the job
+ * with a message; staggered finalizes at different times, which must not; net_fail
+ * [compute] kills the last PE and has PE 0 put to it (and then compute). */
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static long never;
 
@@ -28,6 +31,87 @@ int main(int argc, char **argv)
             shmem_barrier_all();
         shmem_finalize();
         return 0;
+    }
+    if (!strcmp(how, "extra_reduce")) {
+        /* The last PE's finalize matches the others' barrier; they then reduce
+         * without it. */
+        if (!last) {
+            shmem_barrier_all();
+            static long src = 1, dst;
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst, &src, 1);
+        }
+        shmem_finalize();
+        return 0;
+    }
+    if (!strcmp(how, "net_fail")) {
+        /* The last PE is killed; PE 0 keeps putting to it until the network says the
+         * put failed. PE 0 ignores the launcher's SIGTERM so that its own message
+         * (which oshrun still prints) is what the test sees, not the teardown. */
+        static long box[1024];
+        enum { BIG_BYTES = 16 << 20 };
+        char *big = argc > 2 && !strcmp(argv[2], "compute") ? shmem_malloc(BIG_BYTES) : NULL;
+        if (shmem_my_pe() == 0) {
+            signal(SIGTERM, SIG_IGN);
+            /* Connected before the kill: a provider may retry connecting to a peer
+             * that is gone for as long as it likes. */
+            shmem_long_p(box, 1, shmem_n_pes() - 1);
+            shmem_quiet();
+        }
+        shmem_barrier_all();
+        if (last)
+            raise(SIGKILL);
+        if (shmem_my_pe() == 0 && big) {
+            /* Large puts still in flight when the target dies, then computing outside
+             * Shoal: the progress thread reports. */
+            for (int k = 0; k < 4; k++)
+                shmem_putmem_nbi(big, big, BIG_BYTES, shmem_n_pes() - 1);
+            for (volatile unsigned long spin = 0;; spin++)
+                ;
+        }
+        if (shmem_my_pe() == 0)
+            for (long i = 0;; i++) {
+                shmem_long_put(box, box, 1024, shmem_n_pes() - 1);
+                shmem_quiet();
+            }
+        shmem_long_wait_until(&never, SHMEM_CMP_NE, 0);
+        return 0;
+    }
+    if (!strcmp(how, "extra_psync")) {
+        /* As extra_reduce, with an active-set barrier over every PE (pSync). */
+        static long psync[SHMEM_BARRIER_SYNC_SIZE];
+        for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+            psync[i] = SHMEM_SYNC_VALUE;
+        shmem_barrier_all();
+        if (!last) {
+            shmem_barrier_all();
+            shmem_barrier(0, 0, shmem_n_pes(), psync);
+        }
+        shmem_finalize();
+        return 0;
+    }
+    if (!strcmp(how, "staggered")) {
+        /* Not a mismatch: PE i works alone for i * 150 ms (puts to its right
+         * neighbour, checked), so the early PEs wait long in shmem_finalize while
+         * the others still work, and the last ones find the first ones already gone
+         * from the same barrier. */
+        static long box[64];
+        int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n;
+        struct timespec t = { 0, 5000000 };
+        for (int i = 0; i < me * 30; i++) {
+            shmem_long_p(&box[i % 64], me * 1000 + i, right);
+            nanosleep(&t, NULL);
+        }
+        shmem_barrier_all();
+        /* What the left neighbour's puts leave, replayed here. */
+        long want[64] = { 0 };
+        int left = (me + n - 1) % n, bad = 0;
+        for (int i = 0; i < left * 30; i++)
+            want[i % 64] = left * 1000 + i;
+        for (int i = 0; i < 64; i++)
+            bad += box[i] != want[i];
+        shmem_finalize();
+        printf("staggered: PE %d done%s\n", me, bad ? " (BAD DATA)" : "");
+        return bad != 0;
     }
     if (last && strcmp(how, "hang")) {
         if (!strcmp(how, "segv"))

@@ -6,8 +6,8 @@ layer and of the layers below it, never of a layer above:
 
   env        core/env.*, core/env_table.h, core/compiler.h (shared with oshrun)
   bootstrap  bootstrap/
-  base       core/state.h, core/error.*, core/backoff.*, core/log.*: the data and
-             the reporting every layer above uses (core/state.c, which sets the
+  base       core/state.h, core/error.*, core/backoff.*, core/log.*, core/routine.*:
+             the data and the reporting every layer above uses (core/state.c, which sets the
              initial state, belongs to core)
   transport  transport/ (generic dispatch) and its backends transport/<name>/;
              device/ (the device layer) and its backends device/<name>/, beside it
@@ -35,7 +35,7 @@ RANK = {"env": 0, "bootstrap": 1, "base": 2, "transport": 3, "device": 3, "core"
 ENV = {"core/env.h", "core/env.c", "core/env_table.h", "core/compiler.h",
        "core/build_info.h.in"}
 BASE = {"core/state.h", "core/error.h", "core/error.c", "core/backoff.h", "core/backoff.c",
-        "core/log.h", "core/log.c"}
+        "core/log.h", "core/log.c", "core/routine.h", "core/routine.c"}
 # Identifiers that belong to one backend, by backend folder.
 BACKEND_IDS = {
     "shm": r"\bshoal_shm_\w+|\bshoal_transport_shm\b",

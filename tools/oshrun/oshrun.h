@@ -94,9 +94,10 @@ struct pe {
     size_t in_len, in_cap;
     struct blob *reply; /* reply being sent, with reply_off bytes already gone */
     size_t reply_off;
-    bool hello;     /* called shmem_init */
-    bool finalized; /* called shmem_finalize */
-    enum pe_op op;  /* collective this PE waits in */
+    bool hello;         /* called shmem_init */
+    bool finalized;     /* called shmem_finalize */
+    uint64_t last_sync; /* its last world synchronisation (LAST_SYNC) + 1; 0: none yet */
+    enum pe_op op;      /* collective this PE waits in */
     struct stream out, err;
     int stdin_fd;     /* write end of its stdin pipe; -1 if none or closed */
     size_t stdin_off; /* bytes of the current stdin chunk it has taken */

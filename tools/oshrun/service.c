@@ -203,6 +203,44 @@ static void on_abort(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
         job_end(j, status, SIGTERM, "PE %d called shmem_global_exit(%d)", pe->rank, h->arg);
 }
 
+/* LAST_SYNC: the PE has made its last collective call (its shmem_finalize's barrier). */
+static void on_last_sync(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h,
+                         const unsigned char *payload)
+{
+    uint64_t syncs;
+    if (!pe->hello || pe->last_sync || h->len != sizeof syncs) {
+        bad_message(j, pe, h, "last synchronisation out of turn or malformed");
+        return;
+    }
+    memcpy(&syncs, payload, sizeof syncs);
+    pe->last_sync = syncs + 1;
+}
+
+/* LEFT_QUERY, from a PE whose collective waits long: the PE that published the
+ * fewest synchronisations, which the asker compares with its own. */
+static void on_left_query(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h)
+{
+    if (!pe->hello || pe->finalized || pe->op != OP_NONE || pe->reply || h->len) {
+        bad_message(j, pe, h, "query out of turn");
+        return;
+    }
+    struct shoal_wire_left left = { .pe = -1 };
+    for (int r = 0; r < j->size; r++) {
+        const struct pe *q = &j->pes[r];
+        if (q->last_sync && (left.pe < 0 || q->last_sync - 1 < left.syncs)) {
+            left.pe = r;
+            left.syncs = q->last_sync - 1;
+        }
+    }
+    struct blob *b = blob_new(SHOAL_WIRE_LEFT, sizeof left, 1);
+    if (!b) {
+        job_end(j, 1, SIGTERM, "out of memory");
+        return;
+    }
+    memcpy(b->data + sizeof(struct shoal_wire_hdr), &left, sizeof left);
+    reply(j, pe, b);
+}
+
 static void on_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr *h,
                        const unsigned char *payload)
 {
@@ -224,6 +262,8 @@ static void on_message(struct job *j, struct pe *pe, const struct shoal_wire_hdr
         check_stuck(j);
         break;
     case SHOAL_WIRE_ABORT: on_abort(j, pe, h, payload); break;
+    case SHOAL_WIRE_LAST_SYNC: on_last_sync(j, pe, h, payload); break;
+    case SHOAL_WIRE_LEFT_QUERY: on_left_query(j, pe, h); break;
     default: bad_message(j, pe, h, "unknown type");
     }
 }

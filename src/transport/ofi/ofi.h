@@ -6,7 +6,8 @@
  * owns an RDM endpoint with its completion queue and counters (one counter for
  * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
  * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
- * program, which own one each (ofi_ctx.c). Peers target the default context's
+ * program, which own one each (ofi_ctx.c), kept open for later contexts when
+ * theirs is destroyed. Peers target the default context's
  * endpoint, the only address in the AV; the segments' MRs belong to it. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -57,6 +58,7 @@ struct ofi_slot {
     void *copy_to; /* get or fetch: where the data goes at completion */
     size_t copy_len;
     volatile int *done; /* a blocking caller's flag, set at completion */
+    int pe;             /* the target, for an error report */
 };
 
 /* A cached registration of a local buffer outside the segments (FI_MR_LOCAL). */
@@ -123,6 +125,7 @@ struct ofi_ctx {
                                        serialized: then only its owner uses it */
     pthread_mutex_t lock;     /* taken only when locked */
     struct ofi_ctx *next_ctx; /* every context, for progress() */
+    struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */
 };
 
 /* Where a PE's segment lives in its own provider's terms. */
@@ -144,9 +147,13 @@ struct ofi_state {
     struct fid_mr *seg_mr[SHOAL_NSEGS];
     void *seg_desc[SHOAL_NSEGS];
     struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
+    /* pe_tag + pe is the completion context of an operation to pe that needs no
+     * slot: an error entry names its target by it (ofi_progress.c). */
+    char *pe_tag;
     struct ofi_ctx *dflt;      /* the default context: the target endpoint */
     struct ofi_ctx *ctxs;      /* every context (progress walks them) */
-    pthread_mutex_t ctxs_lock;
+    struct ofi_ctx *idle;      /* endpoints of destroyed contexts, for the next ones */
+    pthread_mutex_t ctxs_lock; /* ctxs and idle */
     size_t inject_size;
     size_t bounce_size; /* slot size: medium puts and gets */
     uint64_t mr_mode;
@@ -337,6 +344,8 @@ struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
+/* Closes the endpoints parked by ofi_ctx_destroy; at shutdown. */
+void ofi_ctx_close_idle(void);
 
 /* ofi_progress.c */
 void ofi_drain_cq(struct ofi_ctx *c);
@@ -416,6 +425,12 @@ static inline void ofi_flush_deferred(struct ofi_ctx *c)
 /* ofi_session.c: the single-transmit endpoint of c, opened on first use; 0 when
  * it cannot be (after a warning; the session's AMOs stay reliable). */
 int ofi_uep_open(struct ofi_ctx *c);
+/* The completion context of an operation to pe: its slot's, or pe's tag. */
+static inline void *ofi_op_ctx(void *context, int pe)
+{
+    return context ? context : ofi.pe_tag + pe;
+}
+
 /* A one-range RMA message to pe (puts and gets that need flags). The caller's iov,
  * desc and rma must outlive the post. */
 static inline struct fi_msg_rma ofi_rmsg(struct iovec *iov, void **desc,
@@ -427,7 +442,7 @@ static inline struct fi_msg_rma ofi_rmsg(struct iovec *iov, void **desc,
                                 .addr = (fi_addr_t)pe,
                                 .rma_iov = rma,
                                 .rma_iov_count = 1,
-                                .context = context };
+                                .context = ofi_op_ctx(context, pe) };
 }
 
 /* The atomic message of every Shoal AMO: one ioc to one remote range of pe. The
@@ -444,7 +459,7 @@ static inline struct fi_msg_atomic ofi_amsg(struct fi_ioc *src, void **desc,
                                    .rma_iov_count = 1,
                                    .datatype = dt,
                                    .op = op,
-                                   .context = context };
+                                   .context = ofi_op_ctx(context, pe) };
 }
 
 static inline int ofi_uep(struct ofi_ctx *c)

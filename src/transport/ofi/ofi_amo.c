@@ -76,6 +76,7 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
                          uint64_t raddr, uint64_t key, int pe, volatile int *done)
 {
     struct ofi_slot *s = ofi_slot_get(c);
+    s->pe = pe;
     memset(s->buf, 0, OFI_AMO_SLOT_BYTES);
     if (operand)
         memcpy(s->buf + 8, operand, size);
@@ -113,6 +114,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
         flags |= FI_INJECT;
     } else {
         s = ofi_slot_get(c);
+        s->pe = pe;
         memcpy(s->buf, operand, size);
         src.addr = s->buf;
         desc = c->slot_desc;

@@ -94,7 +94,7 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
          * and progress flushes open bundles. */
         struct ofi_slot *s = ofi_slot_get(c);
         b->slot = s;
-        b->pe = pe;
+        b->pe = s->pe = pe;
         b->len = 0;
         b->n = 0;
     }

@@ -1,6 +1,8 @@
-/* Contexts: each has its own endpoint, completion queue and counters, so that
+/* Contexts: the default one and every context that may share it use one
+ * endpoint; the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
+ * program each have their own endpoint, completion queue and counters, so that
  * quiet on one never waits for another, and threads using different contexts
- * never share transmit state. */
+ * never share transmit state (nor a lock). */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -145,17 +147,63 @@ void ofi_ctx_close(struct ofi_ctx *c)
 }
 
 /* Contexts share the default context's endpoint, CQ, counters and slots unless
- * threads need them apart: an endpoint of their own costs tens of megabytes of
- * provider buffers (about 84 MB on tcp;ofi_rxm) and a connection set up on the
- * first operation (0.1-1 s). Sharing is correct (quiet and fence on one context
- * may then also wait for the others' operations, which they are allowed to) and
- * what a program whose threads never call Shoal at once gets. Private and
- * serialized contexts of a SHMEM_THREAD_MULTIPLE program get their own endpoint
- * and no lock: each is one thread's, and no other thread drives it. */
+ * threads need them apart: an endpoint of their own costs provider buffers
+ * (about 4 MB on tcp;ofi_rxm with the settings ofi_init.c gives rxm, 84 MB with
+ * rxm's defaults) and a connection set up on the first operation (a few ms).
+ * Sharing is correct (quiet and fence on one context may then also wait for the
+ * others' operations, which they are allowed to) and what a program whose
+ * threads never call Shoal at once gets. Private and serialized contexts of a
+ * SHMEM_THREAD_MULTIPLE program get their own endpoint and no lock: each is one
+ * thread's at a time, and no other thread drives it. */
 static int own_endpoint(const struct shoal_ctx *ctx)
 {
     return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
             (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+}
+
+/* A parked endpoint of a destroyed context, or NULL. Parked ones are complete
+ * (destroy quieted them) and nobody drives them (the progress thread skips
+ * unlocked contexts), so the new owner takes one over as it was: open, its
+ * connections made, its counters matching its issued counts. The lock hands it
+ * from the thread that destroyed the old context to the one creating this. */
+static struct ofi_ctx *take_idle(void)
+{
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    struct ofi_ctx *c = ofi.idle;
+    if (c)
+        ofi.idle = c->parked;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+    return c;
+}
+
+/* Keeps c's endpoint, CQ, counters, slots and connections for the next
+ * context: programs that create and destroy contexts (one per task or phase)
+ * then pay for them once. What referred to the old owner's memory goes: cached
+ * registrations of its buffers, and the single-transmit endpoint of a session
+ * (a second endpoint, opened again should the new owner need one). The counts
+ * start again from zero, as a new endpoint's would (shmemx_pcntr_* reports
+ * them, ofi_pcntr.c): every operation is complete, so counters and issued
+ * counts agree. A provider that cannot set its counters keeps none parked. */
+static void park(struct ofi_ctx *c)
+{
+    ofi_reg_release(c);
+    ofi_session_close(c);
+    if (c->ready && (fi_cntr_set(c->wcntr, 0) || fi_cntr_set(c->rcntr, 0))) {
+        ofi_ctx_close(c);
+        return;
+    }
+    c->writes = c->reads = 0;
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->parked = ofi.idle;
+    ofi.idle = c;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
+}
+
+void ofi_ctx_close_idle(void)
+{
+    struct ofi_ctx *c;
+    while ((c = take_idle()))
+        ofi_ctx_close(c);
 }
 
 int ofi_ctx_create(struct shoal_ctx *ctx)
@@ -164,7 +212,9 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
         ctx->net = ofi.dflt;
         return 0;
     }
-    struct ofi_ctx *c = ofi_ctx_open(0);
+    struct ofi_ctx *c = take_idle();
+    if (!c)
+        c = ofi_ctx_open(0);
     ctx->net = c;
     return c ? 0 : -1;
 }
@@ -183,6 +233,6 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
     }
     ofi_quiet(ctx);
     if (c != ofi.dflt)
-        ofi_ctx_close(c);
+        park(c);
     ctx->net = NULL;
 }

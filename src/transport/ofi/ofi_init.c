@@ -381,10 +381,48 @@ static void adopt_info(struct fi_info *info)
               ofi.emulate_amo ? ", AMOs emulated" : "");
 }
 
+/* Provider settings for programs whose private and serialized contexts get
+ * endpoints of their own (SHMEM_THREAD_MULTIPLE, ofi_ctx.c), each applied unless
+ * the user set it. libfabric reads them once, when it loads its providers, so they
+ * are process-wide and take effect only where Shoal is the first to use libfabric
+ * (setenv here, in shmem_init_thread, before the program's threads usually exist).
+ * - rxm gives every endpoint pools of 1024 send and 1024 receive buffers of
+ *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), and without FI_OFI_RXM_MSG_RX_SIZE
+ *   posts enough receives to grow the receive pool to four such chunks: 84 MB
+ *   an endpoint. Shoal sends rxm no messages, only RMA (which tcp carries
+ *   itself) and AMOs, whose requests and replies fit in 1 KiB; the cost is that
+ *   the largest atomic rxm carries drops to 1 KiB less its header, and with it
+ *   the largest put that put-with-signal sends as an atomic write (a larger one
+ *   waits for its payload's completion before the signal, ofi_signal.c). About
+ *   4 MB an endpoint remain.
+ * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
+ *   us (10 ms) of progress calls, so a new endpoint's first operation, which
+ *   connects, took 10-30 ms; at 200 us that look (one event-queue poll) comes
+ *   50 times as often.
+ * - sockets' progress thread spins FI_SOCKETS_PE_WAITTIME ms (10) before it
+ *   sleeps, and notices a new connection only then. */
+static void multi_endpoint_defaults(void)
+{
+    static const struct {
+        const char *name, *value;
+    } defaults[] = {
+        { "FI_OFI_RXM_BUFFER_SIZE", "1024" },
+        { "FI_OFI_RXM_MSG_RX_SIZE", "256" },
+        { "FI_OFI_RXM_CM_PROGRESS_INTERVAL", "200" },
+        { "FI_SOCKETS_PE_WAITTIME", "0" },
+    };
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        if (!getenv(defaults[i].name) && !setenv(defaults[i].name, defaults[i].value, 1))
+            SHOAL_LOG(OFI, INFO, "%s=%s (contexts with endpoints of their own)",
+                      defaults[i].name, defaults[i].value);
+}
+
 int ofi_net_init(void)
 {
     ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
+    if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
+        multi_endpoint_defaults();
     adopt_info(select_provider());
     check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
@@ -417,6 +455,9 @@ int ofi_net_init(void)
     shoal_ctx_default.net = ofi.dflt;
     if (ofi_mr_segments() || ofi_mr_exchange())
         return -1;
+    ofi.pe_tag = calloc((size_t)shoal.n_pes, 1);
+    if (!ofi.pe_tag)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
     ofi_amo_table();
     if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
@@ -435,6 +476,7 @@ void ofi_net_fini(void)
     shoal.boot->barrier();
     ofi_progress_thread_stop();
     ofi_mr_segments_close();
+    ofi_ctx_close_idle();
     ofi_ctx_close(ofi.dflt);
     if (ofi.target_cntr)
         fi_close(&ofi.target_cntr->fid);
@@ -446,6 +488,7 @@ void ofi_net_fini(void)
     fi_freeinfo(ofi.info_tx);
     fi_freeinfo(ofi.info);
     free(ofi.remote);
+    free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);
 }

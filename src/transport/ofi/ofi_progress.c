@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/routine.h"
 #include "transport/ofi/ofi.h"
 
 /* The progress thread sleeps on the default CQ's wait object, waking at least
@@ -42,6 +44,27 @@
 
 __thread uint64_t ofi_pe_last_ns;
 
+/* The progress thread leaves an error to the PE's own threads, whose report can name
+ * the routine they are in (a waiting thread drains the CQ every few milliseconds
+ * at most); it reports it itself only when none has within OFI_ERR_GRACE_NS (the
+ * program is computing outside Shoal). */
+#define OFI_ERR_GRACE_NS 300000000L
+static __thread int on_progress_thread;
+static struct timespec err_seen; /* when the progress thread first saw one; 0: never */
+
+/* The PE an error entry's operation targeted (its context: a slot or the PE's tag,
+ * ofi_op_ctx), or -1. */
+static int error_target(const void *op_context)
+{
+    const char *p = op_context;
+    if (p >= ofi.pe_tag && p < ofi.pe_tag + shoal.n_pes)
+        return (int)(p - ofi.pe_tag);
+    for (struct ofi_ctx *c = ofi.ctxs; c && p; c = c->next_ctx)
+        if (p >= (const char *)&c->slot[0] && p < (const char *)&c->slot[OFI_BOUNCE_SLOTS])
+            return ((const struct ofi_slot *)op_context)->pe;
+    return -1;
+}
+
 static _Noreturn void cq_error(struct ofi_ctx *c)
 {
     struct fi_cq_err_entry err = { 0 };
@@ -52,17 +75,46 @@ static _Noreturn void cq_error(struct ofi_ctx *c)
             : (err.flags & FI_READ)          ? "a get"
             : (err.flags & FI_WRITE)         ? "a put"
                                              : "an operation";
-    /* The provider's own words only when it gave some: no empty parentheses. */
-    char prov[320] = "";
-    if (err.prov_errno)
-        snprintf(prov, sizeof prov, " (%s: %s, provider error %d)",
-                 ofi.info->fabric_attr->prov_name, *detail ? detail : "no detail",
-                 err.prov_errno);
-    shoal_fatal("ofi",
-                "%s this PE issued to another PE failed: %s%s; the target PE may have "
-                "exited (see its message) or the network failed; FI_LOG_LEVEL=warn shows the "
-                "provider's view",
-                op, fi_strerror(err.err ? err.err : FI_EOTHER), prov);
+    /* The provider's own words when it gave some; tcp and verbs give errno values
+     * without words. No empty parentheses either way. */
+    char prov[400] = "";
+    if (err.prov_errno && *detail)
+        snprintf(prov, sizeof prov, " (%s provider error %d: %s)",
+                 ofi.info->fabric_attr->prov_name, err.prov_errno, detail);
+    else if (err.prov_errno)
+        snprintf(prov, sizeof prov, " (%s provider error %d, as an errno: %s)",
+                 ofi.info->fabric_attr->prov_name, err.prov_errno, strerror(err.prov_errno));
+    int pe = error_target(err.op_context);
+    char target[48] = "another PE", who[48] = "the target PE";
+    if (pe >= 0) {
+        snprintf(target, sizeof target, "PE %d", pe);
+        snprintf(who, sizeof who, "PE %d", pe);
+    }
+    int inside;
+    const char *routine = on_progress_thread ? NULL : shoal_routine_now(0, &inside);
+    shoal_fatal(routine ? routine : "ofi",
+                "%s this PE issued to %s failed: %s%s%s; %s may have exited (see its "
+                "message) or the network failed; FI_LOG_LEVEL=warn shows the provider's view",
+                op, target, fi_strerror(err.err ? err.err : FI_EOTHER), prov,
+                on_progress_thread ? " (found by the progress thread while the program ran "
+                                     "outside Shoal)"
+                                   : "",
+                who);
+}
+
+/* The progress thread found an error entry: the first time it only notes when. */
+static int error_left_to_others(void)
+{
+    if (!on_progress_thread)
+        return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!err_seen.tv_sec && !err_seen.tv_nsec) {
+        err_seen = now;
+        return 1;
+    }
+    return (now.tv_sec - err_seen.tv_sec) * 1000000000L + (now.tv_nsec - err_seen.tv_nsec) <
+            OFI_ERR_GRACE_NS;
 }
 
 void ofi_drain_cq(struct ofi_ctx *c)
@@ -72,8 +124,11 @@ void ofi_drain_cq(struct ofi_ctx *c)
         ssize_t n = fi_cq_read(c->cq, ev, OFI_CQ_BATCH);
         if (n == -FI_EAGAIN)
             return;
-        if (n == -FI_EAVAIL)
+        if (n == -FI_EAVAIL) {
+            if (error_left_to_others())
+                return;
             cq_error(c);
+        }
         if (n < 0)
             ofi_fatal_rc("fi_cq_read", (int)n,
                          "set FI_LOG_LEVEL=warn for the provider's view");
@@ -116,7 +171,9 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
     while (fi_cntr_read(cntr) < target) {
         if (SHOAL_UNLIKELY(fi_cntr_readerr(cntr))) {
             ofi_drain_cq(c);
-            shoal_fatal("ofi",
+            int inside;
+            const char *routine = shoal_routine_now(0, &inside);
+            shoal_fatal(routine ? routine : "ofi",
                         "%s this PE issued to another PE failed (the provider reported "
                         "no detail); the target PE may have exited (see its message) or the "
                         "network failed; FI_LOG_LEVEL=warn shows the provider's view",
@@ -274,8 +331,15 @@ static int pe_busy(void)
 static void *progress_main(void *arg)
 {
     (void)arg;
+    on_progress_thread = 1;
     long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
+        if (SHOAL_UNLIKELY(err_seen.tv_sec || err_seen.tv_nsec)) {
+            /* An error entry waits for a PE thread: the CQ's fd stays ready. */
+            sleep_polling(&poll_ns);
+            progress_all(0);
+            continue;
+        }
         if (ofi_now_ns() - __atomic_load_n(&ofi.pe_drove_ns, __ATOMIC_RELAXED) <
             OFI_PARK_NS) {
             struct timespec t = { 0, OFI_PARK_NS };

@@ -27,7 +27,8 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
     flags |= batch_flags(c, pe, raddr, key);
     if (!flags) {
         OFI_POST(c, "fi_write",
-                 fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, ctx));
+                 fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key,
+                          ofi_op_ctx(ctx, pe)));
     } else {
         struct iovec iov = { (void *)buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
@@ -58,6 +59,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
     }
     if (len <= ofi.bounce_size) {
         struct ofi_slot *s = ofi_slot_get(c);
+        s->pe = pe;
         memcpy(s->buf, src, len);
         post_write(c, s->buf, len, c->slot_desc, pe, raddr, key, FI_COMPLETION, &s->fctx);
         return 0;
@@ -91,7 +93,7 @@ static inline void post_read(struct ofi_ctx *c, void *buf, size_t len, void *des
 {
     if (!ctx) {
         OFI_POST(c, "fi_read",
-                 fi_read(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, NULL));
+                 fi_read(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key, ofi.pe_tag + pe));
     } else {
         struct iovec iov = { buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
@@ -119,6 +121,7 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
     }
     if (len <= ofi.bounce_size) {
         struct ofi_slot *s = ofi_slot_get(c);
+        s->pe = pe;
         s->copy_to = dst;
         s->copy_len = len;
         s->done = done;

@@ -61,6 +61,7 @@ static void settle(struct ofi_ctx *c)
             c->utouched[pe] = 0;
             c->nutouched--;
             struct ofi_slot *s = ofi_slot_get(c);
+            s->pe = pe;
             done[n] = 0;
             s->done = &done[n++];
             struct fi_ioc src = { s->buf + 8, 1 }, res = { s->buf, 1 };

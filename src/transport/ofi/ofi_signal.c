@@ -27,6 +27,7 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
     uint64_t flags = FI_INJECT;
     if (len > ofi.inject_size) {
         s = ofi_slot_get(c);
+        s->pe = pe;
         memcpy(s->buf, src, len);
         ioc.addr = s->buf;
         desc = c->slot_desc;
