@@ -179,10 +179,8 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
                         "network failed; FI_LOG_LEVEL=warn shows the provider's view",
                         what);
         }
-        /* The counter's read drove the endpoint; only bounce slots complete on
-         * the CQ (and errors, which the counter shows too). */
-        if (c->slots_busy)
-            ofi_drain_cq(c);
+        /* Every poll: a failed operation's error may show only on the CQ. */
+        ofi_drain_cq(c);
         ofi_progress_others(c);
         ofi_backoff(&b);
     }
