@@ -235,7 +235,7 @@ static void oshrun_finalize(void)
     pthread_mutex_unlock(&chan_lock);
 }
 
-static _Noreturn void oshrun_abort(int status, const char *msg)
+static __attribute__((noreturn)) void oshrun_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);

@@ -276,7 +276,7 @@ static void boot_pmix_finalize(void)
     pthread_mutex_unlock(&left_lock);
 }
 
-static _Noreturn void boot_pmix_abort(int status, const char *msg)
+static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);

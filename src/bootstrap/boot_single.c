@@ -36,7 +36,7 @@ static int single_first_left(uint64_t *syncs)
     return -1;
 }
 
-static _Noreturn void single_abort(int status, const char *msg)
+static __attribute__((noreturn)) void single_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
