@@ -208,7 +208,8 @@ static void write_page(struct page *p)
         if (part == P_SYNOPSIS) {
             fprintf(f, ".nf\n");
             if (p->section[0] == '3')
-                fprintf(f, ".B #include <shmem.h>\n.sp\n");
+                fprintf(f, ".B #include <%s.h>\n.sp\n",
+                        strncmp(p->name, "shmemx_", 7) ? "shmem" : "shmemx");
             for (int i = 0; i < p->ntext[part]; i++)
                 roff(f, p->text[part][i]);
             fprintf(f, ".fi\n");

@@ -325,6 +325,9 @@ step_man() {
     esac
     [ "$(cat "$mandir/man3/shmem_long_put.3")" = ".so man3/shmem_put.3" ] ||
         fail "shmem_long_put.3 does not include shmem_put.3"
+    man shmemx_pcntr_get_all | grep -q "#include <shmemx.h>" ||
+        fail "shmemx_pcntr_get_all(3) does not name shmemx.h, where it is declared"
+    man shmem_long_put | grep -q "#include <shmem.h>" || fail "shmem_put(3) does not name shmem.h"
     for f in oshrun oshcc oshc++ oshcxx shoal-info; do
         out=$(man 1 "$f" 2>&1) || fail "man 1 $f failed: $out"
     done
