@@ -7,9 +7,10 @@
 
 #include "core/compiler.h"
 
-/* Prints the message and ends the whole job. */
-_Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+/* Prints the message and ends the whole job. The attribute, not _Noreturn, so that
+ * clang too lets it fill the noreturn pointer of transport/module.h's host table. */
+__attribute__((noreturn, format(printf, 2, 3))) void shoal_fatal(const char *routine,
+                                                                 const char *fmt, ...);
 void shoal_warn(const char *routine, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 /* Ends the job unless shmem_init has been called and not yet finalized. */
