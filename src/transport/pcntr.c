@@ -66,10 +66,11 @@ static int remote(const struct shoal_rref *r)
     return r->tp != &shoal_transport_shm;
 }
 
-/* Where an AMO goes: the network for every AMO of a multi-node job (transport.h). */
+/* Where an AMO goes: a device-heap one by its PE's transport (dev_route.c), a host
+ * one as shoal_tp_amo_host decides. */
 static int amo_remote(const struct shoal_rref *r)
 {
-    return r->seg == SHOAL_SEG_DEVICE ? remote(r) : r->ptr == NULL || shoal.multi_node;
+    return r->seg == SHOAL_SEG_DEVICE ? remote(r) : !shoal_amo_on_cpu(r);
 }
 
 void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,

@@ -328,12 +328,19 @@ static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_r
 void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
 
+/* Whether an AMO on host object r is a CPU atomic here: only when every PE shares this
+ * node (see shoal_tp_amo); otherwise the network carries it, this PE's own included. */
+static inline int shoal_amo_on_cpu(const struct shoal_rref *r)
+{
+    return r->ptr != NULL && !shoal.multi_node;
+}
+
 /* shoal_tp_amo on host memory with a host fetch buffer. */
 static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r,
                                      enum shoal_amo_op op, enum shoal_amo_type type,
                                      uint64_t v, uint64_t cmp, void *fetch, int nbi, int mo)
 {
-    if (SHOAL_LIKELY(r->ptr != NULL && !shoal.multi_node)) {
+    if (SHOAL_LIKELY(shoal_amo_on_cpu(r))) {
         if (shoal_amo_width(type) == 4) {
             uint32_t old = shoal_shm_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp,
                                            fetch != NULL, mo);
