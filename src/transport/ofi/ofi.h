@@ -4,7 +4,8 @@
  *
  * Layout: one fabric, domain and address vector per process. The default context
  * owns an RDM endpoint with its completion queue and counters (one counter for
- * writes and non-fetching AMOs, one for reads and fetching AMOs); contexts share
+ * writes and non-fetching AMOs, unless quiet settles puts with reads, ofi_order.c;
+ * one for reads and fetching AMOs); contexts share
  * it, except the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
  * program, which own one each (ofi_ctx.c), kept open for later contexts when
  * theirs is destroyed. Peers target the default context's
@@ -59,6 +60,7 @@ struct ofi_slot {
     size_t copy_len;
     volatile int *done; /* a blocking caller's flag, set at completion */
     int pe;             /* the target, for an error report */
+    int write;          /* a put or non-fetching AMO: its completion counts in wdone */
 };
 
 /* A cached registration of a local buffer outside the segments (FI_MR_LOCAL). */
@@ -90,9 +92,18 @@ struct ofi_ctx {
     int ready; /* endpoint, CQ, counters and slots are open */
     struct fid_ep *ep;
     struct fid_cq *cq;      /* bounce-slot completions and every error */
-    struct fid_cntr *wcntr; /* puts and non-fetching AMOs */
+    struct fid_cntr *wcntr; /* puts and non-fetching AMOs; NULL with ofi.quiet_read */
     struct fid_cntr *rcntr; /* gets and fetching AMOs */
     uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
+    /* ofi.quiet_read (ofi_order.c): writes complete at least locally (CQ entries of
+     * those that ask for one, injected ones once a read settled them); puts since
+     * the last settle, and the injected ones among them; the non-fetching AMOs sent
+     * as fetching ones (counted in reads). */
+    uint64_t wdone, wunsettled, winject, amo_reads;
+    int *dirty;                /* the PEs injected puts went to since the last settle */
+    unsigned ndirty;
+    unsigned char *dirty_mark; /* dirty_mark[pe]: pe is in dirty */
+    char *discard;             /* registered scratch: settle reads, dropped AMO results */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];
@@ -148,7 +159,9 @@ struct ofi_state {
     void *seg_desc[SHOAL_NSEGS];
     struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
     /* pe_tag + pe is the completion context of an operation to pe that needs no
-     * slot: an error entry names its target by it (ofi_progress.c). */
+     * slot: an error entry names its target by it (ofi_progress.c); pe_tag + n_pes
+     * + pe that of a read completing puts to pe (ofi_order.c), whose error is the
+     * puts'. */
     char *pe_tag;
     struct ofi_ctx *dflt;      /* the default context: the target endpoint */
     struct ofi_ctx *ctxs;      /* every context (progress walks them) */
@@ -165,6 +178,11 @@ struct ofi_state {
     int atomics_ordered;   /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
     size_t atomic_bytes;   /* most bytes one native atomic write of bytes may carry */
     int delivery_complete; /* counters count FI_DELIVERY_COMPLETE */
+    /* Small puts go out as true injects, with no write counter on the endpoint and
+     * no delivery completion; quiet settles them with one read per PE written, which
+     * the provider orders after them (FI_ORDER_RMA_RAW). ofi_order.c. */
+    int quiet_read;
+    uint64_t put_flags; /* completion flags of puts: op_flags, or 0 with quiet_read */
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
@@ -284,6 +302,22 @@ static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t
     return 0;
 }
 
+/* A put to pe was posted; injected: it asks for no completion. With quiet_read no
+ * put is delivery-complete: the read a later settle sends to pe makes it visible
+ * there (ofi_order.c), and nothing but that read completes an injected one. */
+static inline void ofi_put_posted(struct ofi_ctx *c, int pe, int injected)
+{
+    c->writes++;
+    if (ofi.quiet_read) {
+        c->wunsettled++;
+        c->winject += (uint64_t)injected;
+        if (!c->dirty_mark[pe]) {
+            c->dirty_mark[pe] = 1;
+            c->dirty[c->ndirty++] = pe;
+        }
+    }
+}
+
 /* The operations of transport.h, by file: ofi_init.c */
 int ofi_net_init(void);
 void ofi_net_fini(void);
@@ -375,6 +409,12 @@ static inline void ofi_backoff(struct shoal_backoff *b)
 void ofi_flush_more(struct ofi_ctx *c);
 /* Waits until every put, get and AMO issued on c so far is complete. */
 void ofi_wait_issued(struct ofi_ctx *c);
+/* Waits until every put and non-fetching AMO of c is visible at its target. */
+void ofi_wait_writes(struct ofi_ctx *c, const char *what);
+/* Waits until the sources of c's puts may be reused (local completion). */
+void ofi_wait_writes_local(struct ofi_ctx *c, const char *what);
+/* Writes of c known to be visible at their targets. */
+uint64_t ofi_writes_done(struct ofi_ctx *c);
 void ofi_quiet_locked(struct ofi_ctx *c);
 
 /* ofi_rma.c: issues a put; 1 when the source is reusable only once the write

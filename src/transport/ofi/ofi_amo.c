@@ -55,6 +55,9 @@ void ofi_amo_table(void)
                     !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
+            /* With quiet_read a non-fetching AMO goes as a fetching one (plain_native). */
+            if (ofi.quiet_read)
+                ofi.native[OFI_AMO_PLAIN][op][t] &= ofi.native[OFI_AMO_FETCH][op][t];
         }
     /* Put-with-signal may send a small payload as an atomic write of bytes. */
     size_t count = 0;
@@ -73,7 +76,8 @@ void ofi_amo_table(void)
  * +16, result at 0, copied to fetch at completion. */
 static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
                          const void *operand, const void *compare, void *fetch,
-                         uint64_t raddr, uint64_t key, int pe, volatile int *done)
+                         uint64_t raddr, uint64_t key, int pe, volatile int *done,
+                         uint64_t flags)
 {
     struct ofi_slot *s = ofi_slot_get(c);
     s->pe = pe;
@@ -89,7 +93,7 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     struct fi_rma_ioc rma = { raddr, 1, key };
     void *desc = c->slot_desc;
     struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, &s->fctx);
-    uint64_t flags = FI_COMPLETION | ofi.op_flags;
+    flags |= FI_COMPLETION | ofi.op_flags;
     if (op == FI_CSWAP)
         OFI_POST(c, "fi_compare_atomicmsg",
                  fi_compare_atomicmsg(c->ep, &msg, &cmp, &desc, 1, &res, &desc, 1, flags));
@@ -99,12 +103,38 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     c->reads++;
 }
 
+/* quiet_read: a non-fetching AMO as a fetching one whose result goes to the
+ * discard buffer, so that the read counter counts its completion (there is no
+ * write counter, and rxm reports an injected atomic on counters only). */
+static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt,
+                           size_t size, const void *operand, uint64_t raddr, uint64_t key,
+                           int pe, uint64_t flags)
+{
+    if (size > ofi.inject_size) {
+        fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL, flags);
+    } else {
+        struct fi_ioc src = { (void *)operand, 1 }, res = { c->discard, 1 };
+        struct fi_rma_ioc rma = { raddr, 1, key };
+        void *desc = NULL, *rdesc = c->slot_desc;
+        struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, NULL);
+        OFI_POST(c, "fi_fetch_atomicmsg",
+                 fi_fetch_atomicmsg(c->ep, &msg, &res, &rdesc, 1,
+                                    flags | FI_INJECT | ofi.op_flags));
+        c->reads++;
+    }
+    c->amo_reads++;
+}
+
 /* A non-fetching native AMO: counted on the write counter, complete at quiet.
  * flags: FI_FENCE for a signal that must land after its payload. */
 static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
                          uint64_t flags)
 {
+    if (ofi.quiet_read) {
+        plain_as_fetch(c, op, dt, size, operand, raddr, key, pe, flags);
+        return;
+    }
     /* fi_atomicmsg with FI_INJECT rather than fi_inject_atomic, whose completion
      * may not wait for delivery (see ofi_rma.c). */
     struct ofi_slot *s = NULL;
@@ -135,9 +165,10 @@ static uint64_t cswap_word(struct ofi_ctx *c, size_t size, uint64_t compare, uin
     uint32_t c32 = (uint32_t)compare, s32 = (uint32_t)swap, o32 = 0;
     volatile int done = 0;
     if (size == 4)
-        fetch_native(c, FI_CSWAP, FI_UINT32, 4, &s32, &c32, &o32, raddr, key, pe, &done);
+        fetch_native(c, FI_CSWAP, FI_UINT32, 4, &s32, &c32, &o32, raddr, key, pe, &done, 0);
     else
-        fetch_native(c, FI_CSWAP, FI_UINT64, 8, &swap, &compare, &old, raddr, key, pe, &done);
+        fetch_native(c, FI_CSWAP, FI_UINT64, 8, &swap, &compare, &old, raddr, key, pe, &done,
+                     0);
     ofi_wait_flag(c, &done);
     return size == 4 ? o32 : old;
 }
@@ -221,15 +252,19 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                      raddr, key, pe, flags);
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
-        if (pe == shoal.my_pe && !nbi)
-            ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        if (pe == shoal.my_pe && !nbi) {
+            if (ofi.quiet_read)
+                ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO");
+            else
+                ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        }
     } else {
         volatile int done = 0;
         uint64_t discard;
         /* A compare-and-swap may be issued without wanting the old value. */
         void *dst = a->fetch ? a->fetch : nbi ? NULL : &discard;
         fetch_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
-                     a->compare, dst, raddr, key, pe, nbi ? NULL : &done);
+                     a->compare, dst, raddr, key, pe, nbi ? NULL : &done, 0);
         if (!nbi)
             ofi_wait_flag(c, &done);
     }

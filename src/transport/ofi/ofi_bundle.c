@@ -44,9 +44,10 @@ static void bundle_post(struct ofi_ctx *c)
     /* Small bundles are injected and their slot is free at once; the others
      * free it at completion (ofi_drain_cq). */
     int inject = b.len <= ofi.inject_size;
-    uint64_t flags = ofi.op_flags | (inject ? FI_INJECT : FI_COMPLETION);
+    uint64_t flags = ofi.put_flags | (inject ? FI_INJECT : FI_COMPLETION);
+    b.slot->write = 1;
     OFI_POST(c, "fi_writemsg (bundle)", fi_writemsg(c->ep, &msg, flags));
-    c->writes++;
+    ofi_put_posted(c, b.pe, inject);
     if (inject)
         slot_release(c, b.slot);
 }
@@ -123,7 +124,7 @@ void ofi_deferred_flush(struct ofi_ctx *c)
     c->npws = 0;
     /* The one fence of the transform: every payload lands before any signal. */
     if (n && !ofi.writes_ordered)
-        ofi_wait_cntr(c, c->wcntr, c->writes, "put-with-signal payloads");
+        ofi_wait_writes(c, "put-with-signal payloads");
     for (unsigned i = 0; i < n; i++) {
         const struct ofi_pws *p = &c->pws[i];
         struct shoal_amo sig = { .op = p->op,

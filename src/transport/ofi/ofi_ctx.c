@@ -17,12 +17,24 @@ static int ctx_fail(const char *what, int rc)
     return -1;
 }
 
-/* Registered bounce slots: one mapping, carved into OFI_BOUNCE_SLOTS buffers. */
-static int open_slots(struct ofi_ctx *c)
+/* Bytes of one slot, a multiple of 64. */
+static size_t slot_bytes(void)
 {
     size_t sz = ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
-    sz = (sz + 63) & ~(size_t)63;
-    size_t total = sz * OFI_BOUNCE_SLOTS;
+    return (sz + 63) & ~(size_t)63;
+}
+
+/* The slots, then 64 bytes of discard buffer. */
+static size_t slot_mem_bytes(void)
+{
+    return slot_bytes() * OFI_BOUNCE_SLOTS + 64;
+}
+
+/* Registered bounce slots: one mapping, carved into OFI_BOUNCE_SLOTS buffers and
+ * the discard buffer. */
+static int open_slots(struct ofi_ctx *c)
+{
+    size_t sz = slot_bytes(), total = slot_mem_bytes();
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
         return ctx_fail("bounce buffer allocation", -FI_ENOMEM);
@@ -31,6 +43,7 @@ static int open_slots(struct ofi_ctx *c)
     if (rc)
         return ctx_fail("bounce buffer registration", rc);
     c->slot_desc = fi_mr_desc(c->slot_mr);
+    c->discard = c->slot_mem + sz * OFI_BOUNCE_SLOTS;
     for (int i = OFI_BOUNCE_SLOTS - 1; i >= 0; i--) {
         c->slot[i].buf = c->slot_mem + (size_t)i * sz;
         c->slot[i].next = c->free_slots;
@@ -86,14 +99,24 @@ int ofi_ctx_enable(struct ofi_ctx *c)
               c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
         return ctx_fail("fi_endpoint", rc);
-    if ((rc = open_cq(c)) || (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL)) ||
+    /* No write counter with quiet_read: rxm would send every inject through a
+     * buffer to count it (ofi_order.c). */
+    if ((rc = open_cq(c)) ||
+        (!ofi.quiet_read && (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL))) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
         return ctx_fail("completion queue or counter creation", rc);
-    /* Only bounce-slot operations ask for CQ entries; errors always arrive. */
+    if (ofi.quiet_read) {
+        c->dirty = calloc((size_t)shoal.n_pes, sizeof *c->dirty);
+        c->dirty_mark = calloc((size_t)shoal.n_pes, 1);
+        if (!c->dirty || !c->dirty_mark)
+            return ctx_fail("context allocation", -FI_ENOMEM);
+    }
+    /* Only bounce-slot operations (and, with quiet_read, direct puts) ask for CQ
+     * entries; errors always arrive. */
     if ((rc = fi_ep_bind(c->ep, &ofi.av->fid, 0)) ||
         (rc = fi_ep_bind(c->ep, &c->cq->fid,
                          FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
-        (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE)) ||
+        (c->wcntr && (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE))) ||
         (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)) || (rc = ofi_pcntr_bind(c)))
         return ctx_fail("endpoint binding", rc);
     if ((rc = fi_enable(c->ep)))
@@ -131,17 +154,16 @@ void ofi_ctx_close(struct ofi_ctx *c)
         fi_close(&c->slot_mr->fid);
     if (c->ep)
         fi_close(&c->ep->fid);
-    if (c->slot_mem) {
-        size_t sz =
-                ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
-        munmap(c->slot_mem, ((sz + 63) & ~(size_t)63) * OFI_BOUNCE_SLOTS);
-    }
+    if (c->slot_mem)
+        munmap(c->slot_mem, slot_mem_bytes());
     if (c->rcntr)
         fi_close(&c->rcntr->fid);
     if (c->wcntr)
         fi_close(&c->wcntr->fid);
     if (c->cq)
         fi_close(&c->cq->fid);
+    free(c->dirty);
+    free(c->dirty_mark);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -188,11 +210,11 @@ static void park(struct ofi_ctx *c)
 {
     ofi_reg_release(c);
     ofi_session_close(c);
-    if (c->ready && (fi_cntr_set(c->wcntr, 0) || fi_cntr_set(c->rcntr, 0))) {
+    if (c->ready && ((c->wcntr && fi_cntr_set(c->wcntr, 0)) || fi_cntr_set(c->rcntr, 0))) {
         ofi_ctx_close(c);
         return;
     }
-    c->writes = c->reads = 0;
+    c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->parked = ofi.idle;
     ofi.idle = c;

@@ -336,6 +336,22 @@ static void check_auth(const struct fi_info *info)
                    "allocates a job VNI");
 }
 
+/* Whether puts go without a write counter and quiet settles them with reads
+ * (ofi_order.c): where the counters would wait for delivery completion, and the
+ * provider processes an RMA read after the writes before it to the same target.
+ * SHMEM_OFI_QUIET=counters keeps the counters, for a provider that claims that
+ * order but does not keep it. */
+static int quiet_read_wanted(const struct fi_info *info)
+{
+    const char *v = shoal.cfg.ofi_quiet;
+    int counters = v && !strcmp(v, "counters");
+    if (set(v) && !counters && strcmp(v, "auto"))
+        shoal_fatal("shmem_init", "SHMEM_OFI_QUIET=%s is not a choice; use auto or counters",
+                    v);
+    return !counters && ofi.delivery_complete &&
+            (info->tx_attr->msg_order & (FI_ORDER_RAW | FI_ORDER_RMA_RAW));
+}
+
 /* Reads what the provider granted into the transport's switches. */
 static void adopt_info(struct fi_info *info)
 {
@@ -347,11 +363,14 @@ static void adopt_info(struct fi_info *info)
     ofi.op_flags = info->tx_attr->op_flags &
             (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
     ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
+    ofi.quiet_read = quiet_read_wanted(info);
+    ofi.put_flags = ofi.quiet_read ? 0 : ofi.op_flags;
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
+    /* Triggered operations complete on the write counter only. */
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered && !ofi.quiet_read;
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
@@ -372,11 +391,12 @@ static void adopt_info(struct fi_info *info)
     ofi.key_bytes = info->domain_attr->mr_key_size;
     SHOAL_LOG(OFI, INFO,
               "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
-              "mr_mode 0x%llx%s%s%s%s",
+              "mr_mode 0x%llx%s%s%s%s%s",
               info->fabric_attr->prov_name, info->fabric_attr->name, info->domain_attr->name,
               ofi.inject_size, ofi.bounce_size, (unsigned long long)ofi.mr_mode,
               ofi.fence_flag ? ", FI_FENCE" : "",
               ofi.delivery_complete ? ", delivery complete" : "",
+              ofi.quiet_read ? ", puts settled by reads" : "",
               ofi.writes_ordered ? ", writes ordered" : "",
               ofi.emulate_amo ? ", AMOs emulated" : "");
 }
@@ -457,7 +477,7 @@ int ofi_net_init(void)
     shoal_ctx_default.net = ofi.dflt;
     if (ofi_mr_segments() || ofi_mr_exchange())
         return -1;
-    ofi.pe_tag = calloc((size_t)shoal.n_pes, 1);
+    ofi.pe_tag = calloc((size_t)shoal.n_pes, 2);
     if (!ofi.pe_tag)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
     ofi_amo_table();

@@ -1,13 +1,100 @@
 /* Ordering and completion: fence, quiet, local completion, and the flush of
  * puts posted with FI_MORE in a session (ofi_session.c).
  *
- * Completion levels: the endpoint's operations complete at FI_DELIVERY_COMPLETE
- * where the provider grants it (tcp;ofi_rxm and sockets do), so a counter that
- * has caught up with the issued count means the data is visible at the target;
- * quiet is exactly that wait. Fence waits lazily: the next put or AMO of the
- * context first waits for the earlier ones, unless the provider orders writes
- * and atomics to a target by itself (FI_ORDER_WAW), in which case fence is free. */
+ * Completion, two ways (chosen at start-up, ofi_init.c):
+ * - counters: the endpoint's operations complete at FI_DELIVERY_COMPLETE where
+ *   the provider grants it, so a counter that has caught up with the issued count
+ *   means the data is visible at the target; quiet is exactly that wait. On
+ *   tcp;ofi_rxm this costs every small put: rxm sends an inject through a buffer
+ *   with a completion whenever a write counter is bound, and tcp acknowledges each
+ *   delivery-complete write only when the target drives its progress.
+ * - quiet_read, where the provider grants delivery completion and processes an RMA
+ *   read after the RMA writes before it to the same target (FI_ORDER_RMA_RAW or
+ *   FI_ORDER_RAW: tcp;ofi_rxm, sockets): no write counter; small puts are true
+ *   injects, the others complete at transmission (a CQ entry, counted in wdone),
+ *   and every put marks its target dirty. Quiet (and a fence before the next put
+ *   or AMO) settles them: one small read per dirty PE, all posted before any is
+ *   waited for; when a read completes, the puts before it are visible. AMOs keep
+ *   delivery completion: rxm applies them from messages and answers each, so a
+ *   read could overtake one, and its answer is what completes it; a non-fetching
+ *   one is sent as a fetching one with the result dropped (ofi_amo.c), so that
+ *   the read counter counts it.
+ * Fence waits lazily: the next put or AMO of the context first waits for the
+ * earlier ones, unless the provider orders writes and atomics to a target by
+ * itself (FI_ORDER_WAW), in which case fence is free. */
 #include "transport/ofi/ofi.h"
+
+/* With quiet_read a put is visible once settled: wdone may hold unsettled ones that
+ * completed locally (all of them, at most). */
+uint64_t ofi_writes_done(struct ofi_ctx *c)
+{
+    if (!ofi.quiet_read)
+        return fi_cntr_read(c->wcntr);
+    uint64_t local = c->wunsettled - c->winject;
+    return c->wdone - (local < c->wdone ? local : c->wdone);
+}
+
+/* Waits until wdone + extra reaches c->writes (quiet_read). */
+static void wait_wdone(struct ofi_ctx *c, uint64_t extra)
+{
+    ofi_flush_deferred(c);
+    if (c->more_pending)
+        ofi_flush_more(c);
+    struct shoal_backoff b = { 0 };
+    while (c->wdone + extra < c->writes) {
+        ofi_drain_cq(c);
+        ofi_progress_others(c);
+        ofi_backoff(&b);
+    }
+}
+
+/* quiet_read: one read from each dirty PE, posted before any is waited for, so
+ * that every put issued before it is visible at its target once it completes. The
+ * reads land in the context's discard buffer; any heap address will do. */
+static void settle(struct ofi_ctx *c)
+{
+    ofi_flush_deferred(c);
+    if (c->more_pending)
+        ofi_flush_more(c);
+    if (!c->ndirty)
+        return;
+    /* Puts posted meanwhile (a wait flushes what a session holds back) mark their
+     * targets again, for the next settle. */
+    uint64_t injected = c->winject, unsettled = c->wunsettled;
+    unsigned n = c->ndirty;
+    c->ndirty = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int pe = c->dirty[i];
+        c->dirty_mark[pe] = 0;
+        OFI_POST(c, "fi_read (completing puts)",
+                 fi_read(c->ep, c->discard, 8, c->slot_desc, (fi_addr_t)pe,
+                         ofi_raddr(SHOAL_SEG_HEAP, 0, pe), ofi_rkey(SHOAL_SEG_HEAP, pe),
+                         ofi.pe_tag + shoal.n_pes + pe));
+        c->reads++;
+    }
+    ofi_wait_cntr(c, c->rcntr, c->reads, "a put");
+    c->winject -= injected;
+    c->wunsettled -= unsettled;
+    c->wdone += injected;
+}
+
+void ofi_wait_writes(struct ofi_ctx *c, const char *what)
+{
+    if (!ofi.quiet_read) {
+        ofi_wait_cntr(c, c->wcntr, c->writes, what);
+        return;
+    }
+    settle(c);
+    wait_wdone(c, 0);
+}
+
+void ofi_wait_writes_local(struct ofi_ctx *c, const char *what)
+{
+    if (!ofi.quiet_read)
+        ofi_wait_cntr(c, c->wcntr, c->writes, what);
+    else
+        wait_wdone(c, c->winject); /* injected sources were copied at once */
+}
 
 void ofi_flush_more(struct ofi_ctx *c)
 {
@@ -19,13 +106,13 @@ void ofi_flush_more(struct ofi_ctx *c)
     OFI_POST(c, "fi_inject_write",
              fi_inject_write(c->ep, &nothing, 0, (fi_addr_t)c->more_pe, c->more_addr,
                              c->more_key));
-    c->writes++;
+    ofi_put_posted(c, c->more_pe, 1);
     c->more = more;
 }
 
 void ofi_wait_issued(struct ofi_ctx *c)
 {
-    ofi_wait_cntr(c, c->wcntr, c->writes, "a put or AMO");
+    ofi_wait_writes(c, "a put or AMO");
     ofi_wait_cntr(c, c->rcntr, c->reads, "a get or fetching AMO");
 }
 
@@ -65,13 +152,13 @@ void ofi_fence(struct shoal_ctx *ctx)
     /* What a session holds back is issued before the fence. */
     ofi_flush_deferred(c);
     if (!ofi.writes_ordered &&
-        (c->writes != fi_cntr_read(c->wcntr) || c->reads != fi_cntr_read(c->rcntr)))
+        (c->writes != ofi_writes_done(c) || c->reads != fi_cntr_read(c->rcntr)))
         c->fence_pending = 1;
     ofi_unlock(c);
 }
 
 /* Inject and bounce sources are free at once; direct ones once the write
- * counter catches up. */
+ * counter (or, with quiet_read, their CQ entries) catches up. */
 void ofi_local_complete(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_used(ctx);
@@ -80,7 +167,7 @@ void ofi_local_complete(struct shoal_ctx *ctx)
     /* Nothing to wait for when every put since the last wait was injected, bounced
      * or bundled: their sources were copied when they were issued. */
     if (c->direct_pending) {
-        ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+        ofi_wait_writes_local(c, "a put");
         c->direct_pending = 0;
     }
     ofi_unlock(c);

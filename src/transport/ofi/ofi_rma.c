@@ -5,7 +5,10 @@
  *           into a registered slot, so even a blocking put returns at once;
  *   direct  sources in the segments (their MR) and larger buffers (registered on
  *           the fly when the provider needs FI_MR_LOCAL).
- * Every put and get counts on its context's counters; quiet waits for them. */
+ * Every get counts on its context's read counter. Puts count on its write counter,
+ * except with ofi.quiet_read: then injected puts are not tracked one by one (quiet
+ * settles them with a read per target, ofi_order.c) and the others ask for a CQ
+ * entry, counted in wdone. */
 #include "transport/ofi/ofi.h"
 
 /* A put that may carry FI_MORE while a batch session is open; the last one is
@@ -21,11 +24,18 @@ static inline uint64_t batch_flags(struct ofi_ctx *c, int pe, uint64_t raddr, ui
     return FI_MORE;
 }
 
+/* flags: FI_INJECT, FI_COMPLETION (a slot's, or a direct put's with quiet_read) or
+ * 0 (a direct put the write counter counts). Counts the write. */
 static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, void *desc,
                               int pe, uint64_t raddr, uint64_t key, uint64_t flags, void *ctx)
 {
-    flags |= batch_flags(c, pe, raddr, key);
-    if (!flags) {
+    uint64_t f = flags | batch_flags(c, pe, raddr, key);
+    if (f == FI_INJECT && ofi.quiet_read) {
+        /* rxm passes this straight to its connection only while no write counter
+         * is bound and no completion is asked for. */
+        OFI_POST(c, "fi_inject_write",
+                 fi_inject_write(c->ep, buf, len, (fi_addr_t)pe, raddr, key));
+    } else if (!f) {
         OFI_POST(c, "fi_write",
                  fi_write(c->ep, buf, len, desc, (fi_addr_t)pe, raddr, key,
                           ofi_op_ctx(ctx, pe)));
@@ -33,9 +43,9 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
         struct iovec iov = { (void *)buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
         struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
-        OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, flags | ofi.op_flags));
+        OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, f | ofi.put_flags));
     }
-    c->writes++;
+    ofi_put_posted(c, pe, flags == FI_INJECT);
 }
 
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
@@ -46,27 +56,30 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
     ofi_before_write(c);
+    /* A direct put asks for a CQ entry where no write counter counts it. */
+    uint64_t direct = ofi.quiet_read ? FI_COMPLETION : 0;
     if (len <= ofi.inject_size) {
-        /* Not fi_inject_write: rxm completes those when they are sent, without the
-         * delivery completion quiet counts on. */
+        /* Without quiet_read not fi_inject_write: rxm completes those when they are
+         * sent, without the delivery completion quiet counts on. */
         post_write(c, src, len, NULL, pe, raddr, key, FI_INJECT, NULL);
         return 0;
     }
     if (ofi_local_seg(c, src, len, &desc)) {
-        post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+        post_write(c, src, len, desc, pe, raddr, key, direct, NULL);
         c->direct_pending = 1;
         return 1;
     }
     if (len <= ofi.bounce_size) {
         struct ofi_slot *s = ofi_slot_get(c);
         s->pe = pe;
+        s->write = 1;
         memcpy(s->buf, src, len);
         post_write(c, s->buf, len, c->slot_desc, pe, raddr, key, FI_COMPLETION, &s->fctx);
         return 0;
     }
     if (ofi.mr_local)
         desc = ofi_reg_desc(c, src, len);
-    post_write(c, src, len, desc, pe, raddr, key, 0, NULL);
+    post_write(c, src, len, desc, pe, raddr, key, direct, NULL);
     c->direct_pending = 1;
     return 1;
 }
@@ -76,7 +89,7 @@ void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (ofi_put_locked(c, seg, off, src, len, pe))
-        ofi_wait_cntr(c, c->wcntr, c->writes, "a put");
+        ofi_wait_writes_local(c, "a put");
     ofi_unlock(c);
 }
 

@@ -14,20 +14,24 @@
  * the held-back signals follow their payloads behind one fence (ofi_bundle.c). */
 #include "transport/ofi/ofi.h"
 
-/* The payload as a native atomic write of len bytes; its source is free at once. */
+/* The payload as a native atomic write of len bytes; its source is free at once.
+ * With quiet_read always through a slot: an injected atomic would complete on the
+ * write counter alone, which is not there. */
 static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
                          size_t len, int pe)
 {
+    int inject = len <= ofi.inject_size && !ofi.quiet_read;
     if (!ofi.atomics_ordered || ofi.writes_ordered || len > ofi.atomic_bytes ||
-        (len > ofi.inject_size && len > ofi.bounce_size))
+        (!inject && len > ofi.bounce_size))
         return 0;
     struct ofi_slot *s = NULL;
     struct fi_ioc ioc = { (void *)src, len };
     void *desc = NULL, *context = NULL;
     uint64_t flags = FI_INJECT;
-    if (len > ofi.inject_size) {
+    if (!inject) {
         s = ofi_slot_get(c);
         s->pe = pe;
+        s->write = 1;
         memcpy(s->buf, src, len);
         ioc.addr = s->buf;
         desc = c->slot_desc;
@@ -58,7 +62,7 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
         /* The put-with-signal transform: the payload joins a bundle (or goes now),
          * the signal waits for the session's flush (ofi_bundle.c). */
         if (len && ofi_put_locked(c, seg, off, src, len, pe) && !nbi)
-            ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal");
+            ofi_wait_writes_local(c, "a put-with-signal");
         ofi_pws_defer(c, sig_seg, sig_off, signal, sig_op, pe);
         ofi_unlock(c);
         return;
@@ -72,11 +76,11 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
             if (ofi.fence_flag && native)
                 flags = FI_FENCE;
             else
-                ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal payload");
+                ofi_wait_writes(c, "a put-with-signal payload");
         }
     }
     ofi_amo_locked(c, &sig, pe, nbi, flags);
     if (direct && !nbi)
-        ofi_wait_cntr(c, c->wcntr, c->writes, "a put-with-signal");
+        ofi_wait_writes_local(c, "a put-with-signal");
     ofi_unlock(c);
 }
