@@ -92,8 +92,8 @@
       "yes) or off (0, no)")                                                                 \
     X(SHMEM_OFI_QUIET, NULL, STR, "auto", ofi_quiet,                                         \
       "How quiet completes puts over libfabric: auto (puts injected, one read per PE "       \
-      "written, where the provider orders reads after writes) or counters (delivery-"       \
-      "complete write counters)")                                                           \
+      "written, where the provider orders reads after writes) or counters (delivery-"        \
+      "complete write counters)")                                                            \
     X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache,                                     \
       "Registrations of large local buffers kept for reuse when the provider needs "         \
       "FI_MR_LOCAL; 0 = release each at completion")                                         \

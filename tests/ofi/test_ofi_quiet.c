@@ -13,12 +13,12 @@
 #include "check.h"
 
 #define ROUNDS 8
-#define SMALL 8192          /* 64-byte puts per PE and round, spread over the targets */
-#define WORDS 8             /* longs per small put */
-#define MEDIUM 2048         /* bytes of each bounce-sized put */
-#define LARGE (256u << 10)  /* bytes of the one heap-sourced put per target */
+#define SMALL 8192         /* 64-byte puts per PE and round, spread over the targets */
+#define WORDS 8            /* longs per small put */
+#define MEDIUM 2048        /* bytes of each bounce-sized put */
+#define LARGE (256u << 10) /* bytes of the one heap-sourced put per target */
 
-static long flag[64];  /* flag[src]: rounds src has completed towards this PE */
+static long flag[64];   /* flag[src]: rounds src has completed towards this PE */
 static long p_word[64]; /* p_word[src]: written by src with shmem_long_p */
 
 static long expect(int src, int round, long i)

@@ -106,9 +106,9 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
 /* quiet_read: a non-fetching AMO as a fetching one whose result goes to the
  * discard buffer, so that the read counter counts its completion (there is no
  * write counter, and rxm reports an injected atomic on counters only). */
-static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt,
-                           size_t size, const void *operand, uint64_t raddr, uint64_t key,
-                           int pe, uint64_t flags)
+static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
+                           const void *operand, uint64_t raddr, uint64_t key, int pe,
+                           uint64_t flags)
 {
     if (size > ofi.inject_size) {
         fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL, flags);

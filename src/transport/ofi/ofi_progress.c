@@ -138,7 +138,8 @@ void ofi_drain_cq(struct ofi_ctx *c)
         for (ssize_t i = 0; i < n; i++) {
             /* A put that needed no slot asks for an entry only with quiet_read: its
              * context is its target's tag (ofi_op_ctx). */
-            if ((uintptr_t)ev[i].op_context - (uintptr_t)ofi.pe_tag < (uintptr_t)shoal.n_pes) {
+            if ((uintptr_t)ev[i].op_context - (uintptr_t)ofi.pe_tag <
+                (uintptr_t)shoal.n_pes) {
                 c->wdone++;
                 continue;
             }
