@@ -151,7 +151,7 @@ static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint6
 {
     shoal_progress();
     if (SHOAL_LIKELY(b->polls < shoal.spin_polls))
-        shoal_backoff_spin(b, shoal.spin_polls);
+        shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
     else
         coll_wait_slow(b, word, v);
 }

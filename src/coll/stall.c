@@ -104,7 +104,7 @@ void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
         clock_gettime(CLOCK_MONOTONIC, &next_check);
         after(&next_check, CHECK_NS);
     }
-    shoal_backoff_spin(b, shoal.spin_polls);
+    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
     if ((b->polls & 15) == 0)
         check_left(word, v);
 }

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <shmem.h>
 
+#include "core/backoff.h"
 #include "core/error.h"
 #include "core/state.h"
 #include "device/device.h"
@@ -182,6 +183,14 @@ extern const struct shoal_transport_ops shoal_transport_shm;
 extern const struct shoal_transport_ops *const shoal_net_ofi;
 /* The one used when every PE is on this node: every operation reports a bug. */
 extern const struct shoal_transport_ops shoal_net_none;
+
+/* How a wait of this PE sleeps (core/backoff.h): in the network's nap when the job
+ * spans nodes, so that traffic for this PE wakes it; NULL (a plain sleep) on one
+ * node, or where the network transport has no nap. */
+static inline shoal_nap_fn *shoal_net_nap(void)
+{
+    return shoal.multi_node ? shoal.net->nap : NULL;
+}
 
 /* Starts the transports once the segments exist and the node layout is known
  * (collective): shm maps the same-node peers' segments, the network transport the
