@@ -432,15 +432,22 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
     shoal.net->fence(ctx);
 }
 
+/* The network's part of a quiet: the performance counters, when they count, record
+ * what it completed (pcntr.c). */
+static inline void shoal_tp_net_quiet(shmem_ctx_t ctx)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
+        shoal_pcntr_quiet(ctx);
+    else
+        shoal.net->quiet(ctx);
+}
+
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
     if (SHOAL_UNLIKELY(shoal.dev_paths))
         shoal_dev_quiet();
     shoal_shm_fence();
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
-        shoal_pcntr_quiet(ctx);
-    else
-        shoal.net->quiet(ctx);
+    shoal_tp_net_quiet(ctx);
 }
 
 /* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */
