@@ -103,12 +103,19 @@ static _Noreturn void no_provider(int rc)
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
- * ofi_rxd (over udp) crashes inside libfabric 1.17 on fetching atomics and takes
- * hundreds of microseconds per operation on loopback. */
+ * ofi_rxd (over udp or sockets) crashes inside libfabric 1.17 on fetching atomics
+ * and takes hundreds of microseconds per operation on loopback. ofi_rxm over
+ * sockets fails fi_enable on an endpoint bound to a CQ with a wait object
+ * ("unsupported wait object"), which the progress thread sleeps on; sockets
+ * alone carries the same traffic. */
 static const struct {
     const char *prov, *why;
 } refused[] = {
     { "ofi_rxd", "its fetching atomics crash inside libfabric (seen with 1.17)" },
+    { "sockets;ofi_rxm",
+      "ofi_rxm cannot enable an endpoint over sockets whose completion queue has a wait "
+      "object, which the progress thread needs (seen with libfabric 1.17); use sockets "
+      "alone" },
 };
 
 static const char *refusal(const struct fi_info *i)
