@@ -28,6 +28,8 @@
 #                 (`oshrun -n 2`, no settings, no taskset) for Shoal (shoal-launched)
 #                 and Open MPI's OSHMEM (oshmem-launched). bench/plot_issue16.py draws
 #                 issue16_*.png and the table issue16.md (docs/performance.md).
+# --reference DIR with --issue16: the results folder of an earlier run (a quiet
+#                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
 #                 transport (SHOAL_TRANSPORT=mpi-all), labelled shoal-mpi.
 # --reps R        repetitions (default 3). Each repetition runs every program once per
@@ -70,6 +72,7 @@ out=""
 build="$root/build-release"
 base=""
 issue16=0
+reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --pes) pes="$2"; shift 2 ;;
@@ -86,15 +89,18 @@ while [ $# -gt 0 ]; do
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
         --issue16) issue16=1; shift ;;
+        --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,52p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,54p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 2 ;; esac
+[ -z "$reference" ] || [ -e "$reference/results.csv" ] ||
+    { echo "bench.sh: --reference $reference: no results.csv there" >&2; exit 2; }
 if [ "$issue16" -eq 1 ]; then
     [ "$ext" -eq 0 ] || { echo "bench.sh: --issue16 or --extensions, not both" >&2; exit 2; }
     # The issue's figures need the network runs, Open MPI and more repetitions.
@@ -446,7 +452,8 @@ $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
     echo "bind: $bind; repetitions: $reps; took $(( $(date +%s) - start )) s"
 } >> "$out/ranges.md"
 if [ "$issue16" -eq 1 ]; then
-    $py "$root/bench/plot_issue16.py" --command "scripts/bench.sh $argv" "$out"
+    $py "$root/bench/plot_issue16.py" --command "scripts/bench.sh $argv" \
+        ${reference:+--reference "$reference"} "$out"
     echo "bench.sh: results in $out (issue16.md: the table; issue16_*.png; ranges.md)"
     exit $failed
 fi
