@@ -64,6 +64,11 @@ class Run:
         self.out = out
         self.command = command
         self.res = results(out)
+        self.reps = defaultdict(list)  # the same key -> every repetition's value
+        with open(os.path.join(out, "runs.csv")) as f:
+            for r in csv.DictReader(f):
+                self.reps[(r["bench"], r["impl"], int(r["npes"]), int(r["size"]),
+                           r["metric"])].append(float(r["value"]))
         # The reference folder's provider round trip (best run), in us.
         self.ref_rt = None
         if reference:
@@ -96,14 +101,18 @@ def finish(fig, run, programs, name, impls=None):
     plt.close(fig)
 
 
-def bars(ax, groups, series):
-    """series: [(label, colour, [(median, min, max) or None per group])]"""
+def bars(ax, groups, series, points=None):
+    """series: [(label, colour, [(median, min, max) or None per group])]; points, if
+    given, holds each series' repetitions per group, drawn as dots on the bars."""
     width = 0.8 / max(1, len(series))
     for j, (label, colour, vals) in enumerate(series):
         xs = [i + j * width for i, v in enumerate(vals) if v]
         med = [v[0] for v in vals if v]
         err = [[v[0] - v[1] for v in vals if v], [v[2] - v[0] for v in vals if v]]
         ax.bar(xs, med, width, yerr=err, capsize=2, color=colour, label=label)
+        for i, ys in enumerate(points[j] if points else []):
+            ax.plot([i + j * width + width / 4] * len(ys), ys, "o", ms=3, mfc="white",
+                    mec="black", mew=0.7, zorder=3)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
     ax.set_xticklabels(groups, fontsize=8)
 
@@ -120,7 +129,9 @@ def latency_plot(run, rows):
     for impl, colour in zip(impls, ["C3", "C7"]):
         vals = [scaled(run.get(b, impl, 2, s), f) for _, b, s, f in RT_OPS]
         series.append((impl, colour, vals))
-    bars(ax, [label for label, *_ in RT_OPS], series)
+    points = [[[x * f for x in run.reps[(b, impl, 2, s, "lat_us")]] for _, b, s, f in RT_OPS]
+              for impl in impls]
+    bars(ax, [label for label, *_ in RT_OPS], series, points)
     if fi:
         rt = 2 * fi[1]
         ax.axhspan(2 * fi[1], 2 * fi[2], color="C2", alpha=0.12,
@@ -262,9 +273,11 @@ def launched_plot(run, rows):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     series = [(impl, colour, [run.get(c, impl, 2, 0 if c == "barrier" else 8) for c in COLLS])
               for impl, colour in impls]
-    bars(ax, [c if c == "barrier" else f"{c} 8 B" for c in COLLS], series)
+    points = [[run.reps[(c, impl, 2, 0 if c == "barrier" else 8, "lat_us")] for c in COLLS]
+              for impl, _ in impls]
+    bars(ax, [c if c == "barrier" else f"{c} 8 B" for c in COLLS], series, points)
     ax.set_yscale("log")
-    ax.set_ylabel("us per call (slowest PE's average)")
+    ax.set_ylabel("us per call (slowest PE's average; dots: each run)")
     ax.set_title("Done-when: `oshrun -n 2` as launched (no settings, no taskset)\n"
                  "Shoal (shoal-launched) against Open MPI's OSHMEM (oshmem-launched)",
                  fontsize=10)
