@@ -84,18 +84,20 @@ class Run:
     def get(self, bench, impl, npes, size, metric="lat_us"):
         return self.res.get((bench, impl, npes, size, metric))
 
-    def caption(self, programs, impls=None):
+    def caption(self, programs, impls=None, per_rep=1):
         """The load while these programs ran, the repetitions and the command."""
         ls = [float(r["load1"]) for r in self.loads if r["program"] in programs
               and (impls is None or r["impl"].split("@")[0] in impls)]
         reps = max((int(r["rep"]) for r in self.loads), default=0)
         load = f"load average {min(ls):.1f}-{max(ls):.1f}" if ls else "load not recorded"
+        runs = f"{reps} interleaved repetitions" + \
+            (f" of {per_rep} runs each" if per_rep > 1 else "")
         return (f"{load} on {os.cpu_count()} CPUs as these runs started; "
-                f"{reps} interleaved repetitions, median and [min, max]\n{self.command}")
+                f"{runs}, median and [min, max]\n{self.command}")
 
 
-def finish(fig, run, programs, name, impls=None):
-    fig.text(0.01, 0.01, run.caption(programs, impls), fontsize=7, va="bottom")
+def finish(fig, run, programs, name, impls=None, per_rep=1):
+    fig.text(0.01, 0.01, run.caption(programs, impls, per_rep), fontsize=7, va="bottom")
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(os.path.join(run.out, name), dpi=90)
     plt.close(fig)
@@ -283,7 +285,9 @@ def launched_plot(run, rows):
                  fontsize=10)
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    finish(fig, run, {"coll_small"}, "issue16_launched.png", {LAUNCHED, OMPI})
+    reps = max((int(r["rep"]) for r in run.loads), default=1)
+    per_rep = max(1, len(run.reps[("barrier", LAUNCHED, 2, 0, "lat_us")]) // max(1, reps))
+    finish(fig, run, {"coll_small"}, "issue16_launched.png", {LAUNCHED, OMPI}, per_rep)
     for c in COLLS:
         size = 0 if c == "barrier" else 8
         v, o = run.get(c, LAUNCHED, 2, size), run.get(c, OMPI, 2, size)
