@@ -102,6 +102,7 @@ build=$(cd "$build" && pwd)
 case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 2 ;; esac
 [ -z "$reference" ] || [ -e "$reference/results.csv" ] ||
     { echo "bench.sh: --reference $reference: no results.csv there" >&2; exit 2; }
+[ -z "$reference" ] || reference=$(cd "$reference" && pwd) # the runs happen in $out
 if [ "$issue16" -eq 1 ]; then
     [ "$ext" -eq 0 ] || { echo "bench.sh: --issue16 or --extensions, not both" >&2; exit 2; }
     # The issue's figures need the network runs, Open MPI and more repetitions.
