@@ -152,7 +152,8 @@ if [ -n "$base" ]; then
     if [ -d "$base" ]; then
         bbuild=$(cd "$base" && pwd)
         [ -x "$bbuild/tools/oshrun/oshrun" ] || {
-            echo "bench.sh: --baseline $base: no tools/oshrun/oshrun there; give a Shoal build folder or a git revision" >&2
+            echo "bench.sh: --baseline $base: no tools/oshrun/oshrun there;" \
+                 "give a Shoal build folder or a git revision" >&2
             exit 2; }
         echo "bench.sh: baseline: the build in $bbuild (runs labelled IMPL@base)"
     else
@@ -440,8 +441,8 @@ while IFS=: read -r rep n impl name args t; do
         # BENCH_IMPL: the programs label their RESULT lines with the plan's name.
         target=""
         [ "$t" = global ] && target=global
-        BENCH_IMPL="$impl" BENCH_TARGET="$target" $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
-            echo "   FAILED (see $log)"; failed=1; }
+        BENCH_IMPL="$impl" BENCH_TARGET="$target" $run "$n" "$prog" $args \
+            < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
     fi
     grep '^RESULT,' "$log" | sed "s/^RESULT,/$rep,/" >> "$out/runs.csv" || true
 done <<EOT
