@@ -63,6 +63,7 @@ mpi=0
 ext=0
 reps=3
 reps_given=0
+fixed_set=0 # --pes, --programs, --targets, --quick, --mpi: the suite's, not --issue16's
 bind=core
 targets=heap,global
 only=""
@@ -76,16 +77,16 @@ issue16=0
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --pes) pes="$2"; shift 2 ;;
+        --pes) pes="$2"; fixed_set=1; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
-        --mpi) mpi=1; shift ;;
+        --mpi) mpi=1; fixed_set=1; shift ;;
         --extensions) ext=1; shift ;;
         --reps) reps="$2"; reps_given=1; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
-        --targets) targets="$2"; shift 2 ;;
-        --programs) only="$2"; shift 2 ;;
-        --quick) quick=1; shift ;;
+        --targets) targets="$2"; fixed_set=1; shift 2 ;;
+        --programs) only="$2"; fixed_set=1; shift 2 ;;
+        --quick) quick=1; fixed_set=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
@@ -103,8 +104,14 @@ case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 
 [ -z "$reference" ] || [ -e "$reference/results.csv" ] ||
     { echo "bench.sh: --reference $reference: no results.csv there" >&2; exit 2; }
 [ -z "$reference" ] || reference=$(cd "$reference" && pwd) # the runs happen in $out
+[ -z "$reference" ] || [ "$issue16" -eq 1 ] ||
+    { echo "bench.sh: --reference goes with --issue16" >&2; exit 2; }
 if [ "$issue16" -eq 1 ]; then
     [ "$ext" -eq 0 ] || { echo "bench.sh: --issue16 or --extensions, not both" >&2; exit 2; }
+    [ "$fixed_set" -eq 0 ] || {
+        echo "bench.sh: --issue16 runs a fixed set; --pes, --programs, --targets, --quick" \
+             "and --mpi are the suite's" >&2
+        exit 2; }
     # The issue's figures need the network runs, Open MPI and more repetitions.
     ofi=1 compare=1
     [ "$reps_given" -eq 1 ] || reps=5

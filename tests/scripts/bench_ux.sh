@@ -97,6 +97,10 @@ for line in '1:2:provider:::' '3:2:shoal-ofi@base:ctx_cost:-i 32 -o private -T:-
     grep -qxF "$line" "$plan" || fail "--issue16 plan lacks $line"
 done
 grep -q 'oshmem-launched@base\|provider@base' "$plan" && fail "a twin of a non-Shoal run"
+# --issue16 runs a fixed set: the suite's selections are refused, not ignored.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
+      --programs amo --build "$tmp/build" --out "$tmp/b5" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--issue16 --programs not refused: $err"
 
 # 6. A baseline that is neither a build folder nor a revision: named, status 2.
 err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run \
