@@ -75,11 +75,9 @@ class Run:
             ref = results(reference).get(("pingpong", PROVIDER, 2, 8, "lat_us"))
             self.ref_rt = 2 * ref[1] if ref else None
             self.ref = reference
-        self.loads = []
         with open(os.path.join(out, "loads.csv")) as f:
             self.loads = list(csv.DictReader(f))
-        self.impls = {k[1] for k in self.res}
-        self.base = any(i.endswith("@base") for i in self.impls)
+        self.base = any(k[1].endswith("@base") for k in self.res)
 
     def get(self, bench, impl, npes, size, metric="lat_us"):
         return self.res.get((bench, impl, npes, size, metric))
