@@ -21,8 +21,8 @@ OUTDIR/loads.csv (the load average as each run started); writes into OUTDIR
 Runs of a --baseline build (impl@base) are drawn beside the current build's.
 --reference DIR: another bench.sh results folder (e.g. one taken on a quiet machine)
 whose fi_pingpong round trip is drawn too; item 3's targets are then checked against
-the smaller of the two, since fi_pingpong blocks in the kernel between messages and
-a loaded machine slows it far more than a PE that polls."""
+the smaller of the two, since a loaded machine slows fi_pingpong (which spins on its
+completion queues) far more than Shoal's PEs."""
 import csv
 import os
 import sys
