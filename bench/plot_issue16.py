@@ -34,6 +34,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend first)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import plot_ctx_cost  # noqa: E402
 
 PROVIDER = "fi_pingpong-tcp;ofi_rxm"
