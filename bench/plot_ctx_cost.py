@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Plots what private contexts cost over libfabric, before and after, from the runs of
-bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv: one row
-per run; columns provider, rep, contexts, build, first_op_median_us, first_op_max_us,
-extra_rss_mb, extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png"""
+bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv,
+ctx_cost_shm.csv: one row per run of tcp;ofi_rxm, sockets or shm; columns provider,
+rep, contexts, build, first_op_median_us, first_op_max_us, extra_rss_mb,
+extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
+(bench/plot_issue16.py calls main() with its own caption and names for the builds.)"""
 import csv
 import statistics
 import sys
@@ -14,13 +16,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend first)
 
 
-def main(src, out):
+def main(src, out, caption=None, labels=None):
     runs = defaultdict(list)
     with open(src) as f:
         for row in csv.DictReader(f):
             runs[(row["provider"], row["build"], int(row["contexts"]))].append(row)
     fig, (mem, lat) = plt.subplots(1, 2, figsize=(10, 4))
-    for prov, colour in (("tcp;ofi_rxm", "C3"), ("sockets", "C0")):
+    for prov, colour in (("tcp;ofi_rxm", "C3"), ("sockets", "C0"), ("shm", "C2")):
         for build, style in (("before", "--"), ("after", "-")):
             ns = sorted(n for (p, b, n) in runs if p == prov and b == build)
             if not ns:
@@ -31,7 +33,7 @@ def main(src, out):
                   for n in ns]
             mid = [statistics.median(m) for m in ms]
             err = [[c - min(m) for c, m in zip(mid, ms)], [max(m) - c for c, m in zip(mid, ms)]]
-            label = f"{prov} {build}"
+            label = f"{prov} {(labels or {}).get(build, build)}"
             # The log axis cannot show 0 MB: a context that adds nothing sits at 0.1.
             mem.plot(ns, [max(v, 0.1) for v in rss], style, color=colour, marker="o", label=label)
             lat.errorbar(ns, mid, yerr=err, fmt=style, color=colour, marker="o", capsize=3,
@@ -52,9 +54,14 @@ def main(src, out):
     lat.set_title("first operation: median of run medians, range")
     mem.legend(fontsize=8, loc="lower right")
     loads = [float(r["load1"]) for rs in runs.values() for r in rs]
-    fig.suptitle("bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe "
-                 f"(load average {min(loads):.0f}-{max(loads):.0f} on 2 cores)", fontsize=9)
-    fig.tight_layout()
+    if caption:
+        fig.suptitle("Item 5: bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe", fontsize=9)
+        fig.text(0.01, 0.01, caption, fontsize=7, va="bottom")
+        fig.tight_layout(rect=(0, 0.08, 1, 1))
+    else:
+        fig.suptitle("bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe "
+                     f"(load average {min(loads):.0f}-{max(loads):.0f} on 2 cores)", fontsize=9)
+        fig.tight_layout()
     fig.savefig(out, dpi=90)
 
 

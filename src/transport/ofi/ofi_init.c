@@ -10,6 +10,9 @@
 
 struct ofi_state ofi;
 
+/* Transmit queue depth of a context's own endpoint over shm (ctx_endpoint_info). */
+#define OFI_CTX_SHM_TX_SIZE 64
+
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy)
 {
     shoal_fatal("ofi", "%s failed: %s (%d); %s", what, fi_strerror(rc < 0 ? -rc : rc), rc,
@@ -100,12 +103,19 @@ static _Noreturn void no_provider(int rc)
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
- * ofi_rxd (over udp) crashes inside libfabric 1.17 on fetching atomics and takes
- * hundreds of microseconds per operation on loopback. */
+ * ofi_rxd (over udp or sockets) crashes inside libfabric 1.17 on fetching atomics
+ * and takes hundreds of microseconds per operation on loopback. ofi_rxm over
+ * sockets fails fi_enable on an endpoint bound to a CQ with a wait object
+ * ("unsupported wait object"), which the progress thread sleeps on; sockets
+ * alone carries the same traffic. */
 static const struct {
     const char *prov, *why;
 } refused[] = {
     { "ofi_rxd", "its fetching atomics crash inside libfabric (seen with 1.17)" },
+    { "sockets;ofi_rxm",
+      "ofi_rxm cannot enable an endpoint over sockets whose completion queue has a wait "
+      "object, which the progress thread needs (seen with libfabric 1.17); use sockets "
+      "alone" },
 };
 
 static const char *refusal(const struct fi_info *i)
@@ -434,6 +444,29 @@ static void multi_endpoint_defaults(void)
     provider_default("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "200", why);
 }
 
+/* The attributes of the endpoints that contexts own (ofi_ctx.c), which receive
+ * only the responses to their own operations: a short receive queue does.
+ * Not on shm, whose endpoint is a /dev/shm region sized for its queues and
+ * rounded up to a power of two (16 MB), of which libfabric 1.17 zero-fills the
+ * rounding's tail when it writes the region's name: a shorter queue makes the
+ * region no smaller but touches more of it (receive size 64: 7.9 MB a region;
+ * the provider's 1024: 3.8 MB). Its transmit queue holds the operations that
+ * wait for the target (fetching AMOs, large transfers): a context has few in
+ * flight, and a full queue only makes a post wait (OFI_POST), so
+ * OFI_CTX_SHM_TX_SIZE entries, which saves the provider's per-entry state. */
+static void ctx_endpoint_info(void)
+{
+    ofi.info_tx = fi_dupinfo(ofi.info);
+    if (!ofi.info_tx)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
+    if (strcmp(ofi.info->fabric_attr->prov_name, "shm") == 0) {
+        if (ofi.info_tx->tx_attr->size > OFI_CTX_SHM_TX_SIZE)
+            ofi.info_tx->tx_attr->size = OFI_CTX_SHM_TX_SIZE;
+    } else if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE) {
+        ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
+    }
+}
+
 int ofi_net_init(void)
 {
     ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
@@ -465,12 +498,7 @@ int ofi_net_init(void)
     if ((rc = fi_av_open(ofi.domain, &av_attr, &ofi.av, NULL)))
         ofi_fatal_rc("fi_av_open", rc, "try another provider (SHMEM_OFI_PROVIDER)");
 
-    /* Contexts' endpoints receive only responses to their own operations. */
-    ofi.info_tx = fi_dupinfo(ofi.info);
-    if (!ofi.info_tx)
-        shoal_fatal("shmem_init", "out of memory starting libfabric");
-    if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE)
-        ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
+    ctx_endpoint_info();
     ofi.dflt = ofi_ctx_open(1);
     if (!ofi.dflt || ofi_ctx_enable(ofi.dflt))
         return -1;

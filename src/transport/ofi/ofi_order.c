@@ -34,17 +34,25 @@ uint64_t ofi_writes_done(struct ofi_ctx *c)
     return c->wdone - (local < c->wdone ? local : c->wdone);
 }
 
-/* Waits until wdone + extra reaches c->writes (quiet_read). */
-static void wait_wdone(struct ofi_ctx *c, uint64_t extra)
+/* Waits until wdone + extra reaches c->writes (quiet_read), for at most
+ * SHMEM_OFI_STALL_TIMEOUT seconds without headway. */
+static void wait_wdone(struct ofi_ctx *c, uint64_t extra, const char *what)
 {
     ofi_flush_deferred(c);
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
+    struct timespec since = { 0, 0 };
+    uint64_t seen = c->wdone;
     while (c->wdone + extra < c->writes) {
+        if (c->wdone != seen) {
+            seen = c->wdone;
+            since = (struct timespec){ 0, 0 };
+        }
         ofi_drain_cq(c);
         ofi_progress_others(c);
         ofi_backoff(&b);
+        ofi_stalled(what, &since);
     }
 }
 
@@ -85,7 +93,7 @@ void ofi_wait_writes(struct ofi_ctx *c, const char *what)
         return;
     }
     settle(c);
-    wait_wdone(c, 0);
+    wait_wdone(c, 0, what);
 }
 
 void ofi_wait_writes_local(struct ofi_ctx *c, const char *what)
@@ -93,7 +101,7 @@ void ofi_wait_writes_local(struct ofi_ctx *c, const char *what)
     if (!ofi.quiet_read)
         ofi_wait_cntr(c, c->wcntr, c->writes, what);
     else
-        wait_wdone(c, c->winject); /* injected sources were copied at once */
+        wait_wdone(c, c->winject, what); /* injected sources were copied at once */
 }
 
 void ofi_flush_more(struct ofi_ctx *c)
