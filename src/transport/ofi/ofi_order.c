@@ -66,8 +66,9 @@ static void settle(struct ofi_ctx *c)
         ofi_flush_more(c);
     if (!c->ndirty)
         return;
-    /* Puts posted meanwhile (a wait flushes what a session holds back) mark their
-     * targets again, for the next settle. */
+    /* Nothing posts a put on c while this runs: what a session held back went
+     * above, and the waits below flush only other contexts' (c is locked, or
+     * flushed). So the set and counts taken here stay whole. */
     uint64_t injected = c->winject, unsettled = c->wunsettled;
     unsigned n = c->ndirty;
     c->ndirty = 0;
