@@ -373,6 +373,14 @@ static void adopt_info(struct fi_info *info)
     ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
             ? info->tx_attr->rma_iov_limit
             : OFI_BUNDLE_IOV;
+    /* shm completes a write only once it has landed where its CMA fast path
+     * carries it, straight into the target; that path takes one target range.
+     * A write to several is queued for the target's progress to copy and completes
+     * at once, so a get after quiet (a CMA read) could overtake it. Without
+     * delivery completion there (want_delivery_complete), bundles join adjacent
+     * puts only. */
+    if (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0)
+        ofi.rma_iov_limit = 1;
     if (!ofi.rma_iov_limit)
         ofi.bundle_size = 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders
