@@ -165,6 +165,7 @@ struct ofi_state {
     int atomics_ordered;   /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
     size_t atomic_bytes;   /* most bytes one native atomic write of bytes may carry */
     int delivery_complete; /* counters count FI_DELIVERY_COMPLETE */
+    int plain_amo_fetches; /* non-fetching AMOs go as fetching ones (shm) */
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */

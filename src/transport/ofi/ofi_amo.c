@@ -213,6 +213,10 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         amo_single_transmit(c, a, pe);
         return;
     }
+    /* Completes only once applied, unlike a plain one there (ofi_init.c). */
+    int as_fetch = kind == OFI_AMO_PLAIN && ofi.plain_amo_fetches;
+    if (as_fetch)
+        kind = OFI_AMO_FETCH;
     ofi_before_write(c);
     if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
         amo_emulated(c, a, raddr, key, pe);
@@ -226,11 +230,13 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
     } else {
         volatile int done = 0;
         uint64_t discard;
-        /* A compare-and-swap may be issued without wanting the old value. */
-        void *dst = a->fetch ? a->fetch : nbi ? NULL : &discard;
+        /* A compare-and-swap may be issued without wanting the old value; a plain
+         * AMO sent as fetching waits only where the plain one would. */
+        int wait = !nbi && (!as_fetch || pe == shoal.my_pe);
+        void *dst = a->fetch ? a->fetch : wait ? &discard : NULL;
         fetch_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
-                     a->compare, dst, raddr, key, pe, nbi ? NULL : &done);
-        if (!nbi)
+                     a->compare, dst, raddr, key, pe, wait ? &done : NULL);
+        if (wait)
             ofi_wait_flag(c, &done);
     }
 }

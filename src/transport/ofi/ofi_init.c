@@ -357,6 +357,13 @@ static void adopt_info(struct fi_info *info)
     ofi.op_flags = info->tx_attr->op_flags &
             (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
     ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
+    /* shm queues a non-fetching AMO for the target's progress to apply and
+     * completes it at once, so quiet, and the get after it (a CMA read that
+     * bypasses the queue), would not find it applied. Its fetching AMOs complete
+     * when the target answers. (Asking for FI_DELIVERY_COMPLETE on the plain
+     * ones instead applies some twice in libfabric 1.17.) */
+    ofi.plain_amo_fetches =
+            !ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0;
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
