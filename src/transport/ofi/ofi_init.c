@@ -143,9 +143,10 @@ static struct fi_info *first_usable(struct fi_info *all)
 /* Whether to ask the provider for FI_DELIVERY_COMPLETE. shm sends every small
  * delivery-complete write through its segmentation buffer, one at a time per
  * peer and each waiting for the target's progress (about 140 us a put); its
- * plain completion is enough for quiet: writes land by a CMA copy before they
- * complete, or (without CMA) wait in the target's single ordered command queue,
- * ahead of any later operation that could observe them. */
+ * plain completion is enough for quiet: writes to one range land by a CMA copy
+ * before they complete, or (without CMA) wait in the target's single ordered
+ * command queue, ahead of any later operation that could observe them. What it
+ * queues while CMA carries gets is dealt with in adopt_info. */
 static int want_delivery_complete(const struct fi_info *i)
 {
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
