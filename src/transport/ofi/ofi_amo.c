@@ -55,6 +55,9 @@ void ofi_amo_table(void)
                     !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
+            /* With plain_amo_fetches a non-fetching AMO goes as a fetching one. */
+            if (ofi.plain_amo_fetches)
+                ofi.native[OFI_AMO_PLAIN][op][t] &= ofi.native[OFI_AMO_FETCH][op][t];
         }
     /* Put-with-signal may send a small payload as an atomic write of bytes. */
     size_t count = 0;
@@ -105,6 +108,12 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
                          uint64_t flags)
 {
+    /* plain_amo_fetches (shm, ofi_init.c): as a fetching one, the result dropped;
+     * it completes once applied. */
+    if (ofi.plain_amo_fetches) {
+        fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL);
+        return;
+    }
     /* fi_atomicmsg with FI_INJECT rather than fi_inject_atomic, whose completion
      * may not wait for delivery (see ofi_rma.c). */
     struct ofi_slot *s = NULL;
@@ -213,10 +222,6 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         amo_single_transmit(c, a, pe);
         return;
     }
-    /* Completes only once applied, unlike a plain one there (ofi_init.c). */
-    int as_fetch = kind == OFI_AMO_PLAIN && ofi.plain_amo_fetches;
-    if (as_fetch)
-        kind = OFI_AMO_FETCH;
     ofi_before_write(c);
     if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
         amo_emulated(c, a, raddr, key, pe);
@@ -225,18 +230,20 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                      raddr, key, pe, flags);
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
-        if (pe == shoal.my_pe && !nbi)
-            ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        if (pe == shoal.my_pe && !nbi) {
+            if (ofi.plain_amo_fetches)
+                ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO");
+            else
+                ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        }
     } else {
         volatile int done = 0;
         uint64_t discard;
-        /* A compare-and-swap may be issued without wanting the old value; a plain
-         * AMO sent as fetching waits only where the plain one would. */
-        int wait = !nbi && (!as_fetch || pe == shoal.my_pe);
-        void *dst = a->fetch ? a->fetch : wait ? &discard : NULL;
+        /* A compare-and-swap may be issued without wanting the old value. */
+        void *dst = a->fetch ? a->fetch : nbi ? NULL : &discard;
         fetch_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
-                     a->compare, dst, raddr, key, pe, wait ? &done : NULL);
-        if (wait)
+                     a->compare, dst, raddr, key, pe, nbi ? NULL : &done);
+        if (!nbi)
             ofi_wait_flag(c, &done);
     }
 }
