@@ -93,6 +93,7 @@ struct ofi_ctx {
     struct fid_cntr *wcntr; /* puts and non-fetching AMOs */
     struct fid_cntr *rcntr; /* gets and fetching AMOs */
     uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
+    uint64_t amo_reads;     /* non-fetching AMOs sent as fetching ones (counted in reads) */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];

@@ -112,6 +112,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
      * it completes once applied. */
     if (ofi.plain_amo_fetches) {
         fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL);
+        c->amo_reads++;
         return;
     }
     /* fi_atomicmsg with FI_INJECT rather than fi_inject_atomic, whose completion
