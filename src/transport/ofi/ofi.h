@@ -374,7 +374,7 @@ void ofi_progress_thread_stop(void);
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, shoal.spin_polls);
+    shoal_backoff_spin(b, shoal.spin_polls, ofi_nap);
 }
 
 /* ofi_order.c */
