@@ -97,8 +97,8 @@ struct ofi_ctx {
     uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
     /* ofi.quiet_read (ofi_order.c): writes complete at least locally (CQ entries of
      * those that ask for one, injected ones once a read settled them); puts since
-     * the last settle, and the injected ones among them; the non-fetching AMOs sent
-     * as fetching ones (counted in reads). */
+     * the last settle, and the injected ones among them. With ofi.plain_amo_fetches
+     * (quiet_read, shm): the non-fetching AMOs sent as fetching ones (in reads). */
     uint64_t wdone, wunsettled, winject, amo_reads;
     int *dirty; /* the PEs puts went to since the last settle */
     unsigned ndirty;
@@ -182,14 +182,15 @@ struct ofi_state {
      * no delivery completion; quiet settles them with one read per PE written, which
      * the provider orders after them (FI_ORDER_RMA_RAW). ofi_order.c. */
     int quiet_read;
-    uint64_t put_flags;   /* completion flags of puts: op_flags, or 0 with quiet_read */
-    int locked;           /* threads share contexts or the progress thread runs */
-    int emulate_amo;      /* SHMEM_OFI_ATOMIC_EMULATE */
-    size_t bundle_size;   /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
-    size_t rma_iov_limit; /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
-    int unreliable_ok;    /* single-transmit AMOs can be settled (ATOMIC_RAW) */
-    int trigger_ok;       /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
-    size_t key_bytes;     /* the provider's memory key size (mr_key_size) */
+    int plain_amo_fetches; /* non-fetching AMOs go as fetching ones (quiet_read, shm) */
+    uint64_t put_flags;    /* completion flags of puts: op_flags, or 0 with quiet_read */
+    int locked;            /* threads share contexts or the progress thread runs */
+    int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
+    size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
+    int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
+    size_t key_bytes;      /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;

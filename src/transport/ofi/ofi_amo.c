@@ -55,8 +55,8 @@ void ofi_amo_table(void)
                     !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
-            /* With quiet_read a non-fetching AMO goes as a fetching one (plain_native). */
-            if (ofi.quiet_read)
+            /* With plain_amo_fetches a non-fetching AMO goes as a fetching one. */
+            if (ofi.plain_amo_fetches)
                 ofi.native[OFI_AMO_PLAIN][op][t] &= ofi.native[OFI_AMO_FETCH][op][t];
         }
     /* Put-with-signal may send a small payload as an atomic write of bytes. */
@@ -103,14 +103,15 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     c->reads++;
 }
 
-/* quiet_read: a non-fetching AMO as a fetching one whose result goes to the
- * discard buffer, so that the read counter counts its completion (there is no
- * write counter, and rxm reports an injected atomic on counters only). */
+/* plain_amo_fetches (ofi_init.c): a non-fetching AMO as a fetching one, the result
+ * dropped; it completes once applied, on the read counter. With quiet_read (no
+ * write counter; rxm reports an injected atomic on counters only) the operand is
+ * injected and the result goes to the discard buffer; over shm through a slot. */
 static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
                            const void *operand, uint64_t raddr, uint64_t key, int pe,
                            uint64_t flags)
 {
-    if (size > ofi.inject_size) {
+    if (!ofi.quiet_read || size > ofi.inject_size) {
         fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL, flags);
     } else {
         struct fi_ioc src = { (void *)operand, 1 }, res = { c->discard, 1 };
@@ -131,7 +132,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
                          uint64_t flags)
 {
-    if (ofi.quiet_read) {
+    if (ofi.plain_amo_fetches) {
         plain_as_fetch(c, op, dt, size, operand, raddr, key, pe, flags);
         return;
     }
@@ -253,7 +254,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
         if (pe == shoal.my_pe && !nbi) {
-            if (ofi.quiet_read)
+            if (ofi.plain_amo_fetches)
                 ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO");
             else
                 ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");

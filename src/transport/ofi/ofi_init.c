@@ -143,9 +143,10 @@ static struct fi_info *first_usable(struct fi_info *all)
 /* Whether to ask the provider for FI_DELIVERY_COMPLETE. shm sends every small
  * delivery-complete write through its segmentation buffer, one at a time per
  * peer and each waiting for the target's progress (about 140 us a put); its
- * plain completion is enough for quiet: writes land by a CMA copy before they
- * complete, or (without CMA) wait in the target's single ordered command queue,
- * ahead of any later operation that could observe them. */
+ * plain completion is enough for quiet: writes to one range land by a CMA copy
+ * before they complete, or (without CMA) wait in the target's single ordered
+ * command queue, ahead of any later operation that could observe them. What it
+ * queues while CMA carries gets is dealt with in adopt_info. */
 static int want_delivery_complete(const struct fi_info *i)
 {
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
@@ -375,6 +376,13 @@ static void adopt_info(struct fi_info *info)
     ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
     ofi.quiet_read = quiet_read_wanted(info);
     ofi.put_flags = ofi.quiet_read ? 0 : ofi.op_flags;
+    /* shm queues a non-fetching AMO for the target's progress to apply and
+     * completes it at once, so quiet, and the get after it (a CMA read that
+     * bypasses the queue), would not find it applied. Its fetching AMOs complete
+     * when the target answers. (Asking for FI_DELIVERY_COMPLETE on the plain
+     * ones instead applies some twice in libfabric 1.17.) */
+    ofi.plain_amo_fetches = ofi.quiet_read ||
+            (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0);
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
@@ -392,6 +400,14 @@ static void adopt_info(struct fi_info *info)
     ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
             ? info->tx_attr->rma_iov_limit
             : OFI_BUNDLE_IOV;
+    /* shm completes a write only once it has landed where its CMA fast path
+     * carries it, straight into the target; that path takes one target range.
+     * A write to several is queued for the target's progress to copy and completes
+     * at once, so a get after quiet (a CMA read) could overtake it. Without
+     * delivery completion there (want_delivery_complete), bundles join adjacent
+     * puts only. */
+    if (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0)
+        ofi.rma_iov_limit = 1;
     if (!ofi.rma_iov_limit)
         ofi.bundle_size = 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders

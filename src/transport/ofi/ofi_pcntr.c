@@ -13,7 +13,7 @@ void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
         n->writes_done = ofi_writes_done(c);
         n->reads = c->reads;
         n->reads_done = rdone;
-        if (ofi.quiet_read) {
+        if (ofi.plain_amo_fetches) {
             /* Non-fetching AMOs went as fetching ones: they are writes here, and
              * any of the read counter's outstanding operations may be one of them. */
             uint64_t out = c->reads - rdone, a = c->amo_reads;
