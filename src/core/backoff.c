@@ -7,9 +7,12 @@
  * yielding every 1024 polls. A PE with a core of its own spins long (OWN_CORE_*: a
  * few hundred microseconds), so that a peer's answer finds it polling and a
  * target keeps driving the provider. Where PEs outnumber cores (CI runs 8 PEs on
- * 2) it spins briefly: a spinning PE there delays the very PE it waits for, and
- * a PE that has slept is favoured by the scheduler when it wakes, where one that
- * spun has used its share. sched_yield alone is weak under EEVDF.
+ * 2) it does not spin at all: the PE it waits for is most likely waiting for a
+ * core, quite possibly this one, so the first poll that finds nothing yields it
+ * (8 PEs on 2 cores, pinned: barrier 100 -> 25 us against 200 pause-polls first,
+ * which held the core ~10 us per turn). Long waits then sleep: a PE that has
+ * slept is favoured by the scheduler when it wakes, where one that spun has used
+ * its share, and sched_yield alone is weak under EEVDF.
  * SHOAL_SPIN_COUNT set to 0 or more replaces the count. */
 #include <sched.h>
 #include <time.h>
@@ -19,7 +22,7 @@
 
 #define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
-#define SHARED_SPINS 200u
+#define SHARED_SPINS 0u
 
 void shoal_backoff_setup(void)
 {
