@@ -37,7 +37,7 @@
     X(SHOAL_SPIN_COUNT, NULL, INT, "-1", spin_count,                                         \
       "Polls of a waited-on location before a waiting PE starts yielding its core; -1 = "    \
       "automatic: spin (yielding now and then) when the PE has a core of its own, 0 (yield " \
-      "at once) when PEs outnumber cores")                                                                 \
+      "at once) when PEs outnumber cores, 200 when other work crowds the host")              \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us,                                 \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
       "sched_yield")                                                                         \
@@ -52,7 +52,7 @@
       "ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)")     \
     X(SHOAL_BIND, NULL, STR, "auto", bind,                                                   \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
-      "PEs fit, else own hardware thread, else one CPU each round robin), core, hwthread, " \
+      "PEs fit, else own hardware thread, else one CPU each round robin), core, hwthread, "  \
       "socket, none")                                                                        \
     X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir,                                   \
       "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take "    \
