@@ -15,6 +15,12 @@ from collections import defaultdict
 KEY = ("bench", "impl", "npes", "size", "metric")
 
 
+def impl_order(impl):
+    """Shoal first, each --baseline twin (IMPL@base) right after its IMPL."""
+    name, _, base = impl.partition("@")
+    return (name != "shoal", name, base)
+
+
 def main():
     runs, results, ranges = sys.argv[1:4]
     vals = defaultdict(list)
@@ -38,7 +44,7 @@ def main():
     raw = {r["npes"]: r for r in rows if r["impl"].startswith("fi_pingpong")}
     raw_any = next(iter(raw.values()), None)
     impls = sorted({r["impl"] for r in rows if not r["impl"].startswith("fi_pingpong")},
-                   key=lambda i: (i != "shoal", i))
+                   key=impl_order)
     lines = ["| bench | PEs | size | metric | " + " | ".join(impls) + " |",
              "|---|---|---|---|" + "---|" * len(impls)]
     table = defaultdict(dict)

@@ -20,6 +20,12 @@ import matplotlib.pyplot as plt  # noqa: E402  (backend first)
 STYLE = {"shoal": "C0", "oshmem": "C1", "machine": "C2", "shoal-ofi": "C3", "shoal-mpi": "C4"}
 
 
+def impl_order(impl):
+    """Shoal first, each --baseline twin (IMPL@base) right after its IMPL."""
+    name, _, base = impl.partition("@")
+    return (name != "shoal", name, base)
+
+
 def load(path):
     """{(bench, impl, npes, metric): {size: median value}}"""
     runs = defaultdict(lambda: defaultdict(list))
@@ -70,7 +76,7 @@ def bar_plot(data, prefix, metric, ylabel, title, path, npes):
     benches = sorted({b for (b, _, n, m) in data if b.startswith(prefix) and m == metric
                       and n == npes})
     impls = sorted({i for (b, i, n, m) in data if b in benches and m == metric and n == npes},
-                   key=lambda i: (i != "shoal", i))
+                   key=impl_order)
     if not benches:
         return
     fig, ax = plt.subplots(figsize=(max(7, 0.6 * len(benches) * len(impls)), 4.5))
@@ -339,7 +345,7 @@ def main():
                    for (b, i, n, m), vals in sorted(data.items()) for s, v in sorted(vals.items())],
                   f, indent=1)
     npes_list = sorted({n for (_, i, n, _) in data if i != "machine"})
-    impls = sorted({i for (_, i, _, _) in data if i != "machine"}, key=lambda i: (i != "shoal", i))
+    impls = sorted({i for (_, i, _, _) in data if i != "machine"}, key=impl_order)
     text = ["# Benchmark summary", ""]
     for n in npes_list:
         p = lambda name: os.path.join(out, f"{name}_np{n}.png")  # noqa: E731

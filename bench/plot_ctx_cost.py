@@ -2,7 +2,8 @@
 """Plots what private contexts cost over libfabric, before and after, from the runs of
 bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv: one row
 per run; columns provider, rep, contexts, build, first_op_median_us, first_op_max_us,
-extra_rss_mb, extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png"""
+extra_rss_mb, extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
+(bench/plot_issue16.py calls main() with its own caption and names for the builds.)"""
 import csv
 import statistics
 import sys
@@ -14,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend first)
 
 
-def main(src, out):
+def main(src, out, caption=None, labels=None):
     runs = defaultdict(list)
     with open(src) as f:
         for row in csv.DictReader(f):
@@ -31,7 +32,7 @@ def main(src, out):
                   for n in ns]
             mid = [statistics.median(m) for m in ms]
             err = [[c - min(m) for c, m in zip(mid, ms)], [max(m) - c for c, m in zip(mid, ms)]]
-            label = f"{prov} {build}"
+            label = f"{prov} {(labels or {}).get(build, build)}"
             # The log axis cannot show 0 MB: a context that adds nothing sits at 0.1.
             mem.plot(ns, [max(v, 0.1) for v in rss], style, color=colour, marker="o", label=label)
             lat.errorbar(ns, mid, yerr=err, fmt=style, color=colour, marker="o", capsize=3,
@@ -52,9 +53,14 @@ def main(src, out):
     lat.set_title("first operation: median of run medians, range")
     mem.legend(fontsize=8, loc="lower right")
     loads = [float(r["load1"]) for rs in runs.values() for r in rs]
-    fig.suptitle("bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe "
-                 f"(load average {min(loads):.0f}-{max(loads):.0f} on 2 cores)", fontsize=9)
-    fig.tight_layout()
+    if caption:
+        fig.suptitle("Item 5: bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe", fontsize=9)
+        fig.text(0.01, 0.01, caption, fontsize=7, va="bottom")
+        fig.tight_layout(rect=(0, 0.08, 1, 1))
+    else:
+        fig.suptitle("bench/ctx_cost -o private -T, 2 PEs, SHOAL_NODE_MAP=pe "
+                     f"(load average {min(loads):.0f}-{max(loads):.0f} on 2 cores)", fontsize=9)
+        fig.tight_layout()
     fig.savefig(out, dpi=90)
 
 

@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
-#                    [--build DIR] [--install-deps] [--dry-run]
+#                    [--build DIR] [--baseline DIR|REV] [--issue16] [--install-deps] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -13,6 +13,24 @@
 #                 tcp;ofi_rxm on loopback), labelled shoal-ofi, and in the same
 #                 repetition the provider's own 8-byte round trip (fi_pingpong, same
 #                 provider), labelled fi_pingpong-tcp;ofi_rxm.
+# --baseline B    also runs a second Shoal build, interleaved run by run with this one:
+#                 B is a Shoal build folder (with tools/oshrun/oshrun) or a git revision
+#                 of this repository, which is exported and built (Release) once into
+#                 ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/builds/SHA, outside the tree.
+#                 Every Shoal run (shoal, shoal-ofi, shoal-mpi, shoal-launched) gets a
+#                 twin labelled IMPL@base right before or after it (the order alternates
+#                 by repetition), so before/after figures come from one run.
+# --issue16       instead of the suite, the figures issue 16 asks for (about 6 minutes
+#                 with --reps 5, the default here): 8 B get, put+quiet, fetch-add,
+#                 ping-pong and the progress/idle-CPU probe over tcp;ofi_rxm beside
+#                 fi_pingpong; barrier/broadcast/reduce at 2, 4, 8 PEs over ofi; 1, 8
+#                 and 32 private contexts over ofi; and coll_small as launched
+#                 (`oshrun -n 2`, no settings, no taskset) for Shoal (shoal-launched)
+#                 and Open MPI's OSHMEM (oshmem-launched), three times a repetition.
+#                 bench/plot_issue16.py draws issue16_*.png and the table issue16.md
+#                 (docs/performance.md).
+# --reference DIR with --issue16: the results folder of an earlier run (a quiet
+#                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
 #                 transport (SHOAL_TRANSPORT=mpi-all), labelled shoal-mpi.
 # --reps R        repetitions (default 3). Each repetition runs every program once per
@@ -37,12 +55,15 @@
 #                 configurations; plot.py --extensions draws medians (docs/performance.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+argv="$*" # for the figures' captions
 pes=2
 compare=0
 ofi=0
 mpi=0
 ext=0
 reps=3
+reps_given=0
+fixed_set=0 # --pes, --programs, --targets, --quick, --mpi: the suite's, not --issue16's
 bind=core
 targets=heap,global
 only=""
@@ -51,29 +72,50 @@ deps=0
 dry=0
 out=""
 build="$root/build-release"
+base=""
+issue16=0
+reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --pes) pes="$2"; shift 2 ;;
+        --pes) pes="$2"; fixed_set=1; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
-        --mpi) mpi=1; shift ;;
+        --mpi) mpi=1; fixed_set=1; shift ;;
         --extensions) ext=1; shift ;;
-        --reps) reps="$2"; shift 2 ;;
+        --reps) reps="$2"; reps_given=1; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
-        --targets) targets="$2"; shift 2 ;;
-        --programs) only="$2"; shift 2 ;;
-        --quick) quick=1; shift ;;
+        --targets) targets="$2"; fixed_set=1; shift 2 ;;
+        --programs) only="$2"; fixed_set=1; shift 2 ;;
+        --quick) quick=1; fixed_set=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
+        --baseline) base="$2"; shift 2 ;;
+        --issue16) issue16=1; shift ;;
+        --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,55p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 2 ;; esac
+[ -z "$reference" ] || [ -e "$reference/results.csv" ] ||
+    { echo "bench.sh: --reference $reference: no results.csv there" >&2; exit 2; }
+[ -z "$reference" ] || reference=$(cd "$reference" && pwd) # the runs happen in $out
+[ -z "$reference" ] || [ "$issue16" -eq 1 ] ||
+    { echo "bench.sh: --reference goes with --issue16" >&2; exit 2; }
+if [ "$issue16" -eq 1 ]; then
+    [ "$ext" -eq 0 ] || { echo "bench.sh: --issue16 or --extensions, not both" >&2; exit 2; }
+    [ "$fixed_set" -eq 0 ] || {
+        echo "bench.sh: --issue16 runs a fixed set; --pes, --programs, --targets, --quick" \
+             "and --mpi are the suite's" >&2
+        exit 2; }
+    # The issue's figures need the network runs, Open MPI and more repetitions.
+    ofi=1 compare=1
+    [ "$reps_given" -eq 1 ] || reps=5
+fi
 case "$reps" in ''|*[!0-9]*|0) echo "bench.sh: --reps needs a positive number" >&2; exit 2 ;; esac
 out=${out:-${XDG_CACHE_HOME:-$HOME/.cache}/shoal-bench/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/raw"
@@ -103,22 +145,62 @@ fi
 
 [ "$dry" -eq 1 ] && [ "$ext" -eq 1 ] &&
     { echo "bench.sh: --dry-run plans the suite, not --extensions" >&2; exit 2; }
+[ -n "$base" ] && [ "$ext" -eq 1 ] &&
+    { echo "bench.sh: --baseline compares builds in the suite, not --extensions" >&2; exit 2; }
 if [ "$dry" -eq 0 ]; then
     echo "bench.sh: building Shoal (Release) in $build"
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSHOAL_BUILD_TESTS=OFF >/dev/null
     cmake --build "$build" -j 2 | tail -n 1
 fi
 
-# Each program with the arguments of a default run (--quick: a tenth of the iterations).
-programs="rma_latency:micro/rma_latency.c:-i 5000:t
-rma_bandwidth:micro/rma_bandwidth.c:-i 500:
-msg_rate:micro/msg_rate.c:-i 20000:t
-signal:micro/signal.c:-m 256K -i 2000:
-amo:micro/amo.c:-i 20000:t
-coll:micro/coll.c:-m 256K -i 200:
-hra:hra/hra.c:-n 1M -u 200000:
-heat:proxy/heat.c:-n 512 -t 200:
-bucket_sort:proxy/bucket_sort.c:-e 1M:"
+# --baseline: a build folder as it is, or a git revision built once into the cache.
+bbuild=""
+if [ -n "$base" ]; then
+    if [ -d "$base" ]; then
+        bbuild=$(cd "$base" && pwd)
+        [ -x "$bbuild/tools/oshrun/oshrun" ] || {
+            echo "bench.sh: --baseline $base: no tools/oshrun/oshrun there;" \
+                 "give a Shoal build folder or a git revision" >&2
+            exit 2; }
+        echo "bench.sh: baseline: the build in $bbuild (runs labelled IMPL@base)"
+    else
+        sha=$(git -C "$root" rev-parse --verify --quiet "$base^{commit}" 2>/dev/null) || {
+            echo "bench.sh: --baseline $base: neither a folder nor a git revision of $root" >&2
+            exit 2; }
+        cache="${XDG_CACHE_HOME:-$HOME/.cache}/shoal-bench/builds/$(echo "$sha" | cut -c1-12)"
+        bbuild="$cache/build"
+        echo "bench.sh: baseline: $base ($(echo "$sha" | cut -c1-12)) built in $bbuild (runs labelled IMPL@base)"
+        if [ "$dry" -eq 0 ]; then
+            if [ ! -e "$cache/src/CMakeLists.txt" ]; then
+                rm -rf "$cache/src"
+                mkdir -p "$cache/src"
+                git -C "$root" archive "$sha" | tar -x -C "$cache/src"
+            fi
+            cmake -S "$cache/src" -B "$bbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+                -DSHOAL_BUILD_TESTS=OFF >/dev/null
+            cmake --build "$bbuild" -j 2 | tail -n 1
+        fi
+    fi
+fi
+
+# Each program with the arguments of a default run (--quick: a tenth of the iterations)
+# and whether it runs once per target (t).
+programs="rma_latency:-i 5000:t
+rma_bandwidth:-i 500:
+msg_rate:-i 20000:t
+signal:-m 256K -i 2000:
+amo:-i 20000:t
+coll:-m 256K -i 200:
+hra:-n 1M -u 200000:
+heat:-n 512 -t 200:
+bucket_sort:-e 1M:"
+src_of() {
+    case "$1" in
+    hra) echo hra/hra.c ;;
+    heat|bucket_sort) echo "proxy/$1.c" ;;
+    *) echo "micro/$1.c" ;;
+    esac
+}
 if [ -n "$only" ]; then
     programs=$(echo "$programs" | while IFS=: read -r name rest; do
         case ",$only," in *",$name,"*) echo "$name:$rest" ;; esac
@@ -131,17 +213,7 @@ if [ "$quick" -eq 1 ]; then
 fi
 
 impls="shoal"
-if [ "$compare" -eq 1 ]; then
-    impls="shoal oshmem"
-fi
-if [ "$compare" -eq 1 ] && [ "$dry" -eq 0 ]; then
-    mkdir -p "$build/bench-oshmem"
-    echo "bench.sh: building the programs with Open MPI's oshcc"
-    echo "$programs" | while IFS=: read -r name src args tgt; do
-        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$src" "$root/bench/common/bench.c" \
-            -lm -o "$build/bench-oshmem/$name"
-    done
-fi
+[ "$compare" -eq 1 ] && impls="shoal oshmem"
 [ "$ofi" -eq 1 ] && impls="$impls shoal-ofi"
 if [ "$mpi" -eq 1 ]; then
     [ "$dry" -eq 1 ] || [ -e "$build/src/libshoal-mpi.so" ] ||
@@ -171,28 +243,45 @@ ompi_run() {
     OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
         /usr/bin/oshrun $asroot --oversubscribe --bind-to none -np "$n" $wrap "$@"
 }
+# As a user launches it: each launcher's own defaults (Open MPI binds 2 PEs to cores,
+# oshrun binds when the PEs fit), no taskset.
+ompi_launched_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
+        /usr/bin/oshrun $asroot -np "$n" "$@"
+}
+# The Shoal launchers take the build from $sb: this one or the baseline.
 shoal_run() {
     n=$1; shift
-    "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 --bind-to none $wrap "$@"
+    "$sb/tools/oshrun/oshrun" -n "$n" --timeout 600 --bind-to none $wrap "$@"
+}
+shoal_launched_run() {
+    n=$1; shift
+    "$sb/tools/oshrun/oshrun" -n "$n" --timeout 600 "$@"
 }
 shoal_ofi_run() {
-    SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' BENCH_IMPL=shoal-ofi shoal_run "$@"
+    SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' shoal_run "$@"
 }
 shoal_mpi_run() {
     n=$1; shift
     asroot=""
     [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
-    SHOAL_TRANSPORT=mpi-all BENCH_IMPL=shoal-mpi timeout 600 \
+    [ -e "$sb/src/libshoal-mpi.so" ] ||
+        { echo "bench.sh: --mpi: $sb has no MPI transport (install libopenmpi-dev)"; return 1; }
+    SHOAL_TRANSPORT=mpi-all timeout 600 \
         mpirun $asroot --oversubscribe --bind-to none -n "$n" $wrap "$@"
 }
 # The provider's own 8-byte ping-pong on loopback: one RESULT line (half round trip).
+# Its two processes are pinned as PEs 0 and 1 would be.
 provider_run() {
     prov='tcp;ofi_rxm'
     port=$((40000 + $$ % 20000))
-    fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -B "$port" > "$1.srv" 2>&1 &
+    SHOAL_RANK=0 $wrap fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -B "$port" > "$1.srv" 2>&1 &
     srv=$!
     sleep 0.3
-    line=$(timeout 300 fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -P "$port" 127.0.0.1 2>&1 |
+    line=$(SHOAL_RANK=1 timeout 300 $wrap fi_pingpong -p "$prov" -e rdm -I 2000 -S 8 -P "$port" 127.0.0.1 2>&1 |
            awk '$1 == 8 {print $(NF-1)}')
     wait $srv || true
     [ -n "$line" ] || return 1
@@ -240,28 +329,80 @@ EOT
     exit $failed
 fi
 
-# The list of runs, in order: repetition, PE count, program, target, implementation.
-plan="$out/raw/plan.txt"
-: > "$plan"
-for rep in $(seq "$reps"); do
+# One repetition's runs, in order: PE count, implementation, program, arguments, target.
+matrix() {
+    if [ "$issue16" -eq 1 ]; then
+        # Issue 16's figures (docs/performance.md): item 3 over tcp;ofi_rxm beside the
+        # provider, item 5's contexts, item 4's collectives at 2/4/8 PEs, and the
+        # done-when's as-launched 2-PE collectives against Open MPI's OSHMEM: that
+        # pair three times, at the start, middle and end, as it is the noisiest.
+        launched="2:shoal-launched:coll_small:-i 20000 -w 200:-
+2:oshmem-launched:coll_small:-i 20000 -w 200:-"
+        cat <<EOT
+2:provider:::
+$launched
+2:shoal-ofi:rma_latency:-s 8 -m 8 -i 2000 -w 100:-
+2:shoal-ofi:amo:-i 2000 -w 100:-
+2:shoal-ofi:progress:-i 500 -w 20:-
+$launched
+2:shoal-ofi:ctx_cost:-i 1 -o private -T:-
+2:shoal-ofi:ctx_cost:-i 8 -o private -T:-
+2:shoal-ofi:ctx_cost:-i 32 -o private -T:-
+2:shoal-ofi:coll_small:-i 1000 -w 20:-
+4:shoal-ofi:coll_small:-i 300 -w 10:-
+8:shoal-ofi:coll_small:-i 200 -w 10:-
+$launched
+EOT
+        return
+    fi
     for n in $(echo "$pes" | tr ',' ' '); do
-        [ "$ofi" -eq 1 ] && echo "$rep:$n:provider:::" >> "$plan"
-        echo "$programs" | while IFS=: read -r name src args tgt; do
+        [ "$ofi" -eq 1 ] && echo "$n:provider:::"
+        echo "$programs" | while IFS=: read -r name args tgt; do
             tl="-"
             [ -n "$tgt" ] && tl=$(echo "$targets" | tr ',' ' ')
             for t in $tl; do
-                for impl in $impls; do echo "$rep:$n:$impl:$name:$args:$t"; done
+                for impl in $impls; do echo "$n:$impl:$name:$args:$t"; done
             done
-        done >> "$plan"
+        done
     done
+}
+# The plan: every repetition runs the matrix; with --baseline each Shoal run has its
+# @base twin beside it, the current build first in odd repetitions, second in even ones.
+plan="$out/raw/plan.txt"
+: > "$plan"
+for rep in $(seq "$reps"); do
+    matrix | while IFS=: read -r n impl rest; do
+        case "$bbuild:$impl" in
+        :*|*:provider|*:oshmem*) echo "$rep:$n:$impl:$rest" ;;
+        *) if [ $((rep % 2)) -eq 1 ]; then
+               echo "$rep:$n:$impl:$rest"; echo "$rep:$n:$impl@base:$rest"
+           else
+               echo "$rep:$n:$impl@base:$rest"; echo "$rep:$n:$impl:$rest"
+           fi ;;
+        esac
+    done >> "$plan"
 done
 total=$(wc -l < "$plan")
 
-echo "bench.sh: $total runs ($reps repetitions; PEs $pes; $impls; bind $bind) into $out"
+# Open MPI's OSHMEM runs the same sources, built with its oshcc.
+oprogs=$(awk -F: '$3 ~ /^oshmem/ {print $4}' "$plan" | sort -u)
+if [ -n "$oprogs" ] && [ "$dry" -eq 0 ]; then
+    mkdir -p "$build/bench-oshmem"
+    echo "bench.sh: building$(echo " $oprogs" | tr '\n' ' ') with Open MPI's oshcc"
+    for name in $oprogs; do
+        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$(src_of "$name")" \
+            "$root/bench/common/bench.c" -lm -o "$build/bench-oshmem/$name"
+    done
+fi
+
+what=$(awk -F: '{print $3}' "$plan" | awk '!seen[$0]++' | tr '\n' ' ')
+pes_used=$(awk -F: '{print $2}' "$plan" | sort -un | tr '\n' ',' | sed 's/,$//')
+echo "bench.sh: $total runs ($reps repetitions; PEs $pes_used; ${what% }; bind $bind) into $out"
 echo "bench.sh: load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
 failed=0
 cd "$out" # a directory that surely exists: Open MPI's oshrun fails when getcwd does
 echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+echo "run,rep,npes,impl,program,args,load1" > "$out/loads.csv"
 if [ "$dry" -eq 0 ]; then
     "$build/bench/machine_limits" 200000 > "$out/raw/machine_limits.txt" || failed=1
     grep '^RESULT,' "$out/raw/machine_limits.txt" | sed 's/^RESULT,/0,/' >> "$out/runs.csv" || true
@@ -280,26 +421,35 @@ while IFS=: read -r rep n impl name args t; do
     [ "$t" != "-" ] && [ -n "$t" ] && label="$label ($t)"
     printf '[%d/%d] rep %d/%d, %d PEs: %s; %d left, %ds elapsed, about %ss to go\n' \
         "$k" "$total" "$rep" "$reps" "$n" "$label" "$((total - k))" "$el" "$eta"
-    log="$out/raw/rep$rep/np$n/$impl${name:+-$name}${t:+-$t}.txt"
+    # The run number keeps apart the logs of one program run with several arguments.
+    log="$out/raw/rep$rep/np$n/$impl${name:+-$name}${t:+-$t}.$k.txt"
     if [ "$dry" -eq 1 ]; then
-        echo "   would run: $impl $name $args${t:+ (target $t)}"
+        tl=""
+        [ "$t" != "-" ] && tl="$t"
+        echo "   would run: $impl $name $args${tl:+ (target $tl)}"
         continue
     fi
+    echo "$k,$rep,$n,$impl,$name,$args,$(cut -d' ' -f1 /proc/loadavg)" >> "$out/loads.csv"
     mkdir -p "$(dirname "$log")"
     if [ "$impl" = provider ]; then
         provider_run "$log" > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
     else
+        sb="$build"
+        case "$impl" in *@base) sb="$bbuild" ;; esac
         case "$impl" in
-        shoal)     run=shoal_run;     prog="$build/bench/$name" ;;
-        shoal-ofi) run=shoal_ofi_run; prog="$build/bench/$name" ;;
-        shoal-mpi) run=shoal_mpi_run; prog="$build/bench/$name" ;;
-        *)         run=ompi_run;      prog="$build/bench-oshmem/$name" ;;
+        shoal|shoal@base)                   run=shoal_run;          prog="$sb/bench/$name" ;;
+        shoal-ofi|shoal-ofi@base)           run=shoal_ofi_run;      prog="$sb/bench/$name" ;;
+        shoal-mpi|shoal-mpi@base)           run=shoal_mpi_run;      prog="$sb/bench/$name" ;;
+        shoal-launched|shoal-launched@base) run=shoal_launched_run; prog="$sb/bench/$name" ;;
+        oshmem-launched) run=ompi_launched_run; prog="$build/bench-oshmem/$name" ;;
+        *)               run=ompi_run;          prog="$build/bench-oshmem/$name" ;;
         esac
         # Heap rows keep the plain names plot.py knows; global ones are bench.global.
+        # BENCH_IMPL: the programs label their RESULT lines with the plan's name.
         target=""
         [ "$t" = global ] && target=global
-        BENCH_TARGET="$target" $run "$n" "$prog" $args < /dev/null > "$log" 2>&1 || {
-            echo "   FAILED (see $log)"; failed=1; }
+        BENCH_IMPL="$impl" BENCH_TARGET="$target" $run "$n" "$prog" $args \
+            < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
     fi
     grep '^RESULT,' "$log" | sed "s/^RESULT,/$rep,/" >> "$out/runs.csv" || true
 done <<EOT
@@ -311,10 +461,16 @@ if [ "$dry" -eq 1 ]; then
     exit 0
 fi
 $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
-$py "$root/bench/plot.py" "$out/results.csv" "$out"
 {
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
     echo "bind: $bind; repetitions: $reps; took $(( $(date +%s) - start )) s"
 } >> "$out/ranges.md"
+if [ "$issue16" -eq 1 ]; then
+    $py "$root/bench/plot_issue16.py" --command "scripts/bench.sh $argv" \
+        ${reference:+--reference "$reference"} "$out"
+    echo "bench.sh: results in $out (issue16.md: the table; issue16_*.png; ranges.md)"
+    exit $failed
+fi
+$py "$root/bench/plot.py" "$out/results.csv" "$out"
 echo "bench.sh: results in $out (ranges.md: medians and ranges; summary.md; *.png)"
 exit $failed

@@ -5,8 +5,16 @@
  *              serves it;
  *   get_wait   the same while PE 1 waits in shmem_long_wait_until;
  *   idle_cpu   the CPU time (percent of one core) a PE uses while its program
- *              sleeps for a second between SHMEM calls (getrusage).
+ *              sleeps for a second between SHMEM calls (getrusage);
+ *   busy_bg_cpu  while PE 1 computes for half a second with no traffic, the CPU
+ *              time of its threads other than the main one (the library's
+ *              progress thread, if any): what the library takes from a PE that
+ *              computes (RUSAGE_SELF less RUSAGE_THREAD);
+ *   wait_cpu   meanwhile the CPU time of PE 0, waiting in shmem_barrier_all for
+ *              PE 1: a waiting PE that owns its core polls, so this is near 100 %
+ *              by design there, and low where PEs outnumber cores.
  * Other PEs stay idle. Verifies every value it gets. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench.h"
 
 #include <stdio.h>
@@ -15,6 +23,7 @@
 
 static long value = 42; /* symmetric: what PE 0 gets */
 static long release;    /* symmetric: PE 0 sets it when done */
+static double bg_pct;   /* symmetric: PE 1's busy_bg_cpu, for PE 0 to report */
 
 static double get_latency(long iters, long warmup)
 {
@@ -30,12 +39,36 @@ static double get_latency(long iters, long warmup)
     return (bench_now() - t0) / (double)iters * 1e6;
 }
 
-static double cpu_seconds(void)
+static double cpu_seconds_of(int who)
 {
     struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
+    getrusage(who, &u);
     return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 +
             (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec * 1e-6;
+}
+
+static double cpu_seconds(void)
+{
+    return cpu_seconds_of(RUSAGE_SELF);
+}
+
+/* PE 1 computes (no SHMEM call) for half a second while PE 0 waits in a barrier;
+ * returns PE 0's CPU use in percent of a core and leaves PE 1's other threads'
+ * use in bg_pct on PE 1. */
+static double compute_while_waiting(int me)
+{
+    shmem_barrier_all();
+    double c0 = cpu_seconds(), t0 = cpu_seconds_of(RUSAGE_THREAD), w0 = bench_now();
+    if (me == 1) {
+        volatile double x = 1.0;
+        while (bench_now() - w0 < 0.5)
+            for (int k = 0; k < 1000; k++)
+                x = x * 1.0000001 + 1e-9;
+        double others = (cpu_seconds() - c0) - (cpu_seconds_of(RUSAGE_THREAD) - t0);
+        bg_pct = (others < 0 ? 0 : others) / (bench_now() - w0) * 100.0;
+    }
+    shmem_barrier_all();
+    return (cpu_seconds() - c0) / (bench_now() - w0) * 100.0;
 }
 
 int main(int argc, char **argv)
@@ -78,6 +111,14 @@ int main(int argc, char **argv)
     if (me == 0) {
         printf("%-14s %10.2f %% of a core\n", "idle_cpu", pct);
         bench_result("idle_cpu", 0, "pct_core", pct);
+    }
+    double wait = compute_while_waiting(me);
+    if (me == 0) {
+        double bg = shmem_double_g(&bg_pct, 1);
+        printf("%-14s %10.2f %% of a core\n", "busy_bg_cpu", bg);
+        printf("%-14s %10.2f %% of a core\n", "wait_cpu", wait);
+        bench_result("busy_bg_cpu", 0, "pct_core", bg);
+        bench_result("wait_cpu", 0, "pct_core", wait);
     }
     shmem_finalize();
     return 0;

@@ -6,7 +6,8 @@
 #  - the results folder defaults to ~/.cache (or $XDG_CACHE_HOME)/shoal-bench, outside
 #    the source tree;
 #  - with a tool missing from PATH it stops with a non-zero status naming the tool,
-#    and runs no apt-get (a fake one on PATH records any call).
+#    and runs no apt-get (a fake one on PATH records any call);
+#  - --baseline and --issue16 plan the runs they document (plan lines checked).
 set -u
 root="$1"
 tmp=$(mktemp -d)
@@ -57,5 +58,69 @@ echo "$err" | grep -q 'missing:.*ninja' || fail "the message does not name ninja
 [ -e "$tmp/apt.log" ] && fail "apt-get or sudo was called: $(cat "$tmp/apt.log")"
 [ -e "$tmp/build2/build.ninja" ] && fail "it went on to configure a build"
 
-[ $status -eq 0 ] && echo "bench.sh: progress, results folder and missing tools as documented"
+# 4. --baseline: every Shoal run gets an IMPL@base twin from the other build, beside it,
+#    the current build first in odd repetitions and second in even ones; Open MPI's
+#    and the provider's runs get none.
+mkdir -p "$tmp/basebuild/tools/oshrun"
+printf '#!/bin/sh\nexit 1\n' > "$tmp/basebuild/tools/oshrun/oshrun"
+chmod +x "$tmp/basebuild/tools/oshrun/oshrun"
+out=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run \
+      --programs amo --quick --reps 2 --targets heap --baseline "$tmp/basebuild" \
+      --build "$tmp/build" --out "$tmp/b1" 2>&1)
+rc=$?
+[ $rc -eq 0 ] || fail "dry run with --baseline DIR exited $rc: $out"
+expect="1:2:shoal:amo:-i 2000:heap
+1:2:shoal@base:amo:-i 2000:heap
+2:2:shoal@base:amo:-i 2000:heap
+2:2:shoal:amo:-i 2000:heap"
+[ "$(cat "$tmp/b1/raw/plan.txt" 2>/dev/null)" = "$expect" ] ||
+    fail "--baseline plan: $(cat "$tmp/b1/raw/plan.txt" 2>/dev/null)"
+echo "$out" | grep -q "^\[2/4\] rep 1/2, 2 PEs: shoal@base amo (heap); 2 left" ||
+    fail "no progress line for the shoal@base run"
+
+# 5. --issue16 with --baseline: the issue's matrix (16 runs a repetition, 12 of them
+#    Shoal's, so 28 with the twins; the as-launched pair three times), five
+#    repetitions unless --reps says otherwise.
+env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
+    --baseline "$tmp/basebuild" --build "$tmp/build" --out "$tmp/b2" > "$tmp/b2.log" 2>&1 ||
+    fail "dry run with --issue16 --baseline failed: $(tail -n 3 "$tmp/b2.log")"
+plan="$tmp/b2/raw/plan.txt"
+[ "$(wc -l < "$plan" 2>/dev/null)" -eq 140 ] || fail "--issue16 plan: not 5 x 28 runs"
+grep -q '^\[140/140\] rep 5/5, 2 PEs: oshmem-launched coll_small; 0 left' "$tmp/b2.log" ||
+    fail "--issue16: the last run is not Open MPI's as-launched coll_small in rep 5"
+[ "$(grep -c '^4:2:oshmem-launched:coll_small:' "$plan")" -eq 3 ] ||
+    fail "--issue16: not three as-launched Open MPI runs in a repetition"
+for line in '1:2:provider:::' '3:2:shoal-ofi@base:ctx_cost:-i 32 -o private -T:-' \
+            '2:2:shoal-launched@base:coll_small:-i 20000 -w 200:-' \
+            '4:2:oshmem-launched:coll_small:-i 20000 -w 200:-' \
+            '5:8:shoal-ofi@base:coll_small:-i 200 -w 10:-'; do
+    grep -qxF "$line" "$plan" || fail "--issue16 plan lacks $line"
+done
+grep -q 'oshmem-launched@base\|provider@base' "$plan" && fail "a twin of a non-Shoal run"
+# --issue16 runs a fixed set: the suite's selections are refused, not ignored.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
+      --programs amo --build "$tmp/build" --out "$tmp/b5" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--issue16 --programs not refused: $err"
+
+# 6. A baseline that is neither a build folder nor a revision: named, status 2.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run \
+      --programs amo --reps 1 --baseline no-such-rev-xyz --build "$tmp/build" \
+      --out "$tmp/b3" 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail "a bad --baseline exited $rc"
+echo "$err" | grep -q 'no-such-rev-xyz: neither a folder nor a git revision' ||
+    fail "a bad --baseline is not named: $err"
+# A git revision (when the sources are a git checkout): resolved, to be built in the
+# cache outside the tree; a dry run builds nothing.
+if git -C "$root" rev-parse --verify -q HEAD > /dev/null 2>&1; then
+    sha=$(git -C "$root" rev-parse HEAD | cut -c1-12)
+    out=$(env HOME="$tmp/home" XDG_CACHE_HOME="$tmp/xdg2" /bin/sh "$root/scripts/bench.sh" \
+          --dry-run --programs amo --reps 1 --baseline HEAD --build "$tmp/build" \
+          --out "$tmp/b4" 2>&1) || fail "--baseline HEAD dry run failed: $out"
+    echo "$out" | grep -qF "built in $tmp/xdg2/shoal-bench/builds/$sha/build" ||
+        fail "--baseline HEAD: no cache folder named: $out"
+    [ -e "$tmp/xdg2/shoal-bench/builds" ] && fail "a dry run built the baseline"
+fi
+
+[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline and --issue16 as documented"
 exit $status
