@@ -100,12 +100,7 @@ static int host_runnable(void)
  * quota). Unbound PEs share one set, so this is "PEs <= CPUs"; PEs bound one
  * per core each see only themselves; PEs packed onto fewer cores see the crowd.
  * A host already busier than its CPUs at start-up (other jobs, parallel tests)
- * counts as crowded too: there a spinning PE holds up the PE it waits for. The
- * count of runnable tasks includes this job's PEs and, at start-up, its launcher
- * answering the bootstrap, so the launcher is allowed for: on a quiet host 2 PEs
- * on 2 CPUs see 1 to 3 runnable tasks depending on who is on a CPU at that
- * instant, and the launch then came out "busy" (short spins, then yields and
- * sleeps) or not by chance. */
+ * counts as crowded too: there a spinning PE holds up the PE it waits for. */
 static int owns_core(const struct whereabouts *all)
 {
     const struct whereabouts *me = &all[shoal.my_pe];
@@ -126,7 +121,7 @@ static int owns_core(const struct whereabouts *all)
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (crowd > cpus)
         return 0;
-    shoal.host_busy = host_runnable() > (online > 0 ? online : 1) + 1;
+    shoal.host_busy = host_runnable() > (online > 0 ? online : 1);
     return !shoal.host_busy;
 }
 
