@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Plots what private contexts cost over libfabric, before and after, from the runs of
-bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv: one row
-per run; columns provider, rep, contexts, build, first_op_median_us, first_op_max_us,
-extra_rss_mb, extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
+bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv,
+ctx_cost_shm.csv: one row per run of tcp;ofi_rxm, sockets or shm; columns provider,
+rep, contexts, build, first_op_median_us, first_op_max_us, extra_rss_mb,
+extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
 (bench/plot_issue16.py calls main() with its own caption and names for the builds.)"""
 import csv
 import statistics
@@ -21,7 +22,7 @@ def main(src, out, caption=None, labels=None):
         for row in csv.DictReader(f):
             runs[(row["provider"], row["build"], int(row["contexts"]))].append(row)
     fig, (mem, lat) = plt.subplots(1, 2, figsize=(10, 4))
-    for prov, colour in (("tcp;ofi_rxm", "C3"), ("sockets", "C0")):
+    for prov, colour in (("tcp;ofi_rxm", "C3"), ("sockets", "C0"), ("shm", "C2")):
         for build, style in (("before", "--"), ("after", "-")):
             ns = sorted(n for (p, b, n) in runs if p == prov and b == build)
             if not ns:

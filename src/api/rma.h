@@ -114,9 +114,10 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
             shoal_tp_get(ctx, lk, &rk, blen, 1);
     }
     /* Blocking routines: the network's blocks, and the device's, complete before
-     * returning. */
+     * returning (r.tp is the network where r.ptr is NULL), and the performance
+     * counters count them complete. */
     if (!r.ptr)
-        r.tp->quiet(ctx);
+        shoal_tp_net_quiet(ctx);
     if (SHOAL_UNLIKELY(shoal.dev_paths))
         shoal_dev_quiet();
 }

@@ -44,7 +44,7 @@ void shoal_backoff_setup(void)
         shoal.spin_polls >>= 6;
 }
 
-void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *nap)
 {
     unsigned over = b->polls - spins;
     /* A core of its own (automatic spin count): never sleep, as documented for
@@ -70,8 +70,8 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins)
         us = shoal.cfg.yield_sleep_us;
     /* Across nodes, woken early by traffic: the message waited for, or a peer's
      * operation this PE must serve (providers with manual progress). */
-    if (shoal.net_nap) {
-        shoal.net_nap(us);
+    if (nap) {
+        nap(us);
         return;
     }
     struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };

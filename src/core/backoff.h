@@ -9,7 +9,11 @@
 struct shoal_backoff {
     unsigned polls;
 };
-void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins);
+/* How a wait sleeps up to us microseconds once it sleeps, woken early by traffic for
+ * this PE: the network transport's nap, which the caller knows and this layer does
+ * not (transport.h: shoal_net_nap); NULL: a plain sleep. */
+typedef void shoal_nap_fn(long us);
+void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *nap);
 /* Sets shoal.spin_polls, the spins of every wait, from whether this PE owns a
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */
 void shoal_backoff_setup(void);
@@ -24,13 +28,14 @@ static inline void shoal_cpu_relax(void)
 }
 
 /* One poll: a pause instruction for the first spins polls, then the slow path. */
-static inline void shoal_backoff_spin(struct shoal_backoff *b, unsigned spins)
+static inline void shoal_backoff_spin(struct shoal_backoff *b, unsigned spins,
+                                      shoal_nap_fn *nap)
 {
     if (SHOAL_LIKELY(b->polls++ < spins)) {
         shoal_cpu_relax();
         return;
     }
-    shoal_backoff_slow(b, spins);
+    shoal_backoff_slow(b, spins, nap);
 }
 
 #endif

@@ -91,6 +91,11 @@
       "A thread that drives libfabric while this PE computes, asleep on the provider's "     \
       "wait object while idle: auto (when the provider's data progress is manual), on (1, "  \
       "yes) or off (0, no)")                                                                 \
+    X(SHMEM_OFI_STALL_TIMEOUT, NULL, INT, "60", ofi_stall_timeout,                           \
+      "Seconds an operation may wait for the provider without headway (a post it keeps "     \
+      "refusing, a get or counter that does not move) before the job ends naming the "       \
+      "routine: a target PE that exited or became unreachable before any traffic reached "   \
+      "it; 0 = wait for ever")                                                               \
     X(SHMEM_OFI_MR_CACHE, NULL, INT, "16", ofi_mr_cache,                                     \
       "Registrations of large local buffers kept for reuse when the provider needs "         \
       "FI_MR_LOCAL; 0 = release each at completion")                                         \

@@ -68,9 +68,6 @@ struct shoal_state {
     int net_self_progress;
     unsigned spin_polls;
     const struct shoal_transport_ops *net;
-    /* net's nap when the job spans nodes and net has one, else NULL: what backoff.c
-     * (below the transports) sleeps in, so that traffic for this PE wakes it. */
-    void (*net_nap)(long us);
     char **dev_peer;               /* dev_peer[pe]: device pointer to PE pe's device
                                             heap (IPC), NULL when on another node */
     int dev_nic_iface;             /* how the network reaches this PE's device heap, as

@@ -277,15 +277,16 @@ static void lock_take(const struct shoal_rref *l)
          * holder's read of this PE's device heap waits for this PE's help. */
         if (shoal.multi_node)
             shoal.net->progress();
-        shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count);
+        shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count, shoal_net_nap());
     }
 }
 
 static void lock_give(const struct shoal_rref *l, int remote)
 {
-    /* The value written back lands before the lock is seen free. */
+    /* The value written back lands before the lock is seen free; the counters of
+     * SHOAL_PCNTR see that quiet too. */
     if (remote)
-        l->tp->quiet(SHMEM_CTX_DEFAULT);
+        shoal_tp_net_quiet(SHMEM_CTX_DEFAULT);
     shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, 0, 0, NULL, 0,
                       __ATOMIC_RELEASE);
 }

@@ -46,7 +46,6 @@ void shoal_transport_init(void)
     check_device_reach();
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
-    shoal.net_nap = shoal.multi_node ? shoal.net->nap : NULL;
     /* Read once: the dispatchers' one flag then sends operations to be counted. */
     if (shoal.cfg.pcntr)
         shoal.dev_paths |= SHOAL_PATHS_PCNTR;
@@ -55,7 +54,6 @@ void shoal_transport_init(void)
 void shoal_transport_fini(void)
 {
     shoal.dev_paths &= ~SHOAL_PATHS_PCNTR;
-    shoal.net_nap = NULL;
     shoal.net->fini();
     shoal.net = &shoal_net_none;
     shoal.net_provider = NULL;

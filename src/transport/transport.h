@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <shmem.h>
 
+#include "core/backoff.h"
 #include "core/error.h"
 #include "core/state.h"
 #include "device/device.h"
@@ -99,8 +100,17 @@ enum shoal_red_kind {
  * to the library's own algorithms (counts MPI cannot express, for example); that
  * choice depends only on arguments every member passes alike. They order nothing
  * by themselves: a barrier's caller completes its puts first. */
+/* How a transport's collective lets the layer above watch its wait: poll(w) on each
+ * poll that finds the collective unfinished. The caller backs off there and ends the
+ * job when a PE has already finalized, so the collective can never complete
+ * (coll/stall.c). */
+struct shoal_coll_wait {
+    void (*poll)(struct shoal_coll_wait *w);
+};
+
 struct shoal_transport_coll {
-    int (*barrier)(int start, int stride, int size);
+    /* polled: w->poll(w) while it waits */
+    int (*barrier)(int start, int stride, int size, struct shoal_coll_wait *w);
     /* buf: root's source at the root, dest elsewhere */
     int (*broadcast)(int start, int stride, int size, void *buf, size_t len, int root);
     int (*fcollect)(int start, int stride, int size, void *dest, const void *src, size_t len);
@@ -182,6 +192,14 @@ extern const struct shoal_transport_ops shoal_transport_shm;
 extern const struct shoal_transport_ops *const shoal_net_ofi;
 /* The one used when every PE is on this node: every operation reports a bug. */
 extern const struct shoal_transport_ops shoal_net_none;
+
+/* How a wait of this PE sleeps (core/backoff.h): in the network's nap when the job
+ * spans nodes, so that traffic for this PE wakes it; NULL (a plain sleep) on one
+ * node, or where the network transport has no nap. */
+static inline shoal_nap_fn *shoal_net_nap(void)
+{
+    return shoal.multi_node ? shoal.net->nap : NULL;
+}
 
 /* Starts the transports once the segments exist and the node layout is known
  * (collective): shm maps the same-node peers' segments, the network transport the
@@ -423,15 +441,22 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
     shoal.net->fence(ctx);
 }
 
+/* The network's part of a quiet: the performance counters, when they count, record
+ * what it completed (pcntr.c). */
+static inline void shoal_tp_net_quiet(shmem_ctx_t ctx)
+{
+    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
+        shoal_pcntr_quiet(ctx);
+    else
+        shoal.net->quiet(ctx);
+}
+
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
     if (SHOAL_UNLIKELY(shoal.dev_paths))
         shoal_dev_quiet();
     shoal_shm_fence();
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
-        shoal_pcntr_quiet(ctx);
-    else
-        shoal.net->quiet(ctx);
+    shoal_tp_net_quiet(ctx);
 }
 
 /* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */

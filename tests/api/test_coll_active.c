@@ -6,7 +6,6 @@
  * type of SHMEM_TO_ALL_*_TYPES, in place and not, with pWrk of exactly the size the
  * spec asks for. Each routine is called twice back to back with the same pSync, and
  * every pSync must read all SHMEM_SYNC_VALUE whenever a call has returned. */
-#include <complex.h>
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +14,7 @@
 
 #include "check.h"
 #include "coll_check.h"
+#include "coll_values.h"
 
 #define MAXN 20000
 #define MAXPES 8
@@ -212,29 +212,6 @@ static void test_sized(void)
 }
 
 /* ---- to_all ---------------------------------------------------------------------- */
-
-#define IS_COMPLEX(T) _Generic((T)0, double _Complex : 1, float _Complex : 1, default : 0)
-#define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
-#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
-#define MK(T, re, im) ((T)(re) + (T)((im)*IMAG(T)))
-#define H(p, i) ((long)(p)*37 + (long)(i)*11 + 5)
-#define V_and(T, p, i) ((T)(127 & ~(1 << ((p) + (i)) % 7)))
-#define V_or(T, p, i) ((T)(1 << ((p) + (i)) % 7))
-#define V_xor(T, p, i) ((T)(H(p, i) % 127))
-#define V_max(T, p, i) ((T)(H(p, i) % 101 - 50))
-#define V_min(T, p, i) V_max(T, p, i)
-#define V_sum(T, p, i) MK(T, H(p, i) % 15 - 7, H(p, i) % 5)
-#define V_prod(T, p, i)                                                                      \
-    ((((p) + (i)) % 7 == 0)                            ? MK(T, 2, 0)                         \
-             : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1)                         \
-                                                       : MK(T, -1, 0))
-#define E_and(a, b) ((a) & (b))
-#define E_or(a, b) ((a) | (b))
-#define E_xor(a, b) ((a) ^ (b))
-#define E_max(a, b) ((a) > (b) ? (a) : (b))
-#define E_min(a, b) ((a) < (b) ? (a) : (b))
-#define E_sum(a, b) ((a) + (b))
-#define E_prod(a, b) ((a) * (b))
 
 typedef void to_all_fn(int n, int inplace);
 

@@ -6,7 +6,6 @@
  * elements for a few types. Each result is checked against a locally computed fold
  * over the members, with values that cannot overflow and are exact in floating point
  * (complex types get imaginary parts, and a factor i in products). */
-#include <complex.h>
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +15,7 @@
 #include "check.h"
 #include "coll_check.h"
 #include "coll_teams.h"
+#include "coll_values.h"
 
 #define MAXN 100000
 #define ESIZE 16
@@ -34,33 +34,6 @@ static void coll_describe(FILE *out)
     fprintf(out, "%s_reduce of %zu elements%s on the %s team", cur_name, cur_n,
             cur_inplace ? " in place" : "", cur_team);
 }
-
-#define IS_COMPLEX(T) _Generic((T)0, double _Complex : 1, float _Complex : 1, default : 0)
-#define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
-#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
-#define MK(T, re, im) ((T)(re) + (T)((im)*IMAG(T)))
-
-/* The value member p contributes at element i, per operator. */
-#define H(p, i) ((long)(p)*37 + (long)(i)*11 + 5)
-#define V_and(T, p, i) ((T)(127 & ~(1 << ((p) + (i)) % 7)))
-#define V_or(T, p, i) ((T)(1 << ((p) + (i)) % 7))
-#define V_xor(T, p, i) ((T)(H(p, i) % 127))
-#define V_max(T, p, i) ((T)(H(p, i) % 101 - (IS_SIGNED(T) ? 50 : 0)))
-#define V_min(T, p, i) V_max(T, p, i)
-#define V_sum(T, p, i)                                                                       \
-    MK(T, H(p, i) % 15 - (IS_SIGNED(T) || IS_COMPLEX(T) ? 7 : 0), H(p, i) % 5)
-/* At most two of eight members give a factor other than one (2, or i). */
-#define V_prod(T, p, i)                                                                      \
-    ((((p) + (i)) % 7 == 0)                            ? MK(T, 2, 0)                         \
-             : (((p) + (i)) % 7 == 1 && IS_COMPLEX(T)) ? MK(T, 0, 1)                         \
-                                                       : MK(T, 1, 0))
-#define E_and(a, b) ((a) & (b))
-#define E_or(a, b) ((a) | (b))
-#define E_xor(a, b) ((a) ^ (b))
-#define E_max(a, b) ((a) > (b) ? (a) : (b))
-#define E_min(a, b) ((a) < (b) ? (a) : (b))
-#define E_sum(a, b) ((a) + (b))
-#define E_prod(a, b) ((a) * (b))
 
 typedef void red_fn(shmem_team_t t, size_t n, int inplace, int nb);
 

@@ -4,7 +4,6 @@
  * channel chunks), out of place and in place, and back-to-back calls into different
  * dests. Member i must get the sum over members 0..i (inscan) or 0..i-1 (exscan;
  * member 0 gets 0), with values exact in every type. */
-#include <complex.h>
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +12,7 @@
 #include "check.h"
 #include "coll_check.h"
 #include "coll_teams.h"
+#include "coll_values.h"
 
 #define MAXN 20000
 #define ESIZE 16
@@ -32,8 +32,6 @@ static void coll_describe(FILE *out)
             cur_inplace ? " in place" : "", cur_team);
 }
 
-#define IMAG(T) _Generic((T)0, double _Complex : I, float _Complex : I, default : 0)
-#define IS_SIGNED(T) (creall((long double _Complex)(T)-1) < 0)
 /* Member p's element i: small enough that eight of them fit in a signed char. */
 #define V(T, p, i)                                                                           \
     ((T)(((long)(p)*5 + (long)(i)*3) % 15 - (IS_SIGNED(T) ? 7 : 0)) +                        \

@@ -16,6 +16,7 @@ static float f_word;
 static double d_word;
 static int64_t self_word;
 static int64_t nbi_word;
+static int64_t from_left; /* only the left neighbour adds here */
 
 int main(void)
 {
@@ -54,6 +55,14 @@ int main(void)
     shmem_int64_atomic_add(&self_word, 5, me);
     CHECK_EQ(shmem_int64_atomic_fetch(&self_word, me), 5);
     CHECK_EQ(self_word, 5);
+    /* After quiet a get sees this PE's adds: over libfabric's shm the target's
+     * progress applies AMOs, while a get reads its memory directly. */
+    for (int k = 1; k <= 200; k++) {
+        shmem_int64_atomic_add(&from_left, 1, right);
+        shmem_int64_atomic_add(&from_left, 2, right);
+        shmem_quiet();
+        CHECK_EQ(shmem_int64_g(&from_left, right), 3 * k);
+    }
     /* Non-blocking fetch: the value is there after quiet. */
     int64_t fetched = -7;
     shmem_int64_atomic_fetch_add_nbi(&fetched, &nbi_word, 3, right);

@@ -93,6 +93,7 @@ struct ofi_ctx {
     struct fid_cntr *wcntr; /* puts and non-fetching AMOs */
     struct fid_cntr *rcntr; /* gets and fetching AMOs */
     uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
+    uint64_t amo_reads;     /* non-fetching AMOs sent as fetching ones (counted in reads) */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];
@@ -165,6 +166,7 @@ struct ofi_state {
     int atomics_ordered;   /* AMOs to a PE land in issue order (FI_ORDER_ATOMIC_WAW) */
     size_t atomic_bytes;   /* most bytes one native atomic write of bytes may carry */
     int delivery_complete; /* counters count FI_DELIVERY_COMPLETE */
+    int plain_amo_fetches; /* non-fetching AMOs go as fetching ones (shm) */
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
@@ -352,6 +354,10 @@ void ofi_drain_cq(struct ofi_ctx *c);
 /* Drives the other contexts' endpoints (the default one above all: it is the
  * target of every peer and of this PE's own AMOs). */
 void ofi_progress_others(struct ofi_ctx *c);
+/* A wait (a refused post, an operation not complete) not over yet: notes when it
+ * began (*since, zero before), and ends the job once it has lasted
+ * SHMEM_OFI_STALL_TIMEOUT seconds. */
+void ofi_stalled(const char *what, struct timespec *since);
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
                    const char *what);
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
@@ -368,7 +374,7 @@ void ofi_progress_thread_stop(void);
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, shoal.spin_polls);
+    shoal_backoff_spin(b, shoal.spin_polls, ofi_nap);
 }
 
 /* ofi_order.c */
@@ -389,15 +395,18 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                     uint64_t flags);
 
 /* A post refused with -FI_EAGAIN waits for the provider to make room: it
- * progresses this context and retries; anything else is fatal. */
+ * progresses this context and retries, for at most SHMEM_OFI_STALL_TIMEOUT seconds
+ * (ofi_stalled); anything else is fatal. */
 #define OFI_POST(c, what, call)                                                              \
     do {                                                                                     \
         struct shoal_backoff ofi_b_ = { 0 };                                                 \
+        struct timespec ofi_since_ = { 0, 0 };                                               \
         ssize_t ofi_rc_;                                                                     \
         while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                           \
             ofi_drain_cq(c);                                                                 \
             ofi_progress_others(c);                                                          \
             ofi_backoff(&ofi_b_);                                                            \
+            ofi_stalled(what, &ofi_since_);                                                  \
         }                                                                                    \
         if (SHOAL_UNLIKELY(ofi_rc_))                                                         \
             ofi_fatal_rc(                                                                    \

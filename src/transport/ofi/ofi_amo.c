@@ -55,6 +55,9 @@ void ofi_amo_table(void)
                     !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
             if (ofi.emulate_amo)
                 ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
+            /* With plain_amo_fetches a non-fetching AMO goes as a fetching one. */
+            if (ofi.plain_amo_fetches)
+                ofi.native[OFI_AMO_PLAIN][op][t] &= ofi.native[OFI_AMO_FETCH][op][t];
         }
     /* Put-with-signal may send a small payload as an atomic write of bytes. */
     size_t count = 0;
@@ -105,6 +108,13 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
                          uint64_t flags)
 {
+    /* plain_amo_fetches (shm, ofi_init.c): as a fetching one, the result dropped;
+     * it completes once applied. */
+    if (ofi.plain_amo_fetches) {
+        fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL);
+        c->amo_reads++;
+        return;
+    }
     /* fi_atomicmsg with FI_INJECT rather than fi_inject_atomic, whose completion
      * may not wait for delivery (see ofi_rma.c). */
     struct ofi_slot *s = NULL;
@@ -221,8 +231,12 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                      raddr, key, pe, flags);
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
-        if (pe == shoal.my_pe && !nbi)
-            ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        if (pe == shoal.my_pe && !nbi) {
+            if (ofi.plain_amo_fetches)
+                ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO");
+            else
+                ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
+        }
     } else {
         volatile int done = 0;
         uint64_t discard;

@@ -192,7 +192,7 @@ static void park(struct ofi_ctx *c)
         ofi_ctx_close(c);
         return;
     }
-    c->writes = c->reads = 0;
+    c->writes = c->reads = c->amo_reads = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->parked = ofi.idle;
     ofi.idle = c;

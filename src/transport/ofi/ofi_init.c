@@ -10,6 +10,9 @@
 
 struct ofi_state ofi;
 
+/* Transmit queue depth of a context's own endpoint over shm (ctx_endpoint_info). */
+#define OFI_CTX_SHM_TX_SIZE 64
+
 _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy)
 {
     shoal_fatal("ofi", "%s failed: %s (%d); %s", what, fi_strerror(rc < 0 ? -rc : rc), rc,
@@ -100,12 +103,19 @@ static _Noreturn void no_provider(int rc)
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
- * ofi_rxd (over udp) crashes inside libfabric 1.17 on fetching atomics and takes
- * hundreds of microseconds per operation on loopback. */
+ * ofi_rxd (over udp or sockets) crashes inside libfabric 1.17 on fetching atomics
+ * and takes hundreds of microseconds per operation on loopback. ofi_rxm over
+ * sockets fails fi_enable on an endpoint bound to a CQ with a wait object
+ * ("unsupported wait object"), which the progress thread sleeps on; sockets
+ * alone carries the same traffic. */
 static const struct {
     const char *prov, *why;
 } refused[] = {
     { "ofi_rxd", "its fetching atomics crash inside libfabric (seen with 1.17)" },
+    { "sockets;ofi_rxm",
+      "ofi_rxm cannot enable an endpoint over sockets whose completion queue has a wait "
+      "object, which the progress thread needs (seen with libfabric 1.17); use sockets "
+      "alone" },
 };
 
 static const char *refusal(const struct fi_info *i)
@@ -133,9 +143,10 @@ static struct fi_info *first_usable(struct fi_info *all)
 /* Whether to ask the provider for FI_DELIVERY_COMPLETE. shm sends every small
  * delivery-complete write through its segmentation buffer, one at a time per
  * peer and each waiting for the target's progress (about 140 us a put); its
- * plain completion is enough for quiet: writes land by a CMA copy before they
- * complete, or (without CMA) wait in the target's single ordered command queue,
- * ahead of any later operation that could observe them. */
+ * plain completion is enough for quiet: writes to one range land by a CMA copy
+ * before they complete, or (without CMA) wait in the target's single ordered
+ * command queue, ahead of any later operation that could observe them. What it
+ * queues while CMA carries gets is dealt with in adopt_info. */
 static int want_delivery_complete(const struct fi_info *i)
 {
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
@@ -347,6 +358,13 @@ static void adopt_info(struct fi_info *info)
     ofi.op_flags = info->tx_attr->op_flags &
             (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
     ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
+    /* shm queues a non-fetching AMO for the target's progress to apply and
+     * completes it at once, so quiet, and the get after it (a CMA read that
+     * bypasses the queue), would not find it applied. Its fetching AMOs complete
+     * when the target answers. (Asking for FI_DELIVERY_COMPLETE on the plain
+     * ones instead applies some twice in libfabric 1.17.) */
+    ofi.plain_amo_fetches =
+            !ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0;
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
@@ -363,6 +381,14 @@ static void adopt_info(struct fi_info *info)
     ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
             ? info->tx_attr->rma_iov_limit
             : OFI_BUNDLE_IOV;
+    /* shm completes a write only once it has landed where its CMA fast path
+     * carries it, straight into the target; that path takes one target range.
+     * A write to several is queued for the target's progress to copy and completes
+     * at once, so a get after quiet (a CMA read) could overtake it. Without
+     * delivery completion there (want_delivery_complete), bundles join adjacent
+     * puts only. */
+    if (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0)
+        ofi.rma_iov_limit = 1;
     if (!ofi.rma_iov_limit)
         ofi.bundle_size = 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders
@@ -414,6 +440,29 @@ static void multi_endpoint_defaults(void)
     provider_default("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "200", why);
 }
 
+/* The attributes of the endpoints that contexts own (ofi_ctx.c), which receive
+ * only the responses to their own operations: a short receive queue does.
+ * Not on shm, whose endpoint is a /dev/shm region sized for its queues and
+ * rounded up to a power of two (16 MB), of which libfabric 1.17 zero-fills the
+ * rounding's tail when it writes the region's name: a shorter queue makes the
+ * region no smaller but touches more of it (receive size 64: 7.9 MB a region;
+ * the provider's 1024: 3.8 MB). Its transmit queue holds the operations that
+ * wait for the target (fetching AMOs, large transfers): a context has few in
+ * flight, and a full queue only makes a post wait (OFI_POST), so
+ * OFI_CTX_SHM_TX_SIZE entries, which saves the provider's per-entry state. */
+static void ctx_endpoint_info(void)
+{
+    ofi.info_tx = fi_dupinfo(ofi.info);
+    if (!ofi.info_tx)
+        shoal_fatal("shmem_init", "out of memory starting libfabric");
+    if (strcmp(ofi.info->fabric_attr->prov_name, "shm") == 0) {
+        if (ofi.info_tx->tx_attr->size > OFI_CTX_SHM_TX_SIZE)
+            ofi.info_tx->tx_attr->size = OFI_CTX_SHM_TX_SIZE;
+    } else if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE) {
+        ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
+    }
+}
+
 int ofi_net_init(void)
 {
     ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
@@ -445,12 +494,7 @@ int ofi_net_init(void)
     if ((rc = fi_av_open(ofi.domain, &av_attr, &ofi.av, NULL)))
         ofi_fatal_rc("fi_av_open", rc, "try another provider (SHMEM_OFI_PROVIDER)");
 
-    /* Contexts' endpoints receive only responses to their own operations. */
-    ofi.info_tx = fi_dupinfo(ofi.info);
-    if (!ofi.info_tx)
-        shoal_fatal("shmem_init", "out of memory starting libfabric");
-    if (ofi.info_tx->rx_attr->size > OFI_CTX_RX_SIZE)
-        ofi.info_tx->rx_attr->size = OFI_CTX_RX_SIZE;
+    ctx_endpoint_info();
     ofi.dflt = ofi_ctx_open(1);
     if (!ofi.dflt || ofi_ctx_enable(ofi.dflt))
         return -1;

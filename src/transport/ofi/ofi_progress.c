@@ -147,6 +147,37 @@ void ofi_drain_cq(struct ofi_ctx *c)
     }
 }
 
+/* Providers refuse a post while they have no room for it, and complete an
+ * operation, as long as the target takes to make progress; and while they
+ * connect to the target: tcp;ofi_rxm retries connecting to a peer that is gone
+ * or never answers for ever, refusing posts or holding them, and says nothing. A
+ * launcher ends the job when a PE dies (oshrun does); a PE that lives on without
+ * serving the network, or one the network no longer reaches, would leave this
+ * PE waiting for ever, so such waits are bounded. */
+void ofi_stalled(const char *what, struct timespec *since)
+{
+    struct timespec now;
+    long limit = shoal.cfg.ofi_stall_timeout;
+    if (limit <= 0)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!since->tv_sec && !since->tv_nsec) {
+        *since = now;
+        return;
+    }
+    if (now.tv_sec - since->tv_sec < limit)
+        return;
+    int inside;
+    const char *routine = shoal_routine_now(0, &inside);
+    shoal_fatal(routine ? routine : "ofi",
+                "the %s provider has not moved %s for %ld s (no room, or no connection to "
+                "the target PE); the target may have exited before any traffic reached it, "
+                "or be unreachable or not serving the network (see its message, if any); "
+                "check the other PEs and the network, or raise SHMEM_OFI_STALL_TIMEOUT if "
+                "PEs compute that long with SHMEM_OFI_PROGRESS_THREAD=0 (0: wait for ever)",
+                ofi.info->fabric_attr->prov_name, what, limit);
+}
+
 void ofi_progress_others(struct ofi_ctx *c)
 {
     struct ofi_ctx *d = ofi.dflt;
@@ -168,7 +199,13 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
-    while (fi_cntr_read(cntr) < target) {
+    struct timespec since = { 0, 0 };
+    uint64_t seen = 0, got;
+    while ((got = fi_cntr_read(cntr)) < target) {
+        if (got != seen) {
+            seen = got;
+            since = (struct timespec){ 0, 0 };
+        }
         if (SHOAL_UNLIKELY(fi_cntr_readerr(cntr))) {
             ofi_drain_cq(c);
             int inside;
@@ -183,6 +220,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
         ofi_drain_cq(c);
         ofi_progress_others(c);
         ofi_backoff(&b);
+        ofi_stalled(what, &since);
     }
 }
 
@@ -192,12 +230,14 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
     if (c->more_pending)
         ofi_flush_more(c);
     struct shoal_backoff b = { 0 };
+    struct timespec since = { 0, 0 };
     while (!*done) {
         ofi_drain_cq(c);
         if (*done)
             break;
         ofi_progress_others(c);
         ofi_backoff(&b);
+        ofi_stalled("a get or fetching AMO", &since);
     }
 }
 
