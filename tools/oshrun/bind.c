@@ -4,8 +4,7 @@
  * their siblings). When PEs outnumber CPUs it spreads them over every CPU,
  * round robin, each PE bound to one: left to the kernel, crowded PEs migrate
  * between CPUs as they wait and wake, and a collective among 8 PEs on 2 cores
- * took 5-10 times longer than with each PE on a CPU of its own (shared), even
- * where other jobs hold some of the CPUs.
+ * took 5-10 times longer than with each PE on a CPU of its own (shared).
  * Cores and sockets come from /sys topology, so hyperthread siblings are never
  * mistaken for cores. Every oshrun holds an advisory lock (flock) on a file per
  * CPU it binds to while its job runs, and automatic placement takes only CPUs
@@ -194,23 +193,13 @@ static int lock_core(struct bind_plan *plan, const char *dir, int s)
 }
 
 /* Automatic placement among the CPUs other jobs leave free: np whole cores, else
- * np hardware threads, else none. Narrows core_order / thread_order to what it
- * took. PEs that outnumber the CPUs share CPUs anyway: they are spread over every
- * CPU whatever other jobs hold (left to the kernel they ran several times slower),
- * and the free CPUs are marked. Returns the binding, or -1 when locking is
- * unavailable. */
+ * np hardware threads (every CPU when PEs outnumber them), else none. Narrows
+ * core_order / thread_order to what it took. Returns the binding, or -1 when
+ * locking is unavailable. */
 static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_order,
                      int *thread_order)
 {
-    if (np > plan->ncpu) {
-        for (int i = 0; i < plan->ncpu; i++) {
-            int ok = lock_cpu(plan, dir, i);
-            if (ok < 0)
-                return -1;
-            plan->others |= !ok;
-        }
-        return BIND_HWTHREAD;
-    }
+    int threads = np < plan->ncpu ? np : plan->ncpu;
     int got = 0;
     for (int s = 0; s < plan->ncore && got < np; s++) {
         int ok = lock_core(plan, dir, core_order[s]);
@@ -227,7 +216,7 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
     }
     unlock_all(plan);
     got = 0;
-    for (int t = 0; t < plan->ncpu && got < np; t++) {
+    for (int t = 0; t < plan->ncpu && got < threads; t++) {
         int ok = lock_cpu(plan, dir, thread_order[t]);
         if (ok < 0)
             return -1;
@@ -236,7 +225,7 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
         else
             plan->others = true;
     }
-    if (got == np) {
+    if (got == threads) {
         plan->ncpu_use = got;
         return BIND_HWTHREAD;
     }
