@@ -1,10 +1,7 @@
 /* Where each PE runs. oshrun gives every PE its own core when the PEs fit the
  * cores it may use (its inherited affinity mask, narrowed by the cgroup's
  * cpuset), and otherwise its own hardware thread (distinct cores first, then
- * their siblings). When PEs outnumber CPUs it spreads them over every CPU,
- * round robin, each PE bound to one: left to the kernel, crowded PEs migrate
- * between CPUs as they wait and wake, and a collective among 8 PEs on 2 cores
- * took 5-10 times longer than with each PE on a CPU of its own (shared).
+ * their siblings), or leaves placement to the kernel when PEs outnumber CPUs.
  * Cores and sockets come from /sys topology, so hyperthread siblings are never
  * mistaken for cores. Every oshrun holds an advisory lock (flock) on a file per
  * CPU it binds to while its job runs, and automatic placement takes only CPUs
@@ -193,13 +190,11 @@ static int lock_core(struct bind_plan *plan, const char *dir, int s)
 }
 
 /* Automatic placement among the CPUs other jobs leave free: np whole cores, else
- * np hardware threads (every CPU when PEs outnumber them), else none. Narrows
- * core_order / thread_order to what it took. Returns the binding, or -1 when
- * locking is unavailable. */
+ * np hardware threads, else none. Narrows core_order / thread_order to what it
+ * took. Returns the binding, or -1 when locking is unavailable. */
 static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_order,
                      int *thread_order)
 {
-    int threads = np < plan->ncpu ? np : plan->ncpu;
     int got = 0;
     for (int s = 0; s < plan->ncore && got < np; s++) {
         int ok = lock_core(plan, dir, core_order[s]);
@@ -216,7 +211,7 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
     }
     unlock_all(plan);
     got = 0;
-    for (int t = 0; t < plan->ncpu && got < threads; t++) {
+    for (int t = 0; t < plan->ncpu && got < np; t++) {
         int ok = lock_cpu(plan, dir, thread_order[t]);
         if (ok < 0)
             return -1;
@@ -225,7 +220,7 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
         else
             plan->others = true;
     }
-    if (got == threads) {
+    if (got == np) {
         plan->ncpu_use = got;
         return BIND_HWTHREAD;
     }
@@ -308,10 +303,10 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
     plan->ncpu_use = ncpu;
 
     int how = want;
-    if (how == BIND_AUTO && lockdir && *lockdir)
+    if (how == BIND_AUTO && np <= ncpu && lockdir && *lockdir)
         how = take_free(plan, lockdir, np, core_order, thread_order);
     if (how == BIND_AUTO || how < 0)
-        how = np <= ncore ? BIND_CORE : BIND_HWTHREAD;
+        how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
     plan->how = ncpu > 0 ? (enum bind_to)how : BIND_NONE;
     plan->shared = how == BIND_SOCKET ||
             np > (how == BIND_HWTHREAD ? plan->ncpu_use : plan->ncore_use);
