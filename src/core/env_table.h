@@ -36,8 +36,8 @@
       "Print the library version at start-up (PE 0)")                                        \
     X(SHOAL_SPIN_COUNT, NULL, INT, "-1", spin_count,                                         \
       "Polls of a waited-on location before a waiting PE starts yielding its core; -1 = "    \
-      "automatic: spin (yielding now and then) when the PE has a core of its own, 200 when " \
-      "PEs outnumber cores")                                                                 \
+      "automatic: spin (yielding now and then) when the PE has a core of its own, 0 (yield " \
+      "at once) when PEs outnumber cores, 200 when other work crowds the host")              \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", yield_sleep_us,                                 \
       "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
       "sched_yield")                                                                         \
