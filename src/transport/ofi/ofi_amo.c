@@ -126,7 +126,8 @@ static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt
     c->amo_reads++;
 }
 
-/* A non-fetching native AMO: counted on the write counter, complete at quiet.
+/* A non-fetching native AMO: counted on the write counter (on the read counter as a
+ * fetching one, with plain_amo_fetches), complete at quiet.
  * flags: FI_FENCE for a signal that must land after its payload. */
 static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, size_t size,
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
@@ -253,12 +254,9 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
                      raddr, key, pe, flags);
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
-        if (pe == shoal.my_pe && !nbi) {
-            if (ofi.plain_amo_fetches)
-                ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO");
-            else
-                ofi_wait_cntr(c, c->wcntr, c->writes, "an AMO");
-        }
+        if (pe == shoal.my_pe && !nbi)
+            ofi_wait_cntr(c, ofi.plain_amo_fetches ? c->rcntr : c->wcntr,
+                          ofi.plain_amo_fetches ? c->reads : c->writes, "an AMO");
     } else {
         volatile int done = 0;
         uint64_t discard;
