@@ -16,7 +16,24 @@
  * their cores but the host was busy at start-up (other jobs), the peer is most
  * likely on a CPU of its own: a short spin first (2 PEs at load 30: barrier
  * 0.1-1.7 us, against 1.5-4.5 us yielding at once).
- * SHOAL_SPIN_COUNT set to 0 or more replaces the count. */
+ * SHOAL_SPIN_COUNT set to 0 or more replaces the count.
+ *
+ * A yield is only a quick hand-over while the tasks beside this PE on its CPU
+ * are the job's own waiting PEs, which yield too. A yield forfeits the rest of
+ * the yielder's slice in the scheduler's virtual time (seen on 6.18: a crowded
+ * PE's vruntime grew 200 times faster than its CPU time), so beside any task
+ * that does not yield (another job, a build, a spinning PE of another job) the
+ * yielder falls behind and that task keeps the CPU for a whole slice, 2-5 ms
+ * at HZ=250, on every step of a collective that needs a PE on that CPU. PEs the
+ * kernel places move away from such a task; pinned ones cannot (stress_sync, 4
+ * PEs pinned 2 per CPU beside a busy loop on CPU 0: 10.7 s against 0.03-0.6 s
+ * unbound). A sleeping task forfeits nothing and preempts the busy one when it
+ * wakes, so once a yield has kept this PE off its CPU for longer than any turn
+ * of its own peers (YIELD_SLOW_NS), its waits sleep briefly instead of yielding,
+ * and a yield now and then (1 ms later, then twice as long each time it is still
+ * slow, up to 64 ms) finds out whether that task has gone (same run: 0.2-0.5 s
+ * pinned). A shorter timer slack than the default 50 us makes it far
+ * worse (5 us: 8 s), so the sleep is the plainest one. */
 #include <sched.h>
 #include <time.h>
 
@@ -27,6 +44,57 @@
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
 #define BUSY_HOST_SPINS 200u
 #define SHARED_SPINS 0u
+#define YIELD_SLOW_NS 200000LL   /* 8 PEs on 2 CPUs hand over in < 50 us */
+#define PROBE_FIRST_NS 1000000LL /* a busy task seen once may be gone soon */
+#define PROBE_LAST_NS 64000000LL /* a probe beside one that stays costs a slice */
+
+/* Until when this PE's waits sleep instead of yielding (CLOCK_MONOTONIC, ns), and
+ * the interval to the next probe: doubling on each slow yield, halving on each
+ * quick one. Any thread's finding serves all of the PE's threads. */
+static long long sleep_until_ns, probe_ns;
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void nap_or_sleep(long us, shoal_nap_fn *nap)
+{
+    if (nap) {
+        nap(us);
+        return;
+    }
+    struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+    nanosleep(&ts, NULL);
+}
+
+/* Gives the CPU away for a moment: a yield while yields hand it to the job's own
+ * PEs, a short sleep for a while after one handed it to something else. */
+static void give_way(shoal_nap_fn *nap)
+{
+    long long t0 = now_ns();
+    if (t0 < __atomic_load_n(&sleep_until_ns, __ATOMIC_RELAXED)) {
+        nap_or_sleep(1, nap);
+        return;
+    }
+    sched_yield();
+    long long t1 = now_ns(), probe = __atomic_load_n(&probe_ns, __ATOMIC_RELAXED);
+    if (t1 - t0 > YIELD_SLOW_NS) {
+        probe = probe < PROBE_FIRST_NS ? PROBE_FIRST_NS : probe * 2;
+        if (probe > PROBE_LAST_NS)
+            probe = PROBE_LAST_NS;
+        __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
+        __atomic_store_n(&sleep_until_ns, t1 + probe, __ATOMIC_RELAXED);
+    } else if (probe) {
+        /* One quick yield after sleeping proves little: the sleeps left this PE
+         * ahead in virtual time, so it may keep its CPU once even beside a busy
+         * task. The interval shrinks instead, and is gone after a few. */
+        __atomic_store_n(&probe_ns, probe / 2 < PROBE_FIRST_NS ? 0 : probe / 2,
+                         __ATOMIC_RELAXED);
+    }
+}
 
 void shoal_backoff_setup(void)
 {
@@ -61,8 +129,12 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *n
             shoal_cpu_relax();
         return;
     }
-    if (over < 64 || shoal.cfg.yield_sleep_us <= 0) {
+    if (shoal.cfg.yield_sleep_us <= 0) {
         sched_yield();
+        return;
+    }
+    if (over < 64) {
+        give_way(nap);
         return;
     }
     long us = (long)(over - 64) / 16 + 1;
@@ -70,10 +142,5 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *n
         us = shoal.cfg.yield_sleep_us;
     /* Across nodes, woken early by traffic: the message waited for, or a peer's
      * operation this PE must serve (providers with manual progress). */
-    if (nap) {
-        nap(us);
-        return;
-    }
-    struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-    nanosleep(&ts, NULL);
+    nap_or_sleep(us, nap);
 }
