@@ -27,11 +27,15 @@ static void print_binding(void)
                  shoal.boot == &shoal_boot_single ? "the shell" : "the launcher");
     else if (!how || !*how || !strncmp(how, "none", 4))
         snprintf(why, sizeof why,
-                 "not bound by oshrun: more PEs than free CPUs, or --bind-to none");
+                 "not bound by oshrun: --bind-to none, other oshrun jobs hold CPUs it "
+                 "would get, or one core for all");
     else
         snprintf(why, sizeof why, "bound by oshrun to %s %.*s%s",
                  strchr(how, ':') ? "a" : "its own", (int)strcspn(how, ":"), how,
-                 strchr(how, ':') ? " shared with other PEs" : "");
+                 strstr(how, ":spread")     ? " shared with other PEs, until a task outside "
+                                              "the job holds it"
+                         : strchr(how, ':') ? " shared with other PEs"
+                                            : "");
     printf("PE %d on %s: CPUs %s (%s)\n", shoal.my_pe, host, cpus, why);
 }
 

@@ -53,6 +53,18 @@
  * quick one. Any thread's finding serves all of the PE's threads. */
 static long long sleep_until_ns, probe_ns;
 
+/* Where a crowded PE pinned by oshrun goes once a task outside the job shows up
+ * on its CPU: the kernel then moves it away from that task, which a pinned PE
+ * cannot escape. Once per PE, by the first thread that sees it. */
+static cpu_set_t unpin_cpus;
+static int unpin_pending;
+
+void shoal_backoff_unpin_to(const cpu_set_t *cpus)
+{
+    unpin_cpus = *cpus;
+    unpin_pending = 1;
+}
+
 static long long now_ns(void)
 {
     struct timespec t;
@@ -87,6 +99,8 @@ static void give_way(shoal_nap_fn *nap)
             probe = PROBE_LAST_NS;
         __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
         __atomic_store_n(&sleep_until_ns, t1 + probe, __ATOMIC_RELAXED);
+        if (__atomic_exchange_n(&unpin_pending, 0, __ATOMIC_RELAXED))
+            sched_setaffinity(0, sizeof unpin_cpus, &unpin_cpus);
     } else if (probe) {
         /* One quick yield after sleeping proves little: the sleeps left this PE
          * ahead in virtual time, so it may keep its CPU once even beside a busy

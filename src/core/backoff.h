@@ -4,6 +4,8 @@
 #ifndef SHOAL_BACKOFF_H
 #define SHOAL_BACKOFF_H
 
+#include <sched.h>
+
 #include "core/compiler.h"
 
 struct shoal_backoff {
@@ -17,6 +19,11 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *n
 /* Sets shoal.spin_polls, the spins of every wait, from whether this PE owns a
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */
 void shoal_backoff_setup(void);
+/* A PE that oshrun pinned beside others of its job (crowded, spread over the
+ * cores) widens its CPU mask to cpus, all of its job's CPUs on this host, the
+ * first time a yield shows a task outside the job holding its CPU (backoff.c);
+ * set once at start-up (topology.c). */
+void shoal_backoff_unpin_to(const cpu_set_t *cpus);
 
 static inline void shoal_cpu_relax(void)
 {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
+#include "core/backoff.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/state.h"
@@ -104,17 +105,26 @@ static int host_runnable(void)
 static int owns_core(const struct whereabouts *all)
 {
     const struct whereabouts *me = &all[shoal.my_pe];
-    cpu_set_t reach = me->cpus;
+    cpu_set_t reach = me->cpus, job = me->cpus;
     int crowd = 0;
     for (int pe = 0; pe < shoal.n_pes; pe++) {
         const struct whereabouts *w = &all[pe];
         cpu_set_t both;
         CPU_AND(&both, &w->cpus, &me->cpus);
-        if (strcmp(w->host, me->host) != 0 || CPU_COUNT(&both) == 0)
+        if (strcmp(w->host, me->host) != 0)
+            continue;
+        CPU_OR(&job, &job, &w->cpus);
+        if (CPU_COUNT(&both) == 0)
             continue;
         CPU_OR(&reach, &reach, &w->cpus);
         crowd++;
     }
+    /* Spread by oshrun's automatic placement among more PEs than CPUs
+     * (SHOAL_BINDING core:spread): free to leave for any of the job's CPUs
+     * (backoff.c). An explicit --bind-to stays as asked. */
+    if (shoal.boot == &shoal_boot_oshrun && shoal.cfg.binding &&
+        strstr(shoal.cfg.binding, ":spread") && CPU_COUNT(&job) > CPU_COUNT(&me->cpus))
+        shoal_backoff_unpin_to(&job);
     int cpus = CPU_COUNT(&reach), quota = cgroup_cpus();
     if (quota < cpus)
         cpus = quota;

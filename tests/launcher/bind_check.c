@@ -80,8 +80,10 @@ int main(void)
     /* More PEs than cores: a hardware thread each, every core's first thread first. */
     check(root, "0-7", 6, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5");
     check(root, "0-7", 4, BIND_HWTHREAD, MAP_HWTHREAD, "hwthread", "0 4 1 5");
-    /* More PEs than CPUs: the kernel places them, unless a policy is asked for. */
-    check(root, "0-7", 9, BIND_AUTO, MAP_CORE, "none", "none");
+    /* More PEs than CPUs: spread over the cores round robin, both threads each. */
+    check(root, "0-7", 9, BIND_AUTO, MAP_CORE, "core", "0,4 1,5 2,6 3,7 0,4 1,5 2,6 3,7 0,4");
+    check(root, "0-7", 10, BIND_AUTO, MAP_SOCKET, "core",
+          "0,4 2,6 1,5 3,7 0,4 2,6 1,5 3,7 0,4 2,6");
     check(root, "0-7", 5, BIND_CORE, MAP_CORE, "core", "0,4 1,5 2,6 3,7 0,4");
     check(root, "0-7", 2, BIND_NONE, MAP_CORE, "none", "none");
     check(root, "0-7", 3, BIND_SOCKET, MAP_CORE, "socket", "0-1,4-5 0-1,4-5 2-3,6-7");
@@ -91,7 +93,10 @@ int main(void)
     check(root, "0,1,4", 2, BIND_AUTO, MAP_CORE, "core", "0,4 1");
     check(root, "0,1,4", 3, BIND_AUTO, MAP_CORE, "hwthread", "0 1 4");
     check(root, "6", 1, BIND_AUTO, MAP_CORE, "core", "6");
-    check(root, "6", 2, BIND_AUTO, MAP_CORE, "none", "none");
+    check(root, "6", 2, BIND_AUTO, MAP_CORE, "none",
+          "none"); /* one core: nothing to spread */
+    check(root, "0,4", 3, BIND_AUTO, MAP_CORE, "none", "none");
+    check(root, "0,1,4", 4, BIND_AUTO, MAP_CORE, "core", "0,4 1 0,4 1");
 
     /* No topology files at all: every CPU is a core of its own. */
     check("/nonexistent", "0-3", 4, BIND_AUTO, MAP_CORE, "core", "0 1 2 3");
@@ -113,9 +118,25 @@ int main(void)
     check(root, "0-7", 3, BIND_AUTO, MAP_CORE, "core", "1,5 2,6 3,7");
     check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "hwthread", "1 2 3 4");
     check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "none", "none");
+    /* PEs that outnumber the CPUs are spread only when no other job holds any:
+     * that job's PE may spin on its own core. */
+    check(root, "0-7", 12, BIND_AUTO, MAP_CORE, "none", "none");
+    check(root, "1-3,5-7", 9, BIND_AUTO, MAP_CORE, "core",
+          "1,5 2,6 3,7 1,5 2,6 3,7 1,5 2,6 3,7");
     check(root, "0-7", 2, BIND_CORE, MAP_CORE, "core", "0,4 1,5");
     close(fd);
     check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5 6 7");
+    check(root, "0-7", 12, BIND_AUTO, MAP_CORE, "core",
+          "0,4 1,5 2,6 3,7 0,4 1,5 2,6 3,7 0,4 1,5 2,6 3,7");
+    /* A spread job holds every CPU: a later job is left unbound. */
+    {
+        struct bind_plan first;
+        cpu_set_t all;
+        cpulist_parse("0-7", &all);
+        bind_plan(root, lockdir, &all, 9, BIND_AUTO, MAP_CORE, &first);
+        check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "none", "none");
+        bind_plan_free(&first);
+    }
 
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);

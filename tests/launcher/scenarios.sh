@@ -291,8 +291,16 @@ progress)
     done
     ;;
 binding)
+    # The cores among a CPU list (0-3,6), as /sys names them.
+    cores_of() {
+        local IFS=, r
+        for r in $1; do seq "${r%-*}" "${r#*-}"; done |
+            while read -r c; do cat "/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" 2>/dev/null || echo "$c"; done |
+            sort -u | wc -l
+    }
     # Each PE gets CPUs of its own when the PEs fit the CPUs oshrun may use;
-    # otherwise the kernel places them. An inherited mask is respected.
+    # otherwise they are spread over the cores round robin (unless the mask is
+    # one core). An inherited mask is respected.
     allowed=$(taskset -pc $$ | sed 's/.*: //')
     ncpu=$(nproc)
     osh -n "$NP" "$CHECK" where
@@ -301,8 +309,21 @@ binding)
         sets=$(sed -n 's/^where [0-9]* cpus=\([^ ]*\) .*/\1/p' "$T/out")
         [ "$(tr ',' '\n' <<<"$sets" | sort | uniq -d | wc -l)" -eq 0 ] || fail "PEs share CPUs: $sets"
         expect_out "binding=(core|hwthread) "
-    else
-        [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "oversubscribed PEs were bound"
+    elif [ "$(cores_of "$allowed")" -gt 1 ]; then
+        [ "$(grep -c "binding=core:spread " "$T/out")" -eq "$NP" ] || fail "oversubscribed PEs were not spread over the cores"
+        # Round robin: no CPU set has two PEs more than another.
+        counts=$(sed -n 's/^where [0-9]* cpus=\([^ ]*\) .*/\1/p' "$T/out" | sort | uniq -c | awk '{print $1}' | sort -n)
+        [ $(($(tail -1 <<<"$counts") - $(head -1 <<<"$counts"))) -le 1 ] || fail "PEs not spread evenly: $counts"
+        # A job holding one of the CPUs leaves them to the kernel.
+        rm -f "$BOOT_CHECK_PIDDIR"/pe.*
+        "$OSHRUN" -n 1 --bind-to core "$CHECK" hang-all </dev/null >/dev/null 2>&1 &
+        holder=$!
+        for ((i = 0; i < 200; i++)); do [ -s "$BOOT_CHECK_PIDDIR/pe.0" ] && break; sleep 0.05; done
+        osh -n "$NP" --report-bindings "$CHECK" where
+        kill -TERM "$holder"
+        wait "$holder"
+        [ "$(grep -c "binding=none " "$T/out")" -eq "$NP" ] || fail "oversubscribed PEs were spread over a CPU another job holds"
+        expect_err "not bound \(other oshrun jobs hold the CPUs they would get\)"
     fi
     osh -n "$NP" --bind-to hwthread "$CHECK" where
     expect_rc 0
@@ -573,7 +594,7 @@ info)
     SHMEM_INFO=1 osh -n "$NP" "$CHECK" ok
     expect_rc 0
     for ((r = 0; r < NP; r++)); do
-        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to its own (core|hwthread)|not bound by oshrun: more PEs than free CPUs, or --bind-to none)\)$"
+        expect_out "^PE $r on [^ ]+: CPUs [0-9][-0-9,]* \((bound by oshrun to (its own (core|hwthread)|a core shared with other PEs(, until a task outside the job holds it)?)|not bound by oshrun: --bind-to none, other oshrun jobs hold CPUs it would get, or one core for all)\)$"
     done
     expect_out '^  SHOAL_BIND +auto'
     SHMEM_INFO=1 osh -n "$NP" --bind-to none "$CHECK" ok

@@ -1,7 +1,10 @@
 /* Where each PE runs. oshrun gives every PE its own core when the PEs fit the
  * cores it may use (its inherited affinity mask, narrowed by the cgroup's
  * cpuset), and otherwise its own hardware thread (distinct cores first, then
- * their siblings), or leaves placement to the kernel when PEs outnumber CPUs.
+ * their siblings); PEs that outnumber the CPUs are spread over the cores round
+ * robin (several PEs per core), so that the kernel does not move them between
+ * CPUs as they wait and wake (8 PEs on 2 CPUs: small collectives twice as fast
+ * as unbound; docs/performance.md, "Crowded nodes").
  * Cores and sockets come from /sys topology, so hyperthread siblings are never
  * mistaken for cores. Every oshrun holds an advisory lock (flock) on a file per
  * CPU it binds to while its job runs, and automatic placement takes only CPUs
@@ -228,6 +231,25 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
     return BIND_NONE;
 }
 
+/* Automatic placement of PEs that outnumber the CPUs: spread over every core,
+ * when no other job holds any of them. Such a job's PEs are bound there and may
+ * spin on a core of their own; PEs pinned beside them could not move away.
+ * Returns the binding, or -1 when locking is unavailable. */
+static int take_all(struct bind_plan *plan, const char *dir)
+{
+    for (int i = 0; i < plan->ncpu; i++) {
+        int ok = lock_cpu(plan, dir, i);
+        if (ok < 0)
+            return -1;
+        if (!ok) {
+            plan->others = true;
+            unlock_all(plan);
+            return BIND_NONE;
+        }
+    }
+    return BIND_CORE;
+}
+
 /* Works out how PEs are placed: plan->how is what applies (BIND_NONE when the
  * kernel places them) and bind_cpus gives each PE its CPUs. */
 void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_in, int np,
@@ -302,12 +324,16 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
     plan->ncore_use = ncore;
     plan->ncpu_use = ncpu;
 
-    int how = want;
-    if (how == BIND_AUTO && np <= ncpu && lockdir && *lockdir)
-        how = take_free(plan, lockdir, np, core_order, thread_order);
+    /* Spreading over a single core would bind the PEs where they are anyway. */
+    int how = want, spread = np > ncpu && ncore > 1;
+    if (how == BIND_AUTO && lockdir && *lockdir)
+        how = np <= ncpu ? take_free(plan, lockdir, np, core_order, thread_order)
+                : spread ? take_all(plan, lockdir)
+                         : BIND_NONE;
     if (how == BIND_AUTO || how < 0)
-        how = np <= ncore ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
+        how = np <= ncore || spread ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
     plan->how = ncpu > 0 ? (enum bind_to)how : BIND_NONE;
+    plan->spread = want == BIND_AUTO && spread && plan->how == BIND_CORE;
     plan->shared = how == BIND_SOCKET ||
             np > (how == BIND_HWTHREAD ? plan->ncpu_use : plan->ncore_use);
     /* An explicit policy goes where it is told, but still marks what it uses. */

@@ -351,7 +351,9 @@ static void report_bindings(const struct job *j)
 void binding_env(const struct job *j, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s", bind_name(j->bind.how),
-             j->bind.how != BIND_NONE && j->bind.shared ? ":shared" : "");
+             j->bind.spread                                       ? ":spread"
+                     : j->bind.how != BIND_NONE && j->bind.shared ? ":shared"
+                                                                  : "");
 }
 
 void spawn_pes(struct job *j)
