@@ -52,7 +52,8 @@
       "ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)")     \
     X(SHOAL_BIND, NULL, STR, "auto", bind,                                                   \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
-      "PEs fit, else own hardware thread, else unbound), core, hwthread, socket, none")      \
+      "PEs fit, else own hardware thread, else spread over the cores), core, hwthread, "     \
+      "socket, none")                                                                        \
     X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", bind_lockdir,                                   \
       "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take "    \
       "different CPUs; empty = no locks")                                                    \
