@@ -2,12 +2,21 @@
  * RANK argument is a PE number or "last".
  *   ok                        init, check the PE numbers, barrier, finalize
  *   global_exit STATUS RANK   PE RANK calls shmem_global_exit(STATUS), the others wait
- *   nofinalize RANK           PE RANK returns from main without shmem_finalize */
+ *   nofinalize RANK           PE RANK returns from main without shmem_finalize
+ *   crowd N                   N barriers; prints how many CPUs the PE may use after
+ *                             shmem_init and after them, and its SHOAL_BINDING */
+#include <sched.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static int cpus_now(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) ? -1 : CPU_COUNT(&set);
+}
 
 static int rank_arg(const char *s)
 {
@@ -39,6 +48,14 @@ int main(int argc, char **argv)
         shmem_global_exit(atoi(argv[2]));
     if (!strcmp(mode, "nofinalize") && me == rank_arg(argc > 2 ? argv[2] : NULL))
         return 0;
+    if (!strcmp(mode, "crowd")) {
+        int before = cpus_now();
+        for (long i = 0, rounds = argc > 2 ? atol(argv[2]) : 1000; i < rounds; i++)
+            shmem_barrier_all();
+        const char *how = getenv("SHOAL_BINDING");
+        printf("crowd %d before=%d after=%d binding=%s\n", me, before, cpus_now(),
+               how ? how : "(unset)");
+    }
     shmem_barrier_all();
     printf("PE %d of %d done\n", me, n);
     shmem_finalize();

@@ -48,6 +48,13 @@ run() {
     no_leftovers
 }
 osh() { run "$OSHRUN" "$@"; }
+# The cores among a CPU list (0-3,6), as /sys names them.
+cores_of() {
+    local IFS=, r
+    for r in $1; do seq "${r%-*}" "${r#*-}"; done |
+        while read -r c; do cat "/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" 2>/dev/null || echo "$c"; done |
+        sort -u | wc -l
+}
 
 expect_rc() { [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"; }
 expect_err() { grep -Eq -- "$1" "$T/err" || fail "stderr lacks /$1/"; }
@@ -291,13 +298,6 @@ progress)
     done
     ;;
 binding)
-    # The cores among a CPU list (0-3,6), as /sys names them.
-    cores_of() {
-        local IFS=, r
-        for r in $1; do seq "${r%-*}" "${r#*-}"; done |
-            while read -r c; do cat "/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" 2>/dev/null || echo "$c"; done |
-            sort -u | wc -l
-    }
     # Each PE gets CPUs of its own when the PEs fit the CPUs oshrun may use;
     # otherwise they are spread over the cores round robin (unless the mask is
     # one core). An inherited mask is respected.
@@ -613,6 +613,36 @@ info)
     expect_no_err
     SHMEM_INFO=1 run "$CHECK" ok
     expect_out "^PE 0 on [^ ]+: CPUs [0-9][-0-9,]* \(as the shell left it\)$"
+    ;;
+crowd)
+    # CHECK is api_check. PEs that outnumber the CPUs are spread over the cores; a
+    # task outside the job on their CPU (here a busy loop on every CPU) makes each
+    # leave its core for the job's CPUs, while --bind-to core stays where it is told.
+    allowed=$(taskset -pc $$ | sed 's/.*: //')
+    ncpu=$(nproc)
+    if [ "$NP" -le "$ncpu" ] || [ "$(cores_of "$allowed")" -lt 2 ]; then
+        osh -n "$NP" "$CHECK" crowd 10
+        expect_rc 0
+        exit 0
+    fi
+    hogs=()
+    for ((c = 0; c < ncpu; c++)); do
+        timeout 50 sh -c 'while :; do :; done' &
+        hogs+=($!)
+    done
+    osh -n "$NP" "$CHECK" crowd 2000
+    rc_auto=$rc out_auto=$(cat "$T/out")
+    osh -n "$NP" --bind-to core "$CHECK" crowd 2000
+    kill "${hogs[@]}"
+    wait "${hogs[@]}" 2>/dev/null
+    expect_rc 0
+    ! grep -q "after=$ncpu " "$T/out" || fail "a PE bound by --bind-to core left its core"
+    rc=$rc_auto
+    expect_rc 0
+    echo "$out_auto" >"$T/out"
+    [ "$(grep -c "binding=core:spread$" "$T/out")" -eq "$NP" ] || fail "PEs were not spread"
+    [ "$(grep -Ec "^crowd [0-9]+ before=[0-9]+ after=$ncpu " "$T/out")" -eq "$NP" ] ||
+        fail "spread PEs beside busy tasks did not widen to the job's $ncpu CPUs"
     ;;
 api)
     # CHECK is api_check here: the same paths through shmem_init and friends.
