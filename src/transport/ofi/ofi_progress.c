@@ -56,7 +56,11 @@ __thread uint64_t ofi_pe_last_ns;
  * weight keeps it eligible. The thread sleeps while idle and keeps away from a PE
  * busy in the transport, so the weight costs a computing PE only the service of its
  * peers. Raising a priority needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e): without,
- * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. */
+ * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. Only
+ * where the PE has a core of its own: where PEs share cores the thread would also
+ * win the core from other PEs, and while it streams a large get, polling because the
+ * wait object stays ready, it starved the receiver beside it (ofi.progress_auto at 4
+ * PEs on 2 cores: 1.6-3.1 s at nice 0, 2.5-26 s at nice -10). */
 #define OFI_PROGRESS_NICE_UP 10
 
 /* The progress thread leaves an error to the PE's own threads, whose report can name
@@ -399,9 +403,14 @@ static uint64_t completions(void)
 }
 
 /* Raises this thread's priority OFI_PROGRESS_NICE_UP levels above the PE's, or as
- * far as RLIMIT_NICE allows; leaves it where it is when neither permits. */
+ * far as RLIMIT_NICE allows, where the PE has a core of its own; leaves it where it
+ * is otherwise. */
 static void raise_priority(void)
 {
+    if (!shoal.own_core) {
+        SHOAL_LOG(OFI, INFO, "progress thread at its PE's priority: PEs share cores");
+        return;
+    }
     id_t tid = (id_t)syscall(SYS_gettid);
     errno = 0;
     int was = getpriority(PRIO_PROCESS, tid);
