@@ -52,7 +52,7 @@ __thread uint64_t ofi_pe_last_ns;
  * computing thread finish its slice first: under EEVDF (Linux 6.6 on) a thread that
  * wakes often has run ahead of its fair share, is not eligible, and runs only at the
  * next tick, up to 4 ms later at HZ=250 (0.2-1% of such gets; perf sched on 2 PEs
- * over tcp;ofi_rxm), which makes the mean get several times its median. A higher
+ * over tcp;ofi_rxm), which makes the mean get about twice its median. A higher
  * weight keeps it eligible. The thread sleeps while idle and keeps away from a PE
  * busy in the transport, so the weight costs a computing PE only the service of its
  * peers. Raising a priority needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e): without,
