@@ -72,7 +72,8 @@ struct ofi_reg {
 };
 
 /* Small puts to one PE held in a bounce slot until they go as one write
- * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes. */
+ * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes.
+ * An open bundle owes no fence: a put that opens one waits for it first. */
 struct ofi_bundle {
     struct ofi_slot *slot; /* NULL when no bundle is open */
     size_t len;
@@ -117,8 +118,11 @@ struct ofi_ctx {
     int fence_pending;  /* the next put or AMO waits for earlier writes */
     int direct_pending; /* a direct put's source may still be read: local
                                        completion must wait for the write counter */
+    /* Puts that joined bundles beyond one per bundle posted: what turns counts of
+     * messages into counts of operations (ofi_pcntr.c). */
+    uint64_t bundle_surplus;
     /* Session modes (ofi_session.c), set between session start and stop. */
-    int bundling;   /* small puts join bundles */
+    int bundling;   /* small puts join bundles, which only this PE's calls send */
     int pws_defer;  /* put-with-signal: signals wait for one fence */
     int unreliable; /* non-fetching AMOs go once through uep */
     struct ofi_bundle bundle;
@@ -187,6 +191,7 @@ struct ofi_state {
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    int bundle_puts;       /* outside sessions too; not with target_cntr (ofi_pcntr.c) */
     size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
     int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */

@@ -215,6 +215,7 @@ static void park(struct ofi_ctx *c)
         return;
     }
     c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
+    c->bundle_surplus = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->parked = ofi.idle;
     ofi.idle = c;

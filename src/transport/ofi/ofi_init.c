@@ -410,6 +410,7 @@ static void adopt_info(struct fi_info *info)
         ofi.rma_iov_limit = 1;
     if (!ofi.rma_iov_limit)
         ofi.bundle_size = 0;
+    ofi.bundle_puts = ofi.bundle_size > 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders
      * after them, on an endpoint that can use the context's slot descriptor. */
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&

@@ -294,11 +294,13 @@ static int progress_all(int flush)
             continue; /* its holder drives it */
         }
         /* What a session holds back goes out while the PE waits: a peer may be
-         * waiting for it. Not from the progress thread: the PE is not waiting, and
-         * bundles would leave half full. */
+         * waiting for it. From the progress thread (the PE is away from Shoal)
+         * only the bundles of puts outside a session (ofi_bundle.c). */
         if (c->ready) {
             if (flush)
                 ofi_flush_deferred(c);
+            else if (c->bundle.slot && !c->bundling)
+                ofi_bundle_flush(c);
             ofi_drain_cq(c);
         }
         if (c->locked)
