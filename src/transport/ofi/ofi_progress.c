@@ -296,13 +296,11 @@ static int progress_all(int flush)
         /* What a session holds back goes out while the PE waits: a peer may be
          * waiting for it. From the progress thread (the PE is away from Shoal)
          * only the bundles of puts outside a session (ofi_bundle.c). */
-        if (c->ready) {
-            if (flush)
-                ofi_flush_deferred(c);
-            else if (c->bundle.slot && !c->bundling)
-                ofi_bundle_flush(c);
-            ofi_drain_cq(c);
-        }
+        if (flush)
+            ofi_flush_deferred(c);
+        else if (c->bundle.slot && !c->bundling)
+            ofi_bundle_flush(c);
+        ofi_drain_cq(c);
         if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
