@@ -190,7 +190,7 @@ struct ofi_state {
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
-    int bundle_puts;       /* outside sessions too; not with target_cntr (ofi_pcntr.c) */
+    int bundle_puts;       /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
     size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
     int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
@@ -199,7 +199,9 @@ struct ofi_state {
     int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
     int progress_fd;      /* the default CQ's wait object, or -1: the thread polls */
-    int progress_stop_fd; /* eventfd that wakes the thread to end it */
+    int progress_stop_fd; /* eventfd that wakes the thread (to end it, or kicked) */
+    int progress_asleep;  /* the thread sleeps on its wait object (ofi_progress_kick) */
+    int bundle_news;      /* a bundle was opened outside a session (ofi_bundle_opened) */
     volatile int progress_stop;
     int progress_running;
     /* When a PE thread last called the transport (CLOCK_MONOTONIC, ns), while the
@@ -388,6 +390,21 @@ void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
+/* Wakes the progress thread where it sleeps on its wait object, which nothing a
+ * PE sends would end: a bundle opened outside a session (ofi_bundle.c) then leaves
+ * once the PE is away from Shoal, not at the thread's next wake-up (OFI_WAKE_MS). */
+void ofi_progress_kick(void);
+/* A bundle was opened outside a session: the progress thread must not sleep
+ * through it. Either it sees the news before it sleeps (sleep_on_fd) or this sees
+ * it asleep and kicks it: both sides store, then load, sequentially consistent. */
+static inline void ofi_bundle_opened(void)
+{
+    if (!ofi.progress_running)
+        return;
+    __atomic_store_n(&ofi.bundle_news, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&ofi.progress_asleep, __ATOMIC_SEQ_CST))
+        ofi_progress_kick();
+}
 
 /* One poll of a wait inside the transport: drives every context, then backs off
  * as every wait of a multi-node job does (spin_polls, core/backoff.c). */

@@ -102,6 +102,8 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
             ofi_wait_issued(c);
         }
         struct ofi_slot *s = ofi_slot_get(c);
+        if (!c->bundling)
+            ofi_bundle_opened();
         b->slot = s;
         b->pe = s->pe = pe;
         b->len = 0;

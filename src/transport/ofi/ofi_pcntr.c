@@ -13,7 +13,8 @@ void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
      * every message is (until then done messages undercount done puts). */
     uint64_t wdone = ofi_writes_done(c);
     n->writes = c->writes + c->bundle_surplus;
-    n->writes_done = wdone == c->writes && !c->bundle.slot ? wdone + c->bundle_surplus : wdone;
+    n->writes_done =
+            wdone == c->writes && !c->bundle.slot ? wdone + c->bundle_surplus : wdone;
     n->reads = c->reads;
     n->reads_done = rdone;
     if (ofi.plain_amo_fetches) {

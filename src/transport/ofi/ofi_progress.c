@@ -334,7 +334,8 @@ int ofi_progress_thread_wanted(void)
 }
 
 /* Sleeps until the default CQ's wait object or the stop eventfd fires, or
- * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). */
+ * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). The
+ * eventfd also carries ofi_progress_kick's wake-ups, which it drains. */
 static void sleep_on_fd(void)
 {
     struct fid *cq = &ofi.dflt->cq->fid;
@@ -342,7 +343,25 @@ static void sleep_on_fd(void)
         return; /* events are pending: drive again at once */
     struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 },
                            { ofi.progress_stop_fd, POLLIN, 0 } };
-    poll(p, 2, OFI_WAKE_MS);
+    /* A bundle opened since the thread last drove (progress_all sends it) and
+     * before it was marked asleep, whose PE therefore did not kick it: drive again. */
+    __atomic_store_n(&ofi.progress_asleep, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_exchange_n(&ofi.bundle_news, 0, __ATOMIC_SEQ_CST))
+        poll(p, 2, OFI_WAKE_MS);
+    __atomic_store_n(&ofi.progress_asleep, 0, __ATOMIC_RELAXED);
+    uint64_t n;
+    if ((p[1].revents & POLLIN) && read(ofi.progress_stop_fd, &n, sizeof n) < 0) {
+        /* Nothing to drain: another read took it. */
+    }
+}
+
+void ofi_progress_kick(void)
+{
+    uint64_t one = 1;
+    /* The first kicker wakes it; a write that fails leaves it to OFI_WAKE_MS. */
+    if (__atomic_exchange_n(&ofi.progress_asleep, 0, __ATOMIC_ACQ_REL) &&
+        write(ofi.progress_stop_fd, &one, sizeof one) < 0) {
+    }
 }
 
 /* A waiting PE thread's sleep. Where PEs outnumber cores it is on the default
