@@ -13,11 +13,15 @@
  *   wait_cpu   meanwhile the CPU time of PE 0, waiting in shmem_barrier_all for
  *              PE 1: a waiting PE that owns its core polls, so this is near 100 %
  *              by design there, and low where PEs outnumber cores.
+ * get_busy and get_wait are means, as OSU's latencies are; *_p50 beside them is the
+ * median get, timed one by one: where a few gets wait milliseconds for the target's
+ * progress thread to be scheduled, the two part (docs/performance.md).
  * Other PEs stay idle. Verifies every value it gets. */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -25,18 +29,39 @@ static long value = 42; /* symmetric: what PE 0 gets */
 static long release;    /* symmetric: PE 0 sets it when done */
 static double bg_pct;   /* symmetric: PE 1's busy_bg_cpu, for PE 0 to report */
 
-static double get_latency(long iters, long warmup)
+static int by_value(const void *a, const void *b)
 {
-    double t0 = 0;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean get latency in us over iters gets; *median: the median get. */
+static double get_latency(long iters, long warmup, double *median)
+{
+    double *each = malloc((size_t)iters * sizeof *each);
+    if (!each) {
+        fprintf(stderr, "progress: out of memory\n");
+        shmem_global_exit(1);
+    }
+    double t0 = 0, prev = 0;
     for (long i = -warmup; i < iters; i++) {
         if (i == 0)
-            t0 = bench_now();
+            t0 = prev = bench_now();
         if (shmem_long_g(&value, 1) != 42) {
             fprintf(stderr, "progress: PE 0 got a wrong value from PE 1\n");
             shmem_global_exit(1);
         }
+        if (i >= 0) {
+            double now = bench_now();
+            each[i] = now - prev;
+            prev = now;
+        }
     }
-    return (bench_now() - t0) / (double)iters * 1e6;
+    double mean = (prev - t0) / (double)iters * 1e6;
+    qsort(each, (size_t)iters, sizeof *each, by_value);
+    *median = each[iters / 2] * 1e6;
+    free(each);
+    return mean;
 }
 
 static double cpu_seconds_of(int who)
@@ -89,11 +114,15 @@ int main(int argc, char **argv)
         release = 0;
         shmem_barrier_all();
         if (me == 0) {
-            double us = get_latency(o.iters, o.warmup);
+            double p50, us = get_latency(o.iters, o.warmup, &p50);
             shmem_long_p(&release, 1, 1);
             shmem_quiet();
-            printf("%-14s %10.2f us\n", busy ? "get_busy" : "get_wait", us);
-            bench_result(busy ? "get_busy" : "get_wait", 8, "lat_us", us);
+            const char *name = busy ? "get_busy" : "get_wait";
+            char median[32];
+            snprintf(median, sizeof median, "%s_p50", name);
+            printf("%-14s %10.2f us\n%-14s %10.2f us\n", name, us, median, p50);
+            bench_result(name, 8, "lat_us", us);
+            bench_result(median, 8, "lat_us", p50);
         } else if (me == 1) {
             if (busy)
                 while (!__atomic_load_n(&release, __ATOMIC_ACQUIRE))
