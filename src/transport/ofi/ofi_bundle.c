@@ -9,9 +9,11 @@
  * provider's rma_iov_limit), overlaps a piece already in it (so writes to one
  * address stay separate and in order), or an operation must be ordered after it:
  * any other put or AMO, a get, fence, quiet, a wait, progress, or the end of a
- * session; and outside a session when the progress thread finds the PE away from
- * Shoal (ofi_progress.c), so that a put is not held while the program computes.
- * The copy makes every bundled put's source free at once, a blocking one's too.
+ * session. Outside sessions puts bundle only where the progress thread runs
+ * (ofi.bundle_puts), which sends a bundle once it finds the PE away from Shoal
+ * (ofi_progress.c), so that a put is not held while the program computes; a PE
+ * that opens one while the thread sleeps wakes it (ofi_bundle_opened). The copy
+ * makes every bundled put's source free at once, a blocking one's too.
  *
  * The put-with-signal transform of the seed paper (Fig. 11), for sessions with
  * SHMEM_SESSION_OP_PWS: payloads join bundles, signals are held back, and when
