@@ -214,7 +214,7 @@ void ofi_stall_fatal(struct ofi_ctx *c, const char *what, int pe)
     char targets[128] = "";
     if (pe >= 0) {
         snprintf(targets, sizeof targets, " (waiting on PE %d)", pe);
-    } else if (c) {
+    } else {
         char pes[96] = "";
         slot_targets(c, pes, sizeof pes);
         if (pes[0])
