@@ -89,7 +89,6 @@ struct ofi_pws {
 };
 
 struct ofi_ctx {
-    int ready; /* endpoint, CQ, counters and slots are open */
     struct fid_ep *ep;
     struct fid_cq *cq;      /* bounce-slot completions and every error */
     struct fid_cntr *wcntr; /* puts and non-fetching AMOs; NULL with ofi.quiet_read */
@@ -236,8 +235,6 @@ static inline struct ofi_ctx *ofi_ctx_of(struct shoal_ctx *ctx)
     return (struct ofi_ctx *)ctx->net;
 }
 
-void ofi_ctx_enable_or_die(struct ofi_ctx *c);
-
 static inline void ofi_lock(struct ofi_ctx *c)
 {
     if (c->locked)
@@ -250,28 +247,12 @@ static inline void ofi_unlock(struct ofi_ctx *c)
         pthread_mutex_unlock(&c->lock);
 }
 
-/* The context of an operation, locked, with its endpoint open. */
+/* The context of an operation, locked (its endpoint is open from creation). */
 static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     ofi_pe_busy();
     ofi_lock(c);
-    if (SHOAL_UNLIKELY(!c->ready))
-        ofi_ctx_enable_or_die(c);
-    return c;
-}
-
-/* The context of a completion or ordering call, locked; NULL (unlocked) when it
- * never opened its endpoint, so has nothing to complete. */
-static inline struct ofi_ctx *ofi_ctx_used(struct shoal_ctx *ctx)
-{
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-    ofi_pe_busy();
-    ofi_lock(c);
-    if (SHOAL_UNLIKELY(!c->ready)) {
-        ofi_unlock(c);
-        return NULL;
-    }
     return c;
 }
 
@@ -376,7 +357,8 @@ void ofi_reg_release(struct ofi_ctx *c);
 /* ofi_ctx.c */
 /* shared: other threads may use it (not SHMEM_CTX_PRIVATE or _SERIALIZED). */
 struct ofi_ctx *ofi_ctx_open(int shared);
-/* Opens c's endpoint, CQ, counters and slots; 0 or -1 after a warning. */
+/* Opens c's endpoint, CQ, counters and slots, and lists c among the contexts
+ * progress drives; 0, or -1 after a warning (ofi_ctx_close then frees c). */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
 /* Closes the endpoints parked by ofi_ctx_destroy; at shutdown. */

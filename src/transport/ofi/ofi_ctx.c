@@ -2,7 +2,9 @@
  * endpoint; the private and serialized contexts of a SHMEM_THREAD_MULTIPLE
  * program each have their own endpoint, completion queue and counters, so that
  * quiet on one never waits for another, and threads using different contexts
- * never share transmit state (nor a lock). */
+ * never share transmit state (nor a lock). Those endpoints are opened and
+ * connected to their nearest peers by shmem_ctx_create (warm), so that a
+ * context's first operation costs about what later ones do. */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -52,8 +54,6 @@ static int open_slots(struct ofi_ctx *c)
     return 0;
 }
 
-/* A context's endpoint is opened on its first operation: programs create many
- * contexts they never use, and an rxm endpoint costs megabytes of buffers. */
 struct ofi_ctx *ofi_ctx_open(int shared)
 {
     struct ofi_ctx *c = calloc(1, sizeof *c);
@@ -63,10 +63,6 @@ struct ofi_ctx *ofi_ctx_open(int shared)
     }
     c->locked = ofi.locked && shared;
     pthread_mutex_init(&c->lock, NULL);
-    pthread_mutex_lock(&ofi.ctxs_lock);
-    c->next_ctx = ofi.ctxs;
-    ofi.ctxs = c;
-    pthread_mutex_unlock(&ofi.ctxs_lock);
     return c;
 }
 
@@ -123,17 +119,11 @@ int ofi_ctx_enable(struct ofi_ctx *c)
         return ctx_fail("fi_enable", rc);
     if (open_slots(c))
         return -1;
-    c->ready = 1;
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->next_ctx = ofi.ctxs;
+    ofi.ctxs = c;
+    pthread_mutex_unlock(&ofi.ctxs_lock);
     return 0;
-}
-
-void ofi_ctx_enable_or_die(struct ofi_ctx *c)
-{
-    if (ofi_ctx_enable(c))
-        shoal_fatal(
-                "shmem_ctx",
-                "cannot open a libfabric endpoint for a context (see the "
-                "warning above); use fewer contexts at once or another SHMEM_OFI_PROVIDER");
 }
 
 void ofi_ctx_close(struct ofi_ctx *c)
@@ -171,7 +161,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
 /* Contexts share the default context's endpoint, CQ, counters and slots unless
  * threads need them apart: an endpoint of their own costs provider buffers
  * (about 4 MB on tcp;ofi_rxm with the settings ofi_init.c gives rxm, 84 MB with
- * rxm's defaults) and a connection set up on the first operation (a few ms).
+ * rxm's defaults), opened when the context is created, and connections (warm).
  * Sharing is correct (quiet and fence on one context may then also wait for the
  * others' operations, which they are allowed to) and what a program whose
  * threads never call Shoal at once gets. Private and serialized contexts of a
@@ -210,7 +200,7 @@ static void park(struct ofi_ctx *c)
 {
     ofi_reg_release(c);
     ofi_session_close(c);
-    if (c->ready && ((c->wcntr && fi_cntr_set(c->wcntr, 0)) || fi_cntr_set(c->rcntr, 0))) {
+    if ((c->wcntr && fi_cntr_set(c->wcntr, 0)) || fi_cntr_set(c->rcntr, 0)) {
         ofi_ctx_close(c);
         return;
     }
@@ -228,6 +218,73 @@ void ofi_ctx_close_idle(void)
         ofi_ctx_close(c);
 }
 
+/* How many PEs a new context's endpoint connects to while it is created, and for
+ * how long at most it tries (ns). */
+#define OFI_CTX_WARM_PEERS 4
+#define OFI_CTX_WARM_NS 100000000L
+
+/* Connects c's endpoint to the OFI_CTX_WARM_PEERS nearest PEs that it reaches
+ * over the network (PE+1, PE-1, PE+2, PE-2: the neighbours most programs talk to
+ * first), so that its first operation finds them connected. ofi_rxm connects on a
+ * peer's first operation and refuses it (EAGAIN) until the connection is made: a
+ * handshake with the peer's progress, and buffers rxm allocates on first use,
+ * about 3 ms a context on loopback TCP, which the first put + quiet paid, and more
+ * whenever either PE lost its core meanwhile (slowest of 32 contexts: 12-28 ms).
+ * Here each peer gets one 8-byte read into the discard buffer, posted once the
+ * provider takes it, so the handshakes overlap. Best effort: a peer that has not
+ * connected within OFI_CTX_WARM_NS (one that computes without a progress thread),
+ * or a provider that refuses (out of sockets, say), leaves the rest to the first
+ * operations, as before; the reads posted are waited for, and the read counter
+ * set back to zero, so that the new context has counted nothing (shmemx_pcntr_*)
+ * where the provider can set its counters (as parking needs). Providers without
+ * connections take the reads at once. */
+static void warm(struct ofi_ctx *c)
+{
+    int pes[OFI_CTX_WARM_PEERS], n = 0;
+    for (int k = 1; k < shoal.n_pes && n < OFI_CTX_WARM_PEERS; k++) {
+        int off = k % 2 ? (k + 1) / 2 : shoal.n_pes - k / 2; /* distinct for k < n_pes */
+        int pe = (shoal.my_pe + off) % shoal.n_pes;
+        if (!shoal_pe_local(pe))
+            pes[n++] = pe;
+    }
+    struct shoal_backoff b = { 0 };
+    uint64_t end = ofi_now_ns() + OFI_CTX_WARM_NS;
+    ssize_t rc = 0;
+    while (n) {
+        for (int i = 0; i < n;) {
+            int pe = pes[i];
+            rc = fi_read(c->ep, c->discard, 8, c->slot_desc, (fi_addr_t)pe,
+                         ofi_raddr(SHOAL_SEG_HEAP, 0, pe), ofi_rkey(SHOAL_SEG_HEAP, pe),
+                         ofi.pe_tag + pe);
+            if (rc == -FI_EAGAIN) {
+                i++;
+                continue;
+            }
+            if (rc)
+                break;
+            c->reads++;
+            pes[i] = pes[--n];
+        }
+        if (!n || (rc && rc != -FI_EAGAIN) || ofi_now_ns() >= end)
+            break;
+        ofi_drain_cq(c);
+        ofi_progress_others(c);
+        ofi_backoff(&b);
+    }
+    SHOAL_LOG(OFI, DEBUG,
+              "new context's endpoint: %d of its nearest peers not connected yet%s%s", n,
+              rc && rc != -FI_EAGAIN ? ": " : "",
+              rc && rc != -FI_EAGAIN ? fi_strerror((int)-rc) : "");
+    if (!c->reads)
+        return;
+    ofi_wait_cntr(c, c->rcntr, c->reads, "a read connecting a new context");
+    if (!fi_cntr_set(c->rcntr, 0))
+        c->reads = 0;
+}
+
+/* A context of its own opens its endpoint here rather than on its first
+ * operation, which the specification lets be faster than creation: a parked one
+ * (connected already), or a new one, connected to its nearest peers (warm). */
 int ofi_ctx_create(struct shoal_ctx *ctx)
 {
     if (!own_endpoint(ctx)) {
@@ -235,10 +292,17 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
         return 0;
     }
     struct ofi_ctx *c = take_idle();
-    if (!c)
-        c = ofi_ctx_open(0);
+    if (!c) {
+        if (!(c = ofi_ctx_open(0)))
+            return -1;
+        if (ofi_ctx_enable(c)) {
+            ofi_ctx_close(c);
+            return -1;
+        }
+        warm(c);
+    }
     ctx->net = c;
-    return c ? 0 : -1;
+    return 0;
 }
 
 void ofi_ctx_destroy(struct shoal_ctx *ctx)
@@ -248,11 +312,9 @@ void ofi_ctx_destroy(struct shoal_ctx *ctx)
         return;
     /* A session still open ends here: held-back operations go, single-transmit
      * AMOs are settled. */
-    if (c->ready) {
-        ofi_lock(c);
-        ofi_session_end(c);
-        ofi_unlock(c);
-    }
+    ofi_lock(c);
+    ofi_session_end(c);
+    ofi_unlock(c);
     ofi_quiet(ctx);
     if (c != ofi.dflt)
         park(c);

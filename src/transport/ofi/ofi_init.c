@@ -449,9 +449,9 @@ static void provider_default(const char *name, const char *value, const char *wh
  *   waits for its payload's completion before the signal, ofi_signal.c). About
  *   4 MB an endpoint remain.
  * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
- *   us (10 ms) of progress calls, so a new endpoint's first operation, which
- *   connects, took 10-30 ms; at 200 us that look (one event-queue poll) comes
- *   50 times as often. */
+ *   us (10 ms) of progress calls, so connecting a new endpoint (its creation
+ *   does, ofi_ctx.c) took 10-30 ms; at 200 us that look (one event-queue poll)
+ *   comes 50 times as often. */
 static void multi_endpoint_defaults(void)
 {
     static const char why[] = "contexts with endpoints of their own";

@@ -146,18 +146,14 @@ void ofi_quiet_locked(struct ofi_ctx *c)
 
 void ofi_quiet(struct shoal_ctx *ctx)
 {
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (!c)
-        return;
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
     ofi_quiet_locked(c);
     ofi_unlock(c);
 }
 
 void ofi_fence(struct shoal_ctx *ctx)
 {
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (!c)
-        return;
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
     /* What a session holds back is issued before the fence. */
     ofi_flush_deferred(c);
     if (!ofi.writes_ordered &&
@@ -170,9 +166,7 @@ void ofi_fence(struct shoal_ctx *ctx)
  * counter (or, with quiet_read, their CQ entries) catches up. */
 void ofi_local_complete(struct shoal_ctx *ctx)
 {
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (!c)
-        return;
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
     /* Nothing to wait for when every put since the last wait was injected, bounced
      * or bundled: their sources were copied when they were issued. */
     if (c->direct_pending) {

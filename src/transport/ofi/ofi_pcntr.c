@@ -6,28 +6,26 @@
 
 void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
 {
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (c) {
-        uint64_t rdone = fi_cntr_read(c->rcntr);
-        n->writes = c->writes;
-        n->writes_done = ofi_writes_done(c);
-        n->reads = c->reads;
-        n->reads_done = rdone;
-        if (ofi.plain_amo_fetches) {
-            /* Non-fetching AMOs went as fetching ones: they are writes here, and
-             * any of the read counter's outstanding operations may be one of them. */
-            uint64_t out = c->reads - rdone, a = c->amo_reads;
-            n->writes += a;
-            n->writes_done += a - (out < a ? out : a);
-            n->reads -= a;
-            n->reads_done = n->reads - (out < n->reads ? out : n->reads);
-        }
-        /* Bundled puts share a message, held-back ones have none yet, single-transmit
-         * AMOs and triggered operations are not counted when posted. */
-        n->held = c->bundling || c->bundle.slot != NULL || c->npws || c->unreliable ||
-                c->trig_ops != NULL;
-        ofi_unlock(c);
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    uint64_t rdone = fi_cntr_read(c->rcntr);
+    n->writes = c->writes;
+    n->writes_done = ofi_writes_done(c);
+    n->reads = c->reads;
+    n->reads_done = rdone;
+    if (ofi.plain_amo_fetches) {
+        /* Non-fetching AMOs went as fetching ones: they are writes here, and
+         * any of the read counter's outstanding operations may be one of them. */
+        uint64_t out = c->reads - rdone, a = c->amo_reads;
+        n->writes += a;
+        n->writes_done += a - (out < a ? out : a);
+        n->reads -= a;
+        n->reads_done = n->reads - (out < n->reads ? out : n->reads);
     }
+    /* Bundled puts share a message, held-back ones have none yet, single-transmit
+     * AMOs and triggered operations are not counted when posted. */
+    n->held = c->bundling || c->bundle.slot != NULL || c->npws || c->unreliable ||
+            c->trig_ops != NULL;
+    ofi_unlock(c);
     if (ofi.target_cntr)
         n->target = fi_cntr_read(ofi.target_cntr);
 }

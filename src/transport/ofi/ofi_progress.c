@@ -351,11 +351,9 @@ static int progress_all(int flush)
         /* What a session holds back goes out while the PE waits: a peer may be
          * waiting for it. Not from the progress thread: the PE is not waiting, and
          * bundles would leave half full. */
-        if (c->ready) {
-            if (flush)
-                ofi_flush_deferred(c);
-            ofi_drain_cq(c);
-        }
+        if (flush)
+            ofi_flush_deferred(c);
+        ofi_drain_cq(c);
         if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }

@@ -109,9 +109,7 @@ void ofi_session_end(struct ofi_ctx *c)
 
 void ofi_session_stop(struct shoal_ctx *ctx)
 {
-    struct ofi_ctx *c = ofi_ctx_used(ctx);
-    if (!c)
-        return;
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
     ofi_session_end(c);
     ofi_unlock(c);
 }
