@@ -378,10 +378,19 @@ void ofi_drain_cq(struct ofi_ctx *c);
 void ofi_progress_others(struct ofi_ctx *c);
 /* A wait (a refused post, an operation not complete) not over yet: notes when it
  * began (*since, zero before), and ends the job once it has lasted
- * SHMEM_OFI_STALL_TIMEOUT seconds. */
-void ofi_stalled(const char *what, struct timespec *since);
+ * SHMEM_OFI_STALL_TIMEOUT seconds, naming pe, the PE it waits on (-1 where the
+ * caller does not know one: then the PEs of c's bounce slots in flight, if any). */
+int ofi_stall_expired(struct timespec *since);
+__attribute__((noreturn)) void ofi_stall_fatal(struct ofi_ctx *c, const char *what, int pe);
+static inline void ofi_stalled(struct ofi_ctx *c, const char *what, struct timespec *since,
+                               int pe)
+{
+    if (SHOAL_UNLIKELY(ofi_stall_expired(since)))
+        ofi_stall_fatal(c, what, pe);
+}
+/* Waits until cntr reaches target; pe: as for ofi_stalled. */
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
-                   const char *what);
+                   const char *what, int pe);
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
@@ -449,7 +458,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
             ofi_drain_cq(c);                                                                 \
             ofi_progress_others(c);                                                          \
             ofi_backoff(&ofi_b_);                                                            \
-            ofi_stalled(what, &ofi_since_);                                                  \
+            ofi_stalled(c, what, &ofi_since_, -1);                                           \
         }                                                                                    \
         if (SHOAL_UNLIKELY(ofi_rc_))                                                         \
             ofi_fatal_rc(                                                                    \

@@ -152,7 +152,7 @@ void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len
     volatile int done = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (get_common(c, dst, seg, off, len, pe, &done))
-        ofi_wait_cntr(c, c->rcntr, c->reads, "a get");
+        ofi_wait_cntr(c, c->rcntr, c->reads, "a get", pe);
     else
         ofi_wait_flag(c, &done);
     ofi_unlock(c);
