@@ -4,7 +4,8 @@ bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv,
 ctx_cost_shm.csv: one row per run of tcp;ofi_rxm, sockets or shm; columns provider,
 rep, contexts, build, first_op_median_us, first_op_max_us, extra_rss_mb,
 extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
-(bench/plot_issue16.py calls main() with its own caption and names for the builds.)"""
+(bench/plot_issue16.py calls main() with its own caption and names for the builds, and
+log_axes() for its own counts.)"""
 import csv
 import statistics
 import sys
@@ -14,6 +15,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend first)
+
+
+def log_axes(ax, ticks, xlabel):
+    """Log-log axes over a count that doubles: those ticks on x, labelled as numbers."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(t) for t in ticks])
+    ax.set_xlabel(xlabel)
 
 
 def main(src, out, caption=None, labels=None):
@@ -43,11 +53,7 @@ def main(src, out, caption=None, labels=None):
     lat.axhline(10, color="gray", lw=0.8, ls=":")
     lat.text(1, 12, "target: 10 ms", fontsize=8, color="gray")
     for ax in (mem, lat):
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xticks([1, 8, 32])
-        ax.set_xticklabels(["1", "8", "32"])
-        ax.set_xlabel("private contexts per PE (one thread each)")
+        log_axes(ax, [1, 8, 32], "private contexts per PE (one thread each)")
     mem.set_ylabel("extra RSS per PE (MB)")
     mem.set_title("memory")
     lat.set_ylabel("first put + quiet on a new context (ms)")

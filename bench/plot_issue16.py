@@ -213,11 +213,7 @@ def coll_plot(run, rows):
                         fmt=style, marker="o", capsize=3, color=colour,
                         label=f"{c}{'' if c == 'barrier' else ' 8 B'} ({impl})")
     ax.axhline(1000, color="C2", ls="--", lw=1, label="target at 8 PEs: 1 ms")
-    ax.set_xscale("log", base=2)
-    ax.set_xticks([2, 4, 8])
-    ax.set_xticklabels(["2", "4", "8"])
-    ax.set_yscale("log")
-    ax.set_xlabel("PEs (every PE its own node, 2 CPUs)")
+    plot_ctx_cost.log_axes(ax, [2, 4, 8], "PEs (every PE its own node, 2 CPUs)")
     ax.set_ylabel("us per call (slowest PE's average)")
     ax.set_title("Item 4: collectives over tcp;ofi_rxm, bench/micro/coll_small")
     ax.grid(True, which="both", alpha=0.3)

@@ -104,8 +104,15 @@ int shmem_test_lock(long *lock)
 {
     own_half(__func__, lock, 0);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
-    if (lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, me, 0) != 0)
+    if (lock_amo(__func__, lock, 0, 0, SHOAL_AMO_CSWAP, me, 0) != 0) {
+        /* The caller polls, as with shmem_test: drive the network for the peers'
+         * operations on this PE, which the holder's may need to land before it can
+         * clear the lock. Under MPI passive-target RMA (Open MPI 4.1's osc/ucx) a PE
+         * drives MPI only inside MPI calls that wait, and an AMO on its own memory
+         * (the lock's home polling) never waits: test api.lock, home_polls. */
+        shoal_progress();
         return 1;
+    }
     held_add(lock);
     return 0;
 }

@@ -46,8 +46,9 @@ void shoal_team_barrier(struct shoal_team *team)
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    if (shoal.net->coll &&
-        shoal.net->coll->barrier(team->start, team->stride, team->size) == 0)
+    if (coll_net() &&
+        coll_net_barrier(team->start, team->stride, team->size,
+                         team == &shoal_team_world ? epoch : 0) == 0)
         return;
     if (!shoal.multi_node || team->size < 3) {
         dissemination(team, NULL, team->size, team->my_pe, words, epoch);

@@ -145,6 +145,11 @@ static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const
  * then checks that no PE has left the job's collectives (finalized) before the call
  * waited for. word and v: what the wait waits for (v = 0 for pSync words). */
 void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v);
+/* The network transport's barrier of size members from world PE start, stride apart
+ * (coll_net() set), its wait watched as coll_wait_slow watches (coll/stall.c).
+ * epoch: the world team's barrier number when it is the world team's (epochs start
+ * at 1), else 0. Returns 0, or -1 where the transport declined. */
+int coll_net_barrier(int start, int stride, int size, uint64_t epoch);
 
 /* One poll of a collective's wait: spin, or the slow path above. */
 static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)

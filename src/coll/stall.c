@@ -14,7 +14,10 @@
  *   after this PE's world synchronisation number e, a PE that finalized after e or
  *   fewer will never meet this PE's own shmem_finalize.
  * Either way the job ends with a message that says so. Only the slow polls look,
- * and not before CHECK_NS, so waits that end quickly never ask. */
+ * and not before CHECK_NS, so waits that end quickly never ask. Where the network
+ * transport runs the collectives (MPI), its barriers are polled from here too
+ * (coll_net_barrier); its other collectives wait inside MPI, unwatched. */
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -71,7 +74,9 @@ static void after(struct timespec *t, long ns)
     t->tv_nsec %= 1000000000L;
 }
 
-static void check_left(const void *word, uint64_t v)
+/* barrier: the wait is in the world team's barrier number v; otherwise in a
+ * collective after this PE's latest world synchronisation. */
+static void check_left(int barrier, uint64_t v)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -85,18 +90,16 @@ static void check_left(const void *word, uint64_t v)
     int pe = shoal.boot->first_left(&left);
     if (pe < 0 || pe == shoal.my_pe)
         return;
-    /* The world team's barrier words: the rest of its sync words are never waited on
-     * (coll_common.h). */
-    const uint64_t *sync = shoal_team_world.res->sync;
-    int barrier =
-            (const uint64_t *)word >= sync && (const uint64_t *)word < sync + COLL_READY_WORD;
     uint64_t mine =
             barrier ? v : __atomic_load_n(&shoal_team_world.barrier_epoch, __ATOMIC_RELAXED);
     if (barrier ? left < mine : left <= mine)
         left_early(pe, left, barrier, mine);
 }
 
-void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
+/* One slow poll's pause (pause: backs off, counting the poll), and now and then a
+ * look. */
+static void wait_slow(struct shoal_backoff *b, int barrier, uint64_t v,
+                      void (*pause)(struct shoal_backoff *b))
 {
     if (b->polls == shoal.spin_polls) {
         /* This wait's first slow poll: the first look is CHECK_NS from now. */
@@ -104,7 +107,56 @@ void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
         clock_gettime(CLOCK_MONOTONIC, &next_check);
         after(&next_check, CHECK_NS);
     }
-    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    pause(b);
     if ((b->polls & 15) == 0)
-        check_left(word, v);
+        check_left(barrier, v);
+}
+
+static void backoff(struct shoal_backoff *b)
+{
+    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+}
+
+void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
+{
+    /* The world team's barrier words: the rest of its sync words are never waited on
+     * (coll_common.h). */
+    const uint64_t *sync = shoal_team_world.res->sync;
+    int barrier =
+            (const uint64_t *)word >= sync && (const uint64_t *)word < sync + COLL_READY_WORD;
+    wait_slow(b, barrier, v, backoff);
+}
+
+/* MPI moves its messages only inside its calls: a PE asleep would hold up the barrier
+ * of every peer it forwards for. It polls on as MPI's own blocking waits do, giving
+ * the core away now and then. */
+static void poll_on(struct shoal_backoff *b)
+{
+    if (++b->polls % 1024 == 0)
+        sched_yield();
+    else
+        shoal_cpu_relax();
+}
+
+/* A barrier the network transport runs (MPI's): spins, then the slow polls above,
+ * which look now and then as coll_wait_slow does. */
+struct net_wait {
+    struct shoal_coll_wait w; /* first: poll gets its address */
+    struct shoal_backoff b;
+    uint64_t epoch;
+};
+
+static void net_poll(struct shoal_coll_wait *w)
+{
+    struct net_wait *nw = (struct net_wait *)w;
+    if (nw->b.polls < shoal.spin_polls)
+        shoal_backoff_spin(&nw->b, shoal.spin_polls, NULL); /* never sleeps here */
+    else
+        wait_slow(&nw->b, nw->epoch != 0, nw->epoch, poll_on);
+}
+
+int coll_net_barrier(int start, int stride, int size, uint64_t epoch)
+{
+    struct net_wait nw = { { net_poll }, { 0 }, epoch };
+    return coll_net()->barrier(start, stride, size, &nw.w);
 }

@@ -85,8 +85,8 @@
       "Largest put from unregistered memory copied through a registered bounce buffer; "     \
       "larger ones go direct")                                                               \
     X(SHMEM_OFI_BUNDLE_SIZE, NULL, SIZE, "4K", ofi_bundle_size,                              \
-      "Bytes of small puts to one PE a session bundles into one network write (puts up to "  \
-      "half of it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE")                    \
+      "Bytes of small puts to one PE bundled into one network write (puts up to half of "    \
+      "it join); 0 = no bundling, at most SHMEM_OFI_BOUNCE_SIZE")                            \
     X(SHMEM_OFI_PROGRESS_THREAD, NULL, STR, "auto", ofi_progress_thread,                     \
       "A thread that drives libfabric while this PE computes, asleep on the provider's "     \
       "wait object while idle: auto (when the provider's data progress is manual), on (1, "  \

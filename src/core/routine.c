@@ -73,6 +73,17 @@ static const char *shmem_name(const char *s)
     return s && strncmp(s, "shmem", 5) == 0 ? s : NULL;
 }
 
+/* Shoal's transport modules (transport/module.c: libshoal-NAME.so beside libshoal)
+ * count as Shoal: a wait inside one (an MPI barrier polled from libshoal) sits
+ * between libshoal's frames. */
+static int shoal_module(const Dl_info *info)
+{
+    if (!info->dli_fname)
+        return 0;
+    const char *base = strrchr(info->dli_fname, '/');
+    return strncmp(base ? base + 1 : info->dli_fname, "libshoal-", 9) == 0;
+}
+
 const char *shoal_routine_now(int skip, int *inside)
 {
     void *frames[64];
@@ -83,12 +94,15 @@ const char *shoal_routine_now(int skip, int *inside)
     if (!dladdr((void *)shoal_routine_now, &self))
         return NULL;
     for (int i = 1 + skip; i < n; i++) {
-        if (dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase) {
+        int known = dladdr(frames[i], &info);
+        if (known && info.dli_fbase == self.dli_fbase) {
             *inside = 1;
             if (shmem_name(info.dli_sname))
                 routine = shmem_name(info.dli_sname);
             continue;
         }
+        if (known && *inside && shoal_module(&info))
+            continue;
         /* Frames before libshoal's: a signal handler's trampoline, or the program
          * itself when it was interrupted outside Shoal. */
         if (!*inside)

@@ -100,8 +100,17 @@ enum shoal_red_kind {
  * to the library's own algorithms (counts MPI cannot express, for example); that
  * choice depends only on arguments every member passes alike. They order nothing
  * by themselves: a barrier's caller completes its puts first. */
+/* How a transport's collective lets the layer above watch its wait: poll(w) on each
+ * poll that finds the collective unfinished. The caller backs off there and ends the
+ * job when a PE has already finalized, so the collective can never complete
+ * (coll/stall.c). */
+struct shoal_coll_wait {
+    void (*poll)(struct shoal_coll_wait *w);
+};
+
 struct shoal_transport_coll {
-    int (*barrier)(int start, int stride, int size);
+    /* polled: w->poll(w) while it waits */
+    int (*barrier)(int start, int stride, int size, struct shoal_coll_wait *w);
     /* buf: root's source at the root, dest elsewhere */
     int (*broadcast)(int start, int stride, int size, void *buf, size_t len, int root);
     int (*fcollect)(int start, int stride, int size, void *dest, const void *src, size_t len);

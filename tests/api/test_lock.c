@@ -1,6 +1,7 @@
 /* Distributed locks: mutual exclusion of a non-atomic read-modify-write on PE 0 with
  * set_lock, with test_lock, and with both mixed; test_lock reporting a held lock;
- * FIFO hand-over; locks in static data and on the heap; back-to-back reuse. */
+ * FIFO hand-over; a holder working on the home PE's memory while that PE polls;
+ * locks in static data and on the heap; back-to-back reuse. */
 #include <sched.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -106,6 +107,35 @@ static void fifo(long *lock)
     CHECK_EQ(my_ticket, me);
 }
 
+/* PE 1 holds the lock and works on PE 0's memory while PE 0, the lock's home, polls
+ * with test_lock: under MPI passive-target RMA the holder's get, put and release
+ * there need PE 0 to drive MPI progress, which its failing tests must do (a PE
+ * polling an AMO on its own memory made none with Open MPI's osc/ucx, and the job
+ * hung). */
+static void home_polls(long *lock)
+{
+    if (npes < 2)
+        return;
+    if (me == 1)
+        shmem_set_lock(lock);
+    shmem_barrier_all();
+    if (me == 0) {
+        while (shmem_test_lock(lock))
+            ;
+        CHECK_EQ(count, 42);
+        shmem_clear_lock(lock);
+    } else if (me == 1) {
+        pause_ms(100); /* PE 0 polls by now */
+        long v = shmem_long_g(&count, 0);
+        shmem_long_p(&count, v + 42, 0);
+        shmem_quiet();
+        shmem_clear_lock(lock);
+    }
+    shmem_barrier_all();
+    count = 0;
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     shmem_init();
@@ -118,6 +148,7 @@ int main(void)
         mutual_exclusion(heap_lock, mode);
     }
     held_lock(heap_lock);
+    home_polls(&static_lock);
     fifo(&static_lock);
     mutual_exclusion(&static_lock, 0);
     shmem_free(heap_lock);

@@ -6,8 +6,10 @@
  *          when the job ends.
  *   deaf:  becomes `sleep` (exec): the process lives on, its endpoint gone; PE 0
  *          waits until it is. No launcher ends such a job; Shoal must.
- * PE 0 then makes its first shmem_long_g to it, which tcp;ofi_rxm, retrying the
- * connection for ever, never fails by itself; it says so if the get returns. */
+ *   deaf-amo: the same, PE 0's first operation being a fetching AMO.
+ * PE 0 then makes its first shmem_long_g (or shmem_long_atomic_fetch_add) to it,
+ * which tcp;ofi_rxm, retrying the connection for ever, never fails by itself; it
+ * says so if the operation returns. */
 #include <errno.h>
 #include <shmem.h>
 #include <signal.h>
@@ -36,11 +38,12 @@ static int target_ready(long pid, int deaf)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "dies") && strcmp(argv[1], "deaf"))) {
-        fprintf(stderr, "usage: %s dies|deaf DIR\n", argv[0]);
+    if (argc < 3 ||
+        (strcmp(argv[1], "dies") && strcmp(argv[1], "deaf") && strcmp(argv[1], "deaf-amo"))) {
+        fprintf(stderr, "usage: %s dies|deaf|deaf-amo DIR\n", argv[0]);
         return 2;
     }
-    int deaf = !strcmp(argv[1], "deaf");
+    int deaf = strcmp(argv[1], "dies") != 0, amo = !strcmp(argv[1], "deaf-amo");
     shmem_init();
     int me = shmem_my_pe(), last = shmem_n_pes() - 1;
     char file[4096];
@@ -73,10 +76,11 @@ int main(int argc, char **argv)
         }
         nanosleep(&t, NULL);
     }
-    printf("unconnected: PE 0: first shmem_long_g from PE %d (pid %ld, %s)\n", last, pid,
+    const char *op = amo ? "shmem_long_atomic_fetch_add" : "shmem_long_g";
+    printf("unconnected: PE 0: first %s on PE %d (pid %ld, %s)\n", op, last, pid,
            deaf ? "deaf" : "gone");
     fflush(stdout);
-    long v = shmem_long_g(&box, last);
-    printf("unconnected: PE 0: shmem_long_g from PE %d returned %ld\n", last, v);
+    long v = amo ? shmem_long_atomic_fetch_add(&box, 1, last) : shmem_long_g(&box, last);
+    printf("unconnected: PE 0: %s on PE %d returned %ld\n", op, last, v);
     return 1;
 }

@@ -72,7 +72,8 @@ struct ofi_reg {
 };
 
 /* Small puts to one PE held in a bounce slot until they go as one write
- * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes. */
+ * (ofi_bundle.c): the slot holds the payloads back to back, riov where each goes.
+ * An open bundle owes no fence: a put that opens one waits for it first. */
 struct ofi_bundle {
     struct ofi_slot *slot; /* NULL when no bundle is open */
     size_t len;
@@ -116,8 +117,11 @@ struct ofi_ctx {
     int fence_pending;  /* the next put or AMO waits for earlier writes */
     int direct_pending; /* a direct put's source may still be read: local
                                        completion must wait for the write counter */
+    /* Puts that joined bundles beyond one per bundle posted: what turns counts of
+     * messages into counts of operations (ofi_pcntr.c). */
+    uint64_t bundle_surplus;
     /* Session modes (ofi_session.c), set between session start and stop. */
-    int bundling;   /* small puts join bundles */
+    int bundling;   /* small puts join bundles, which only this PE's calls send */
     int pws_defer;  /* put-with-signal: signals wait for one fence */
     int unreliable; /* non-fetching AMOs go once through uep */
     struct ofi_bundle bundle;
@@ -186,6 +190,7 @@ struct ofi_state {
     int locked;            /* threads share contexts or the progress thread runs */
     int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
     size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    int bundle_puts;       /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
     size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
     int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
@@ -194,7 +199,9 @@ struct ofi_state {
     int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
     int progress_fd;      /* the default CQ's wait object, or -1: the thread polls */
-    int progress_stop_fd; /* eventfd that wakes the thread to end it */
+    int progress_stop_fd; /* eventfd that wakes the thread (to end it, or kicked) */
+    int progress_asleep;  /* the thread sleeps on its wait object (ofi_progress_kick) */
+    int bundle_news;      /* a bundle was opened outside a session (ofi_bundle_opened) */
     volatile int progress_stop;
     int progress_running;
     /* When a PE thread last called the transport (CLOCK_MONOTONIC, ns), while the
@@ -371,10 +378,19 @@ void ofi_drain_cq(struct ofi_ctx *c);
 void ofi_progress_others(struct ofi_ctx *c);
 /* A wait (a refused post, an operation not complete) not over yet: notes when it
  * began (*since, zero before), and ends the job once it has lasted
- * SHMEM_OFI_STALL_TIMEOUT seconds. */
-void ofi_stalled(const char *what, struct timespec *since);
+ * SHMEM_OFI_STALL_TIMEOUT seconds, naming pe, the PE it waits on (-1 where the
+ * caller does not know one: then the PEs of c's bounce slots in flight, if any). */
+int ofi_stall_expired(struct timespec *since);
+__attribute__((noreturn)) void ofi_stall_fatal(struct ofi_ctx *c, const char *what, int pe);
+static inline void ofi_stalled(struct ofi_ctx *c, const char *what, struct timespec *since,
+                               int pe)
+{
+    if (SHOAL_UNLIKELY(ofi_stall_expired(since)))
+        ofi_stall_fatal(c, what, pe);
+}
+/* Waits until cntr reaches target; pe: as for ofi_stalled. */
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
-                   const char *what);
+                   const char *what, int pe);
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
@@ -383,6 +399,21 @@ void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
+/* Wakes the progress thread where it sleeps on its wait object, which nothing a
+ * PE sends would end: a bundle opened outside a session (ofi_bundle.c) then leaves
+ * once the PE is away from Shoal, not at the thread's next wake-up (OFI_WAKE_MS). */
+void ofi_progress_kick(void);
+/* A bundle was opened outside a session: the progress thread must not sleep
+ * through it. Either it sees the news before it sleeps (sleep_on_fd) or this sees
+ * it asleep and kicks it: both sides store, then load, sequentially consistent. */
+static inline void ofi_bundle_opened(void)
+{
+    if (!ofi.progress_running)
+        return;
+    __atomic_store_n(&ofi.bundle_news, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&ofi.progress_asleep, __ATOMIC_SEQ_CST))
+        ofi_progress_kick();
+}
 
 /* One poll of a wait inside the transport: drives every context, then backs off
  * as every wait of a multi-node job does (spin_polls, core/backoff.c). */
@@ -427,7 +458,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
             ofi_drain_cq(c);                                                                 \
             ofi_progress_others(c);                                                          \
             ofi_backoff(&ofi_b_);                                                            \
-            ofi_stalled(what, &ofi_since_);                                                  \
+            ofi_stalled(c, what, &ofi_since_, -1);                                           \
         }                                                                                    \
         if (SHOAL_UNLIKELY(ofi_rc_))                                                         \
             ofi_fatal_rc(                                                                    \

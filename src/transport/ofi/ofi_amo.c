@@ -256,7 +256,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
          * there when the call returns, as it would be on the shm path. */
         if (pe == shoal.my_pe && !nbi)
             ofi_wait_cntr(c, ofi.plain_amo_fetches ? c->rcntr : c->wcntr,
-                          ofi.plain_amo_fetches ? c->reads : c->writes, "an AMO");
+                          ofi.plain_amo_fetches ? c->reads : c->writes, "an AMO", pe);
     } else {
         volatile int done = 0;
         uint64_t discard;

@@ -1,11 +1,19 @@
-/* Bundling inside a session: small puts to one PE are copied, back to back, into
- * a registered bounce slot and leave as one fi_writemsg whose rma_iov list says
- * where each piece goes (adjacent puts share an entry). FI_MORE alone does not
- * pay on the providers here (docs/performance.md); one message instead of many
- * does. A bundle goes out when the next put is for another PE, does not fit
- * (SHMEM_OFI_BUNDLE_SIZE, the provider's rma_iov_limit), overlaps a piece already
- * in it, or an operation must be ordered after it: any other put or AMO, a get,
- * fence, quiet, a wait, progress, or the end of the session.
+/* Bundling: small puts (put, put_nbi, p, and put-with-signal's payload) to one PE
+ * are copied, back to back, into a registered bounce slot and leave as one
+ * fi_writemsg whose rma_iov list says where each piece goes (adjacent puts share
+ * an entry). On tcp;ofi_rxm every message costs a send system call (about 5 us on
+ * loopback) and FI_MORE does not change that in libfabric 1.17: rxm hands an
+ * injected write to tcp without the flag, and tcp sends each entry at once
+ * (docs/performance.md); one message instead of many does pay. A bundle goes out
+ * when the next put is for another PE, does not fit (SHMEM_OFI_BUNDLE_SIZE, the
+ * provider's rma_iov_limit), overlaps a piece already in it (so writes to one
+ * address stay separate and in order), or an operation must be ordered after it:
+ * any other put or AMO, a get, fence, quiet, a wait, progress, or the end of a
+ * session. Outside sessions puts bundle only where the progress thread runs
+ * (ofi.bundle_puts), which sends a bundle once it finds the PE away from Shoal
+ * (ofi_progress.c), so that a put is not held while the program computes; a PE
+ * that opens one while the thread sleeps wakes it (ofi_bundle_opened). The copy
+ * makes every bundled put's source free at once, a blocking one's too.
  *
  * The put-with-signal transform of the seed paper (Fig. 11), for sessions with
  * SHMEM_SESSION_OP_PWS: payloads join bundles, signals are held back, and when
@@ -21,17 +29,14 @@ static void slot_release(struct ofi_ctx *c, struct ofi_slot *s)
     c->slots_busy--;
 }
 
-/* Sends the open bundle. Waits on the way (a fence owed before it, a full
- * transmit queue) progress, and progress flushes: c->flushing keeps them from
- * sending this bundle twice, or held-back signals before their payloads. */
+/* Sends the open bundle. A wait on the way (a full transmit queue) progresses,
+ * and progress flushes: c->flushing keeps it from sending this bundle twice, or
+ * held-back signals before their payloads. */
 static void bundle_post(struct ofi_ctx *c)
 {
     struct ofi_bundle b = c->bundle;
     c->bundle.slot = NULL;
-    if (c->fence_pending) {
-        c->fence_pending = 0;
-        ofi_wait_issued(c);
-    }
+    c->bundle_surplus--; /* the message counts as one write */
     struct iovec iov = { b.slot->buf, b.len };
     void *desc = c->slot_desc;
     struct fi_msg_rma msg = { .msg_iov = &iov,
@@ -85,15 +90,22 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
             last->len += len;
             memcpy(b->slot->buf + b->len, src, len);
             b->len += len;
+            c->bundle_surplus++;
             return 1;
         } else if (b->n == ofi.rma_iov_limit) {
             ofi_bundle_flush(c);
         }
     }
     if (!b->slot) {
-        /* Taken before the bundle is marked open: waiting for a slot progresses,
-         * and progress flushes open bundles. */
+        /* The fence a bundle would owe, and the slot, are waited for before it is
+         * marked open: waits progress, and progress flushes open bundles. */
+        if (c->fence_pending) {
+            c->fence_pending = 0;
+            ofi_wait_issued(c);
+        }
         struct ofi_slot *s = ofi_slot_get(c);
+        if (!c->bundling)
+            ofi_bundle_opened();
         b->slot = s;
         b->pe = s->pe = pe;
         b->len = 0;
@@ -102,6 +114,7 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
     b->riov[b->n++] = (struct fi_rma_iov){ raddr, len, key };
     memcpy(b->slot->buf + b->len, src, len);
     b->len += len;
+    c->bundle_surplus++;
     return 1;
 }
 

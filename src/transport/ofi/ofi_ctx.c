@@ -205,6 +205,7 @@ static void park(struct ofi_ctx *c)
         return;
     }
     c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
+    c->bundle_surplus = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->parked = ofi.idle;
     ofi.idle = c;
@@ -277,7 +278,7 @@ static void warm(struct ofi_ctx *c)
               rc && rc != -FI_EAGAIN ? fi_strerror((int)-rc) : "");
     if (!c->reads)
         return;
-    ofi_wait_cntr(c, c->rcntr, c->reads, "a read connecting a new context");
+    ofi_wait_cntr(c, c->rcntr, c->reads, "a read connecting a new context", -1);
     if (!fi_cntr_set(c->rcntr, 0))
         c->reads = 0;
 }

@@ -505,6 +505,9 @@ int ofi_net_init(void)
      * PE's core, so waits back off; hardware (cxi) loses only a wake-up. */
     shoal.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
     ofi.locked |= ofi.progress_thread;
+    /* Outside sessions a bundle the PE leaves behind to compute is the progress
+     * thread's to send (ofi_bundle.c): without one it would wait for the PE. */
+    ofi.bundle_puts = ofi.bundle_size > 0 && ofi.progress_thread;
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");

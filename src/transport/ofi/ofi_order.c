@@ -52,7 +52,7 @@ static void wait_wdone(struct ofi_ctx *c, uint64_t extra, const char *what)
         ofi_drain_cq(c);
         ofi_progress_others(c);
         ofi_backoff(&b);
-        ofi_stalled(what, &since);
+        ofi_stalled(c, what, &since, -1);
     }
 }
 
@@ -81,7 +81,7 @@ static void settle(struct ofi_ctx *c)
                          ofi.pe_tag + shoal.n_pes + pe));
         c->reads++;
     }
-    ofi_wait_cntr(c, c->rcntr, c->reads, "a put");
+    ofi_wait_cntr(c, c->rcntr, c->reads, "a put", n == 1 ? c->dirty[0] : -1);
     c->winject -= injected;
     c->wunsettled -= unsettled;
     c->wdone += injected;
@@ -90,7 +90,7 @@ static void settle(struct ofi_ctx *c)
 void ofi_wait_writes(struct ofi_ctx *c, const char *what)
 {
     if (!ofi.quiet_read) {
-        ofi_wait_cntr(c, c->wcntr, c->writes, what);
+        ofi_wait_cntr(c, c->wcntr, c->writes, what, -1);
         return;
     }
     settle(c);
@@ -100,7 +100,7 @@ void ofi_wait_writes(struct ofi_ctx *c, const char *what)
 void ofi_wait_writes_local(struct ofi_ctx *c, const char *what)
 {
     if (!ofi.quiet_read)
-        ofi_wait_cntr(c, c->wcntr, c->writes, what);
+        ofi_wait_cntr(c, c->wcntr, c->writes, what, -1);
     else
         wait_wdone(c, c->winject, what); /* injected sources were copied at once */
 }
@@ -122,7 +122,7 @@ void ofi_flush_more(struct ofi_ctx *c)
 void ofi_wait_issued(struct ofi_ctx *c)
 {
     ofi_wait_writes(c, "a put or AMO");
-    ofi_wait_cntr(c, c->rcntr, c->reads, "a get or fetching AMO");
+    ofi_wait_cntr(c, c->rcntr, c->reads, "a get or fetching AMO", -1);
 }
 
 void ofi_quiet_locked(struct ofi_ctx *c)

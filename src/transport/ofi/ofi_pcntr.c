@@ -1,5 +1,6 @@
 /* What the libfabric transport counts for shmemx_pcntr_* (transport/pcntr.c): the
- * messages a context's endpoint posted and its completion counters' values, and,
+ * messages a context's endpoint posted (a bundle as the puts in it) and its
+ * completion counters' values, and,
  * where the provider offers FI_RMA_EVENT and SHOAL_PCNTR asked for it, a counter of
  * the RMA and atomic operations that targeted this PE (the default endpoint's). */
 #include "transport/ofi/ofi.h"
@@ -8,8 +9,12 @@ void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     uint64_t rdone = fi_cntr_read(c->rcntr);
-    n->writes = c->writes;
-    n->writes_done = ofi_writes_done(c);
+    /* A bundle is one message for many puts: counted as its puts, complete once
+     * every message is (until then done messages undercount done puts). */
+    uint64_t wdone = ofi_writes_done(c);
+    n->writes = c->writes + c->bundle_surplus;
+    n->writes_done =
+            wdone == c->writes && !c->bundle.slot ? wdone + c->bundle_surplus : wdone;
     n->reads = c->reads;
     n->reads_done = rdone;
     if (ofi.plain_amo_fetches) {
@@ -38,6 +43,8 @@ int ofi_pcntr_bind(struct ofi_ctx *c)
     int rc = fi_cntr_open(ofi.domain, &attr, &ofi.target_cntr, NULL);
     if (rc)
         return rc;
-    /* Peers target the default endpoint only. */
+    /* Peers target the default endpoint only. The counter counts messages, so puts
+     * outside sessions are not bundled: it would miss some. */
+    ofi.bundle_puts = 0;
     return fi_ep_bind(c->ep, &ofi.target_cntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ);
 }

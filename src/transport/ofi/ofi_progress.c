@@ -184,28 +184,82 @@ void ofi_drain_cq(struct ofi_ctx *c)
  * launcher ends the job when a PE dies (oshrun does); a PE that lives on without
  * serving the network, or one the network no longer reaches, would leave this
  * PE waiting for ever, so such waits are bounded. */
-void ofi_stalled(const char *what, struct timespec *since)
+int ofi_stall_expired(struct timespec *since)
 {
     struct timespec now;
     long limit = shoal.cfg.ofi_stall_timeout;
     if (limit <= 0)
-        return;
+        return 0;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!since->tv_sec && !since->tv_nsec) {
         *since = now;
-        return;
+        return 0;
     }
-    if (now.tv_sec - since->tv_sec < limit)
-        return;
+    return now.tv_sec - since->tv_sec >= limit;
+}
+
+/* Which of c's bounce slots are in flight (not on the free list). */
+static void slots_busy(const struct ofi_ctx *c, int busy[OFI_BOUNCE_SLOTS])
+{
+    for (int i = 0; i < OFI_BOUNCE_SLOTS; i++)
+        busy[i] = 1;
+    for (const struct ofi_slot *s = c->free_slots; s; s = s->next)
+        busy[s - c->slot] = 0;
+}
+
+/* Where the caller knows no target: the PEs c's bounce slots in flight go to (gets
+ * and AMOs through slots, medium puts), each once. Found only once the wait has
+ * failed, so that no operation pays for keeping a record. */
+static void slot_targets(const struct ofi_ctx *c, char *buf, size_t len)
+{
+    int busy[OFI_BOUNCE_SLOTS], listed[OFI_BOUNCE_SLOTS], n = 0;
+    slots_busy(c, busy);
+    size_t at = 0;
+    for (int i = 0; i < OFI_BOUNCE_SLOTS && at < len; i++) {
+        int pe = c->slot[i].pe, seen = 0;
+        if (!busy[i])
+            continue;
+        for (int j = 0; j < n; j++)
+            seen |= listed[j] == pe;
+        if (seen)
+            continue;
+        listed[n++] = pe;
+        at += (size_t)snprintf(buf + at, len - at, "%s%d", n > 1 ? ", " : "", pe);
+    }
+}
+
+void ofi_stall_fatal(struct ofi_ctx *c, const char *what, int pe)
+{
+    char targets[128] = "";
+    if (pe >= 0) {
+        snprintf(targets, sizeof targets, " (waiting on PE %d)", pe);
+    } else {
+        char pes[96] = "";
+        slot_targets(c, pes, sizeof pes);
+        if (pes[0])
+            snprintf(targets, sizeof targets,
+                     " (operations in flight to PE %s, maybe others)", pes);
+    }
     int inside;
     const char *routine = shoal_routine_now(0, &inside);
     shoal_fatal(routine ? routine : "ofi",
-                "the %s provider has not moved %s for %ld s (no room, or no connection to "
+                "the %s provider has not moved %s%s for %ld s (no room, or no connection to "
                 "the target PE); the target may have exited before any traffic reached it, "
                 "or be unreachable or not serving the network (see its message, if any); "
                 "check the other PEs and the network, or raise SHMEM_OFI_STALL_TIMEOUT if "
                 "PEs compute that long with SHMEM_OFI_PROGRESS_THREAD=0 (0: wait for ever)",
-                ofi.info->fabric_attr->prov_name, what, limit);
+                ofi.info->fabric_attr->prov_name, what, targets, shoal.cfg.ofi_stall_timeout);
+}
+
+/* The PE of the slot in flight that a blocking caller's flag belongs to, or -1. */
+static int flag_target(const struct ofi_ctx *c, volatile int *done)
+{
+    int busy[OFI_BOUNCE_SLOTS];
+    slots_busy(c, busy);
+    for (int i = 0; i < OFI_BOUNCE_SLOTS; i++)
+        if (busy[i] && c->slot[i].done == done)
+            return c->slot[i].pe;
+    return -1;
 }
 
 void ofi_progress_others(struct ofi_ctx *c)
@@ -223,7 +277,7 @@ void ofi_progress_others(struct ofi_ctx *c)
 }
 
 void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
-                   const char *what)
+                   const char *what, int pe)
 {
     ofi_flush_deferred(c);
     if (c->more_pending)
@@ -250,7 +304,7 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
         ofi_drain_cq(c);
         ofi_progress_others(c);
         ofi_backoff(&b);
-        ofi_stalled(what, &since);
+        ofi_stalled(c, what, &since, pe);
     }
 }
 
@@ -267,7 +321,8 @@ void ofi_wait_flag(struct ofi_ctx *c, volatile int *done)
             break;
         ofi_progress_others(c);
         ofi_backoff(&b);
-        ofi_stalled("a get or fetching AMO", &since);
+        if (SHOAL_UNLIKELY(ofi_stall_expired(&since)))
+            ofi_stall_fatal(c, "a get or fetching AMO", flag_target(c, done));
     }
 }
 
@@ -313,10 +368,12 @@ static int progress_all(int flush)
             continue; /* its holder drives it */
         }
         /* What a session holds back goes out while the PE waits: a peer may be
-         * waiting for it. Not from the progress thread: the PE is not waiting, and
-         * bundles would leave half full. */
+         * waiting for it. From the progress thread (the PE is away from Shoal)
+         * only the bundles of puts outside a session (ofi_bundle.c). */
         if (flush)
             ofi_flush_deferred(c);
+        else if (c->bundle.slot && !c->bundling)
+            ofi_bundle_flush(c);
         ofi_drain_cq(c);
         if (c->locked)
             pthread_mutex_unlock(&c->lock);
@@ -351,7 +408,8 @@ int ofi_progress_thread_wanted(void)
 }
 
 /* Sleeps until the default CQ's wait object or the stop eventfd fires, or
- * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). */
+ * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). The
+ * eventfd also carries ofi_progress_kick's wake-ups, which it drains. */
 static void sleep_on_fd(void)
 {
     struct fid *cq = &ofi.dflt->cq->fid;
@@ -359,7 +417,25 @@ static void sleep_on_fd(void)
         return; /* events are pending: drive again at once */
     struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 },
                            { ofi.progress_stop_fd, POLLIN, 0 } };
-    poll(p, 2, OFI_WAKE_MS);
+    /* A bundle opened since the thread last drove (progress_all sends it) and
+     * before it was marked asleep, whose PE therefore did not kick it: drive again. */
+    __atomic_store_n(&ofi.progress_asleep, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_exchange_n(&ofi.bundle_news, 0, __ATOMIC_SEQ_CST))
+        poll(p, 2, OFI_WAKE_MS);
+    __atomic_store_n(&ofi.progress_asleep, 0, __ATOMIC_RELAXED);
+    uint64_t n;
+    if ((p[1].revents & POLLIN) && read(ofi.progress_stop_fd, &n, sizeof n) < 0) {
+        /* Nothing to drain: another read took it. */
+    }
+}
+
+void ofi_progress_kick(void)
+{
+    uint64_t one = 1;
+    /* The first kicker wakes it; a write that fails leaves it to OFI_WAKE_MS. */
+    if (__atomic_exchange_n(&ofi.progress_asleep, 0, __ATOMIC_ACQ_REL) &&
+        write(ofi.progress_stop_fd, &one, sizeof one) < 0) {
+    }
 }
 
 /* A waiting PE thread's sleep. Where PEs outnumber cores it is on the default

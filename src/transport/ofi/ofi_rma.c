@@ -51,7 +51,9 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
                    int pe)
 {
-    if (SHOAL_UNLIKELY(c->bundling) && ofi_bundle_put(c, seg, off, src, len, pe))
+    /* Small puts coalesce (ofi_bundle.c): on tcp;ofi_rxm each message is a send. */
+    if ((SHOAL_LIKELY(ofi.bundle_puts) || c->bundling) &&
+        ofi_bundle_put(c, seg, off, src, len, pe))
         return 0;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
@@ -150,7 +152,7 @@ void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len
     volatile int done = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (get_common(c, dst, seg, off, len, pe, &done))
-        ofi_wait_cntr(c, c->rcntr, c->reads, "a get");
+        ofi_wait_cntr(c, c->rcntr, c->reads, "a get", pe);
     else
         ofi_wait_flag(c, &done);
     ofi_unlock(c);

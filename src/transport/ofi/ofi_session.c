@@ -2,7 +2,8 @@
  * options switch on in this transport, and what the end of a session owes.
  *   SHMEM_SESSION_BUNDLE (= SHMEM_CTX_SESSION_BATCH)  puts carry FI_MORE, and
  *       small ones join bundles (ofi_bundle.c) unless the session names only
- *       other kinds (OP_AMO);
+ *       other kinds (OP_AMO); they do outside sessions too (ofi.bundle_puts),
+ *       but there the progress thread sends a bundle once the PE is away;
  *   SHMEM_SESSION_OP_PWS  put-with-signal transform: signals held back, sent
  *       behind one fence when the session flushes (ofi_bundle.c);
  *   SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO  a program's non-fetching
