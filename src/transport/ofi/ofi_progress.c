@@ -58,9 +58,10 @@ __thread uint64_t ofi_pe_last_ns;
  * peers. Raising a priority needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e): without,
  * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. Only
  * where the PE has a core of its own: where PEs share cores the thread would also
- * win the core from other PEs, and while it streams a large get, polling because the
- * wait object stays ready, it starved the receiver beside it (ofi.progress_auto at 4
- * PEs on 2 cores: 1.6-3.1 s at nice 0, 2.5-26 s at nice -10). */
+ * win the core from other PEs, and while it streamed a large get, driving again at
+ * once while fi_trywait refused (before sleep_on_fd waited then too), it starved the
+ * receiver beside it (ofi.progress_auto at 4 PEs on 2 cores: 1.6-3.1 s at nice 0,
+ * 2.5-26 s at nice -10). */
 #define OFI_PROGRESS_NICE_UP 10
 
 /* The progress thread leaves an error to the PE's own threads, whose report can name
@@ -409,19 +410,37 @@ int ofi_progress_thread_wanted(void)
 
 /* Sleeps until the default CQ's wait object or the stop eventfd fires, or
  * OFI_WAKE_MS passes (a safety net should a provider miss a wake-up). The
- * eventfd also carries ofi_progress_kick's wake-ups, which it drains. */
-static void sleep_on_fd(void)
+ * eventfd also carries ofi_progress_kick's wake-ups, which it drains.
+ * fi_trywait refuses while the provider holds work of its own, and tcp;ofi_rxm
+ * holds some for as long as a peer takes to take a large message off its socket:
+ * on 4 PEs over 2 cores the thread drove again at once for 1-5 ms at a time, a
+ * thousand times or more without a completion, with its fd not ready, taking the
+ * core from the very peer it waited for. So while the last drive completed
+ * nothing (moved 0) it waits on the fd all the same, *stuck_ns, doubling up to
+ * OFI_POLL_MAX_NS: the fd still wakes it for traffic, and the provider's own work
+ * is retried at that pace. Any completion, or a wait trywait allows, resets it. */
+static void sleep_on_fd(int moved, long *stuck_ns)
 {
     struct fid *cq = &ofi.dflt->cq->fid;
-    if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS)
-        return; /* events are pending: drive again at once */
+    struct timespec t = { OFI_WAKE_MS / 1000, OFI_WAKE_MS % 1000 * 1000000L };
+    if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS) {
+        if (moved) {
+            *stuck_ns = OFI_POLL_MIN_NS;
+            return; /* events are pending: drive again at once */
+        }
+        t = (struct timespec){ 0, *stuck_ns };
+        if (*stuck_ns < OFI_POLL_MAX_NS)
+            *stuck_ns *= 2;
+    } else {
+        *stuck_ns = OFI_POLL_MIN_NS;
+    }
     struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 },
                            { ofi.progress_stop_fd, POLLIN, 0 } };
     /* A bundle opened since the thread last drove (progress_all sends it) and
      * before it was marked asleep, whose PE therefore did not kick it: drive again. */
     __atomic_store_n(&ofi.progress_asleep, 1, __ATOMIC_SEQ_CST);
     if (!__atomic_exchange_n(&ofi.bundle_news, 0, __ATOMIC_SEQ_CST))
-        poll(p, 2, OFI_WAKE_MS);
+        ppoll(p, 2, &t, NULL);
     __atomic_store_n(&ofi.progress_asleep, 0, __ATOMIC_RELAXED);
     uint64_t n;
     if ((p[1].revents & POLLIN) && read(ofi.progress_stop_fd, &n, sizeof n) < 0) {
@@ -514,7 +533,7 @@ static void *progress_main(void *arg)
     (void)arg;
     on_progress_thread = 1;
     raise_priority();
-    long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS;
+    long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS, stuck_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
         if (SHOAL_UNLIKELY(err_seen.tv_sec || err_seen.tv_nsec)) {
             /* An error entry waits for a PE thread: the CQ's fd stays ready. */
@@ -542,7 +561,7 @@ static void *progress_main(void *arg)
             continue;
         }
         if (ofi.progress_fd >= 0) {
-            sleep_on_fd();
+            sleep_on_fd(completions() != before, &stuck_ns);
             continue;
         }
         if (completions() != before)
