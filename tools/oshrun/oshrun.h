@@ -182,6 +182,9 @@ void chan_read(struct job *j, struct pe *pe);
 void chan_write(struct job *j, struct pe *pe);
 void chan_close(struct pe *pe);
 
+/* shm_regions.c: removes the libfabric shm regions PID left in /dev/shm. */
+void remove_pe_regions(pid_t pid);
+
 /* forward.c */
 void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain);
 void stream_flush_close(struct job *j, struct pe *pe, struct stream *s);
