@@ -72,7 +72,7 @@ static void reap(struct job *j)
             if (j->pes[r].pid == pid && !j->pes[r].exited)
                 pe = &j->pes[r];
         if (pe)
-            remove_pe_regions(pid);
+            remove_pe_regions(pe);
         int st;
         if (waitpid(pid, &st, 0) != pid)
             return;
