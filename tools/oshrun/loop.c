@@ -57,14 +57,28 @@ void setup_signals(struct job *j)
     j->child_ignores_sigpipe = old.sa_handler == SIG_IGN;
 }
 
+/* Each exited child is first looked at without being reaped: its regions in
+ * /dev/shm are removed while its pid cannot belong to anyone else. */
 static void reap(struct job *j)
 {
-    int st;
-    pid_t pid;
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-        for (int r = 0; r < j->size; r++)
+    siginfo_t si;
+    for (;;) {
+        si.si_pid = 0;
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+            return;
+        pid_t pid = si.si_pid;
+        struct pe *pe = NULL;
+        for (int r = 0; r < j->size && !pe; r++)
             if (j->pes[r].pid == pid && !j->pes[r].exited)
-                pe_reaped(j, &j->pes[r], st);
+                pe = &j->pes[r];
+        if (pe)
+            remove_pe_regions(pe);
+        int st;
+        if (waitpid(pid, &st, 0) != pid)
+            return;
+        if (pe)
+            pe_reaped(j, pe, st);
+    }
 }
 
 /* A PE whose channel closed is most likely exiting: give it a moment to be

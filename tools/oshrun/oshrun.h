@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <time.h>
 
 enum bind_to { BIND_AUTO, BIND_NONE, BIND_CORE, BIND_HWTHREAD, BIND_SOCKET };
 enum map_by { MAP_CORE, MAP_SOCKET, MAP_HWTHREAD };
@@ -88,10 +89,11 @@ enum pe_op { OP_NONE, OP_BARRIER, OP_ALLGATHER };
 
 struct pe {
     int rank;
-    pid_t pid;         /* 0 if it was never started */
-    bool exited;       /* reaped */
-    int chan;          /* oshrun's end of the channel; -1 once closed */
-    unsigned char *in; /* bytes of a request not yet complete */
+    pid_t pid;               /* 0 if it was never started */
+    struct timespec started; /* just before its fork (CLOCK_REALTIME_COARSE) */
+    bool exited;             /* reaped */
+    int chan;                /* oshrun's end of the channel; -1 once closed */
+    unsigned char *in;       /* bytes of a request not yet complete */
     size_t in_len, in_cap;
     struct blob *reply; /* reply being sent, with reply_off bytes already gone */
     size_t reply_off;
@@ -181,6 +183,9 @@ void check_stuck(struct job *j);
 void chan_read(struct job *j, struct pe *pe);
 void chan_write(struct job *j, struct pe *pe);
 void chan_close(struct pe *pe);
+
+/* shm_regions.c: removes the libfabric shm regions an exited PE left in /dev/shm. */
+void remove_pe_regions(const struct pe *pe);
 
 /* forward.c */
 void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain);

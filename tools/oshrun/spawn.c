@@ -244,6 +244,8 @@ static int start_pe(struct job *j, struct pe *pe, const char *path, int devnull,
     snprintf(env_rank, sizeof env_rank, "SHOAL_RANK=%d", pe->rank);
     pid_t parent = getpid();
     *what = "fork";
+    /* Coarse, as tmpfs stamps files: no region the PE makes can look older. */
+    clock_gettime(CLOCK_REALTIME_COARSE, &pe->started);
     pid_t pid = fork();
     if (pid < 0)
         return errno;
