@@ -5,7 +5,8 @@
 # usage: shm_regions.sh OSHRUN SHM_CHECK NP   (NP > 1; with SHMEM_OFI_PROVIDER=shm)
 set -u
 oshrun=$1; prog=$2; np=$3
-other=$(($(cat /proc/sys/kernel/pid_max) + 1)) # a pid nothing can have
+# A pid nothing can have, and no other run of this test beside it uses.
+other=$(($(cat /proc/sys/kernel/pid_max) + 1 + $$))
 decoy=/dev/shm/$other:$(id -u):0
 out=$(mktemp)
 pid=
