@@ -27,9 +27,12 @@
 #include "coll/coll_device.h"
 
 /* Elements per block from which packing pays over the network: below it a message
- * per element is cheaper than the ready, data and fence trips (measured, see
- * docs/performance.md). */
-#define PACK_MIN_ELEMS 16
+ * per element costs less than the packed path's dependent trips (ready, fence, data
+ * add), each of which waits for a peer to be scheduled. The crossover measured at 2
+ * and 4 PEs over tcp;ofi_rxm, and at 4 in mixed mode, on a shared 2-core machine
+ * (docs/performance.md). Every member decides alike: it depends only on arguments
+ * they agree on. */
+#define PACK_MIN_ELEMS 32
 
 /* m elements of esize bytes from sstep bytes apart at s to dstep bytes apart at d;
  * the usual element sizes get a fixed-size copy, which compiles to moves. */
