@@ -74,7 +74,9 @@ static void put_block(const struct coll *c, int i, char *d, const char *s, ptrdi
 /* Member i's team scratch is reached over the network (not mapped here). */
 static int net_member(const struct coll *c, int i)
 {
-    return shoal_shm_peer[SHOAL_SEG_HEAP][coll_world_pe(c, i)] == NULL;
+    struct shoal_rref r;
+    shoal_resolve(coll_scratch(c), coll_world_pe(c, i), &r);
+    return r.ptr == NULL;
 }
 
 /* Elements per block and round of alltoall_packed for this call, or 0 when it does
