@@ -20,9 +20,11 @@
  *   far (cnt.a2a_rounds). Adds commute, the values only grow, and no member can
  *   add for round r + 1 before this PE has sent its round r (readiness for r + 1
  *   follows receiving r from every member), so reaching the count means this round.
- *   The scratch is free for this at entry: no member writes a PE's scratch data for
- *   a collective that PE has not entered (each waits for every message sent to it
- *   in the collectives before), nor for the next one before the closing barrier. */
+ *   While a PE is in the call nothing else writes its scratch data: it has received
+ *   every message sent to it in the collectives before, and no member starts the
+ *   next one before the closing barrier. So its outbox is its own at once; a
+ *   member's inbox, though, may still be read by that member for the collective
+ *   before (the inbox overlays the channel slots), hence the ready add. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
 
