@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "announce.h"
 #include "check.h"
 
 #define ROUNDS 6
@@ -91,6 +92,20 @@ static void check_longs(const long *got, long n, long stride, int src, int r, in
         }
 }
 
+/* What PE src put into this PE (reg, indexed by source) before its quiet of round r. */
+static void check_quiet_round(int src, int r, void *reg)
+{
+    const struct region *g = &((const struct region *)reg)[src];
+    check_longs(g->nbi, NBI, 1, src, r, 0, "put_nbi");
+    check_longs(g->scat, SCAT, 2, src, r, 1, "shmem_long_p");
+    check_longs(g->blk, BLK, 1, src, r, 2, "blocking putmem");
+    CHECK_EQ(g->same_p, val(src, r, 3, SAME - 1));
+    CHECK_EQ(g->same_put, val(src, r, 4, SAME - 1));
+    check_bytes(g->small, SMALLB, src, r, 5, "24-byte");
+    check_bytes(g->med, MED, src, r, 6, "1500-byte");
+    check_bytes(g->big, BIG, src, r, 7, "3000-byte");
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -146,23 +161,7 @@ int main(int argc, char **argv)
             shmem_putmem(mine->med, med, MED, pe);
             shmem_putmem(mine->big, big, BIG, pe);
         }
-        shmem_quiet();
-        for (int d = 1; d < npes; d++)
-            shmem_ctx_long_p(side, &flag[me], r + 1, (me + d) % npes);
-        shmem_ctx_quiet(side);
-        for (int d = 1; d < npes; d++) {
-            int src = (me + npes - d) % npes;
-            const struct region *g = &reg[src];
-            shmem_long_wait_until(&flag[src], SHMEM_CMP_GE, r + 1);
-            check_longs(g->nbi, NBI, 1, src, r, 0, "put_nbi");
-            check_longs(g->scat, SCAT, 2, src, r, 1, "shmem_long_p");
-            check_longs(g->blk, BLK, 1, src, r, 2, "blocking putmem");
-            CHECK_EQ(g->same_p, val(src, r, 3, SAME - 1));
-            CHECK_EQ(g->same_put, val(src, r, 4, SAME - 1));
-            check_bytes(g->small, SMALLB, src, r, 5, "24-byte");
-            check_bytes(g->med, MED, src, r, 6, "1500-byte");
-            check_bytes(g->big, BIG, src, r, 7, "3000-byte");
-        }
+        announce_round(side, flag, r, check_quiet_round, reg);
 
         /* barrier: puts, then the barrier alone. */
         for (int d = 1; d < npes; d++)
