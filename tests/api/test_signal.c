@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define BASE 1000000u /* every signal word starts here */
 #define NSLOT 512     /* one signal word and one payload region per exchange */
@@ -26,8 +27,7 @@
 static uint64_t sig_static[NSLOT]; /* .bss, set to BASE before the first barrier */
 static uint64_t *sig_heap;         /* NSLOT words on the symmetric heap */
 static unsigned char *pay;         /* NSLOT * REGB payload bytes on the heap */
-static int me, npes, right, left;
-static int next_slot; /* advanced identically on every PE */
+static int next_slot;              /* advanced identically on every PE */
 
 static unsigned char pat(int pe, int slot, size_t i)
 {
@@ -401,11 +401,7 @@ static void stream(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
 
     sig_heap = shmem_malloc(NSLOT * sizeof(uint64_t));
     pay = shmem_malloc((size_t)NSLOT * REGB);
