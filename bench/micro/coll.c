@@ -85,10 +85,8 @@ int main(int argc, char **argv)
     if (o.min_size < 8)
         o.min_size = 8;
     size_t span = o.max_size * (size_t)n; /* fcollect/alltoall move bytes per PE times n */
-    char *src = shmem_malloc(span);
-    char *dst = shmem_malloc(span);
-    memset(src, me + 1, span);
-    memset(dst, 0, span);
+    char *src = bench_malloc_filled(span, me + 1);
+    char *dst = bench_malloc_filled(span, 0);
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
