@@ -68,31 +68,21 @@ SHMEM_RMA_SIZES(DEF_SIZED)
 DEF_SIZED(mem)
 
 /* The C11 generic names, on long and double. */
-static void ps_generic_long(int variant, void *d, const void *s, size_t n, uint64_t *sig,
-                            uint64_t v, int op, int pe)
-{
-    long *dl = d;
-    const long *sl = s;
-    switch (variant) {
-    case 0: shmem_put_signal(dl, sl, n, sig, v, op, pe); break;
-    case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dl, sl, n, sig, v, op, pe); break;
-    case 2: shmem_put_signal_nbi(dl, sl, n, sig, v, op, pe); break;
-    default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dl, sl, n, sig, v, op, pe); break;
+#define DEF_GENERIC(T)                                                                       \
+    static void ps_generic_##T(int variant, void *d, const void *s, size_t n, uint64_t *sig, \
+                               uint64_t v, int op, int pe)                                   \
+    {                                                                                        \
+        T *dt = d;                                                                           \
+        const T *st = s;                                                                     \
+        switch (variant) {                                                                   \
+        case 0: shmem_put_signal(dt, st, n, sig, v, op, pe); break;                          \
+        case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dt, st, n, sig, v, op, pe); break;       \
+        case 2: shmem_put_signal_nbi(dt, st, n, sig, v, op, pe); break;                      \
+        default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dt, st, n, sig, v, op, pe); break;  \
+        }                                                                                    \
     }
-}
-
-static void ps_generic_double(int variant, void *d, const void *s, size_t n, uint64_t *sig,
-                              uint64_t v, int op, int pe)
-{
-    double *dd = d;
-    const double *sd = s;
-    switch (variant) {
-    case 0: shmem_put_signal(dd, sd, n, sig, v, op, pe); break;
-    case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dd, sd, n, sig, v, op, pe); break;
-    case 2: shmem_put_signal_nbi(dd, sd, n, sig, v, op, pe); break;
-    default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dd, sd, n, sig, v, op, pe); break;
-    }
-}
+DEF_GENERIC(long)
+DEF_GENERIC(double)
 
 struct family {
     const char *name;
