@@ -107,14 +107,19 @@ static const char *target_name(void)
     return t;
 }
 
-int bench_init_pair(int argc, char **argv, struct bench_opts *o, const char *name)
+int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
+               int max_pes)
 {
     shmem_init();
     bench_parse(argc, argv, o, "");
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "%s needs at least 2 PEs\n", name);
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (n < min_pes || (max_pes > 0 && n > max_pes)) {
+        if (me == 0) {
+            if (n < min_pes)
+                fprintf(stderr, "%s needs at least %d PEs\n", name, min_pes);
+            else
+                fprintf(stderr, "%s supports at most %d PEs\n", name, max_pes);
+        }
         shmem_finalize();
         exit(1);
     }
