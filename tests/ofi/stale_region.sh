@@ -9,6 +9,9 @@
 #              made by the program itself (test_ofi_stale.c, run as the child of the
 #              PE's shell, so that oshrun's own clean-up of the PE's pid leaves it
 #              alone): Shoal must keep it and end the job naming it and the remedy.
+#   keep_ctx   a newer file at the name of a private context's endpoint (PID:UID:1):
+#              kept, shmem_ctx_create fails with that message as a warning, and the
+#              job goes on.
 # usage: stale_region.sh sh PE_LAUNCH.SH OSHRUN PROG NP CASE
 #   (tests/common/pe_launch.sh: oshrun, or mpirun with SHOAL_TEST_LAUNCHER=mpirun)
 set -u
@@ -18,9 +21,11 @@ launch=("$1" "$2" "$3"); prog=$4; np=$5; case=$6
 out=$(mktemp)
 trap 'cleanup; rm -f "$out"' EXIT
 # Every file this run made (or was about to), by its name in /dev/shm.
-made() { sed -n "s/^stale: $1 \\([0-9]*:[0-9]*:0\\)\$/\\1/p" "$out"; }
+made() { sed -n "s/^stale: $1 \\([0-9]*:[0-9]*:[0-9]*\\)\$/\\1/p" "$out"; }
+# Those files, and the regions their programs (exited, not the PEs oshrun knows)
+# left if a check failed.
 cleanup() {
-    for f in $(made making); do rm -f "/dev/shm/$f" "/dev/shm/${f%%:*}.target"; done
+    for f in $(made making); do rm -f "/dev/shm/${f%%:*}":* "/dev/shm/${f%%:*}.target"; done
 }
 fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
 uid=$(id -u)
@@ -51,6 +56,26 @@ if [ "$case" = old ]; then
     echo "stale regions removed, the job ran ($np PEs)"
     exit 0
 fi
+msg() { # the message for file $1, made $2
+    echo "libfabric's shm provider needs /dev/shm/$1 for this PE's endpoint, but a file of that name is there ($2, so Shoal leaves it alone); if no running process uses it (a process killed before it closed its endpoint leaves one behind), remove it and run again"
+}
+if [ "$case" = keep_ctx ]; then
+    # shellcheck disable=SC2016 # expanded by the PE's shell
+    "${launch[@]}" -n "$np" --timeout 60 sh -c '"$@"; exit $?' sh "$prog" keep_ctx >"$out" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || fail "exit status $rc"
+    [ "$(grep -c '^stale: PE [0-9]* ctx refused$' "$out")" -eq "$np" ] || fail "not every PE went on"
+    [ "$(made made | wc -l)" -eq "$np" ] || fail "not every PE made its file"
+    for f in $(made made); do
+        [ -f "/dev/shm/$f" ] || fail "/dev/shm/$f went"
+        grep -qF "$(msg "$f" "made since this program started")" "$out" ||
+            fail "no warning naming /dev/shm/$f"
+    done
+    grep -q "^shoal: PE [0-9]*: warning: shmem_ctx_create: libfabric's shm provider needs" "$out" ||
+        fail "the message is not shmem_ctx_create's warning"
+    echo "contexts refused, files kept, the job went on ($np PEs)"
+    exit 0
+fi
 # shellcheck disable=SC2016 # expanded by the PE's shell
 "${launch[@]}" -n "$np" --timeout 60 sh -c '"$@"; exit $?' sh "$prog" keep "$case" >"$out" 2>&1
 rc=$?
@@ -69,8 +94,7 @@ for f in $(made made); do
     other_uid) [ "$(stat -c %u "/dev/shm/$f" 2>/dev/null)" = 65534 ] ;;
     *) [ -f "/dev/shm/$f" ] ;;
     esac || fail "/dev/shm/$f is no longer what it was"
-    grep -q "^shoal: PE [0-9]*: shmem_init: libfabric's shm provider needs /dev/shm/$f for this PE's endpoint, but a file of that name is there ($why, so Shoal leaves it alone); if no running process uses it (a process killed before it closed its endpoint leaves one behind), remove it and run again$" "$out" &&
-        hit=1
+    grep -qx "shoal: PE [0-9]*: shmem_init: $(msg "$f" "$why")" "$out" && hit=1
 done
 [ -n "$hit" ] || fail "no message naming the file and the remedy"
 echo "$case files kept, the job ended naming one ($np PEs, status $rc)"

@@ -5,7 +5,11 @@
  * must leave alone, printing "stale: making NAME" before and "stale: made NAME"
  * after: "newer" (a regular file of this user made now, after the program
  * started), "symlink" (to PID.target), "other_uid" (a file given to uid 65534:
- * root only); shmem_init must then end the job with a message naming it. */
+ * root only); shmem_init must then end the job with a message naming it. With
+ * "keep_ctx" the file ("newer") takes the name of the first endpoint after the
+ * default one's (PID:UID:1), which a private context of a SHMEM_THREAD_MULTIPLE
+ * program opens: shmem_ctx_create must fail, the job go on ("stale: PE n ctx
+ * refused"). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,12 +49,12 @@ static void say(const char *what, const char *name)
     fflush(stdout);
 }
 
-/* A file at this process's first endpoint's region name; 0 or -1. */
-static int make_decoy(const char *kind)
+/* A file at the region name of this process's endpoint number index; 0 or -1. */
+static int make_decoy(const char *kind, int index)
 {
     char name[64], path[96], target[96];
     int pid = (int)getpid(), rc = -1;
-    snprintf(name, sizeof name, "%d:%d:0", pid, (int)getuid());
+    snprintf(name, sizeof name, "%d:%d:%d", pid, (int)getuid(), index);
     snprintf(path, sizeof path, "/dev/shm/%s", name);
     say("making", name);
     if (!strcmp(kind, "newer") || !strcmp(kind, "other_uid")) {
@@ -76,10 +80,30 @@ static int make_decoy(const char *kind)
     return 0;
 }
 
+/* The default endpoint opens; a private context's cannot, and the job goes on. */
+static void refused_ctx(void)
+{
+    int provided;
+    CHECK_EQ(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided), 0);
+    CHECK_EQ(provided, SHMEM_THREAD_MULTIPLE);
+    int me = shmem_my_pe();
+    if (make_decoy("newer", 1))
+        shmem_global_exit(2);
+    shmem_ctx_t ctx;
+    CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) != 0);
+    shmem_barrier_all();
+    printf("stale: PE %d ctx refused\n", me);
+    shmem_finalize();
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "keep_ctx")) {
+        refused_ctx();
+        return 0;
+    }
     if (argc > 2 && !strcmp(argv[1], "keep")) {
-        if (make_decoy(argv[2]))
+        if (make_decoy(argv[2], 0))
             return 2;
         shmem_init();
         printf("stale: shmem_init returned with %s in the way\n", argv[2]);
