@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "transport/ofi/ofi.h"
 
@@ -142,9 +141,9 @@ int ofi_ctx_enable(struct ofi_ctx *c)
         /* A file took the region's name after the check above. */
         snprintf(msg, sizeof msg,
                  "libfabric's shm provider could not make /dev/shm/%s for this PE's "
-                 "endpoint (fi_enable: %s): a file of that name was in the way; if it is "
-                 "still there and no process with pid %ld uses it, remove it, and run again",
-                 region, fi_strerror(-rc), (long)getpid());
+                 "endpoint (fi_enable: %s): a file of that name appeared meanwhile; "
+                 "remove it if it is still there, and run again",
+                 region, fi_strerror(-rc));
         return ctx_error(c, msg);
     }
     if (open_slots(c))
