@@ -14,6 +14,8 @@ if [ "$(id -u)" -eq 0 ]; then
     command -v setpriv > /dev/null 2>&1 ||
         { echo "SKIP: setpriv (util-linux) is needed to drop CAP_SYS_NICE"; exit 77; }
     drop="setpriv --bounding-set=-sys_nice"
+    $drop true 2> /dev/null ||
+        { echo "SKIP: cannot drop CAP_SYS_NICE here (setpriv --bounding-set needs CAP_SETPCAP)"; exit 77; }
 fi
 out=$(env -u SHOAL_SPIN_COUNT SHOAL_NODE_MAP=pe SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
       SHMEM_OFI_LOWER_PE=1 SHMEM_INFO=1 $drop "$oshrun" -n 2 --timeout 60 "$prog" busy_gets 2>&1)
