@@ -67,10 +67,10 @@ static long progress_thread(void)
 }
 
 /* This PE's progress thread (it names itself once its priority is set; looked for
- * up to 10 s, as under load it may start late) leads this PE's thread by 10 nice
- * levels (docs/transports.md), raised itself or, with SHMEM_OFI_LOWER_PE, by the PE's
- * thread lowered, or by none where PEs share cores; never the other way. Prints the
- * levels for lower_pe.sh, which knows which to expect. */
+ * up to 10 s, as under load it may start late) leads this PE's thread by up to 10
+ * nice levels (docs/transports.md), raised itself or, with SHMEM_OFI_LOWER_PE, by the
+ * PE's thread lowered; by none where PEs share cores; never the other way. Prints
+ * the levels for lower_pe.sh, which knows which to expect. */
 static void check_progress_priority(int me)
 {
     long tid = 0;
@@ -82,7 +82,7 @@ static void check_progress_priority(int me)
     int pe = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
     CHECK_EQ(errno, 0);
     CHECK(thread <= nice_at_start && pe >= nice_at_start);
-    CHECK(pe - thread == 0 || pe - thread == 10 || thread == -20 || pe == 19);
+    CHECK(pe - thread >= 0 && pe - thread <= 10); /* short of 10: RLIMIT_NICE or a bound */
     printf("progress priority on PE %d: thread %d, PE %d, PE at start %d\n", me, thread, pe,
            nice_at_start);
 }
