@@ -92,7 +92,7 @@
       "wait object while idle: auto (when the provider's data progress is manual), on (1, "  \
       "yes) or off (0, no)")                                                                 \
     X(SHMEM_OFI_LOWER_PE, NULL, BOOL, "0", ofi_lower_pe,                                     \
-      "Where a PE has a core of its own and its progress thread cannot be raised 10 nice "  \
+      "Where a PE has a core of its own and its progress thread cannot be raised 10 nice "   \
       "levels above it (no CAP_SYS_NICE or RLIMIT_NICE), lower the thread that called "      \
       "shmem_init by the levels missing, so that gets from a computing PE are served at "    \
       "once; that thread (and threads it starts later) cannot be raised back")               \

@@ -594,10 +594,9 @@ int ofi_progress_thread_start(void)
 {
     ofi.progress_stop = 0;
     ofi.progress_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    int rc = ofi.progress_stop_fd < 0
-            ? errno
-            : pthread_create(&ofi.progress_tid, NULL, progress_main,
-                             (void *)(intptr_t)syscall(SYS_gettid));
+    int rc = ofi.progress_stop_fd < 0 ? errno
+                                      : pthread_create(&ofi.progress_tid, NULL, progress_main,
+                                                       (void *)(intptr_t)syscall(SYS_gettid));
     if (rc) {
         shoal_warn("shmem_init",
                    "cannot start the libfabric progress thread (error %d); "
