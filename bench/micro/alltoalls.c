@@ -25,8 +25,12 @@ static void run(enum kind k, void *dst, const void *src, size_t nelems)
 {
 #if BENCH_HAVE_SPEC_1_5
     switch (k) {
-    case A32: shmem_int32_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems); break;
-    case A64: shmem_int64_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems); break;
+    case A32:
+        shmem_int32_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
+        break;
+    case A64:
+        shmem_int64_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
+        break;
     case A128:
         shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
         break;
@@ -84,7 +88,8 @@ int main(int argc, char **argv)
     char *dst = shmem_malloc(span);
     if (!src || !dst) {
         if (me == 0)
-            fprintf(stderr, "alltoalls: %zu bytes of symmetric heap twice do not fit\n", span);
+            fprintf(stderr, "alltoalls: %zu bytes of symmetric heap twice do not fit\n",
+                    span);
         shmem_global_exit(1);
     }
     memset(src, me + 1, span);

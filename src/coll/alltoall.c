@@ -41,7 +41,10 @@
 static void copy_elems(char *d, ptrdiff_t dstep, const char *s, ptrdiff_t sstep, size_t m,
                        size_t esize)
 {
-#define COPY_ELEMS(E)                                                                            for (size_t t = 0; t < m; t++, d += dstep, s += sstep)                                           memcpy(d, s, E);                                                                         return;
+#define COPY_ELEMS(E)                                                                        \
+    for (size_t t = 0; t < m; t++, d += dstep, s += sstep)                                   \
+        memcpy(d, s, E);                                                                     \
+    return;
     switch (esize) {
     case 1: COPY_ELEMS(1)
     case 2: COPY_ELEMS(2)
@@ -129,8 +132,8 @@ static void alltoall_packed(const struct coll *c, char *dest, const char *source
             if (!net_member(c, j))
                 continue;
             unsigned char *out = outbox + (size_t)j * pbytes;
-            copy_elems((char *)out, (ptrdiff_t)esize, source + j * sblock + (ptrdiff_t)base * se,
-                       se, m, esize);
+            copy_elems((char *)out, (ptrdiff_t)esize,
+                       source + j * sblock + (ptrdiff_t)base * se, se, m, esize);
             void *to = dst == 1 ? (void *)(dest + me * dblock + (ptrdiff_t)base * de)
                                 : (void *)(inbox + (size_t)me * pbytes);
             struct shoal_rref r;
