@@ -87,8 +87,9 @@ mode)
     mode_spec "$prog" "$mode"
     # The bad_size modes are ordinary programs; test_errors.c's "bad_size*" modes
     # just call shmem_init.
+    limit=$(awk -v s="${SHOAL_TEST_TIMEOUT_SCALE:-1}" 'BEGIN { printf "%d", 20 * s }')
     for n in ${TEST_ERRORS_PES:-$PES}; do
-        run_check "$STATUS" "$REGEX" + env "${ENVS[@]}" "$oshrun" -n "$n" --timeout 20 "$prog" "$mode"
+        run_check "$STATUS" "$REGEX" + env "${ENVS[@]}" "$oshrun" -n "$n" --timeout "$limit" "$prog" "$mode"
     done
     echo "mode $mode: OK"
     ;;
