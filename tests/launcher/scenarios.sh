@@ -203,7 +203,8 @@ timeout)
     if [ "$NP" -gt 1 ]; then
         expect_err "PE 0(-$((NP - 2)))? \(in a setup barrier\)"
     fi
-    expect_within 6
+    # 2 s, up to 2 s for answers to where each PE is (boot_check gives none), the end.
+    expect_within 7
     # PEs that ignore SIGTERM get SIGKILL two seconds later.
     osh -n "$NP" --timeout=0.5 "$CHECK" hang-all ignore-term
     expect_rc 124
