@@ -63,8 +63,9 @@ int main(void)
             wait_capped(&in[0], first, "start of the buffer", prev);
             for (size_t i = 0; i < n; i++)
                 if (in[i] != first + (long)i) {
-                    fprintf(stderr, "FAIL PE %d: round %ld word %zu from PE %d: %ld, not %ld\n",
-                            me, r, i, prev, in[i], first + (long)i);
+                    fprintf(stderr,
+                            "FAIL PE %d: round %ld word %zu from PE %d: %ld, not %ld\n", me,
+                            r, i, prev, in[i], first + (long)i);
                     shmem_global_exit(1);
                 }
             shmem_long_atomic_set(&answer, r, prev);
