@@ -5,8 +5,12 @@
  * when earlier puts to other PEs are still in flight: OpenSHMEM's fence orders
  * only operations to the same PE. A barrier ends each round (untimed), so every
  * round starts with nothing in flight.
- *   -a  the flag is an atomic set instead of a put.
- * Result lines: fence_flag_put (or fence_flag_amo), per_msg_us, per payload size. */
+ *   -a  the flag is an atomic set instead of a put;
+ *   -b  before each message, a 64 KiB put_nbi to the PE half-way round (no flag,
+ *       nothing waits for it): bulk traffic to one PE beside the synchronised
+ *       messages to the others, which a fence does not order before them.
+ * Result lines: fence_flag_put (or fence_flag_amo, with _bulk after -b), per_msg_us,
+ * per payload size. */
 #include "bench.h"
 
 #include <stdio.h>
@@ -21,18 +25,23 @@ static unsigned char pattern(int src, int dst, long round, size_t i)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 64 * 1024, 200, 5 };
-    int amo_flag = 0;
+    int amo_flag = 0, bulk = 0;
+    const size_t bulk_size = 64 * 1024;
     /* -a is this program's own; the rest are the common options. */
     int kept = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-a"))
             amo_flag = 1;
+        else if (!strcmp(argv[i], "-b"))
+            bulk = 1;
         else
             argv[kept++] = argv[i];
     }
     argc = kept;
     shmem_init();
-    bench_parse(argc, argv, &o, "  -a   the flag is an atomic set, not a put\n");
+    bench_parse(argc, argv, &o,
+                "  -a   the flag is an atomic set, not a put\n"
+                "  -b   a 64 KiB put_nbi to the PE half-way round before each message\n");
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (n < 2) {
         if (me == 0)
@@ -44,15 +53,19 @@ int main(int argc, char **argv)
     unsigned char *data = shmem_malloc(o.max_size * (size_t)n);
     long *flag = shmem_calloc((size_t)n, sizeof *flag);
     unsigned char *src = malloc(o.max_size * (size_t)n);
-    if (!data || !flag || !src) {
+    unsigned char *bulk_dst = shmem_malloc(bulk_size), *bulk_src = malloc(bulk_size);
+    if (!data || !flag || !src || !bulk_dst || !bulk_src) {
         fprintf(stderr, "fence: PE %d: out of memory\n", me);
         shmem_global_exit(1);
     }
-    const char *name = amo_flag ? "fence_flag_amo" : "fence_flag_put";
+    memset(bulk_src, 0x42, bulk_size);
+    int far = (me + n / 2) % n;
+    char name[32];
+    snprintf(name, sizeof name, "fence_flag_%s%s", amo_flag ? "amo" : "put", bulk ? "_bulk" : "");
     if (me == 0) {
         char title[96];
-        snprintf(title, sizeof title, "put, fence, %s flag to each of %d PEs",
-                 amo_flag ? "AMO" : "put", n - 1);
+        snprintf(title, sizeof title, "put, fence, %s flag to each of %d PEs%s",
+                 amo_flag ? "AMO" : "put", n - 1, bulk ? ", 64 KiB bulk beside" : "");
         bench_header(title, "# Size      Per message (us)");
     }
     long round = 0;
@@ -70,6 +83,8 @@ int main(int argc, char **argv)
             double t0 = bench_now();
             for (int k = 1; k < n; k++) {
                 int x = (me + k) % n;
+                if (bulk)
+                    shmem_putmem_nbi(bulk_dst, bulk_src, bulk_size, far);
                 shmem_putmem(data + (size_t)me * o.max_size, src + (size_t)x * o.max_size, size,
                              x);
                 shmem_fence();
@@ -104,6 +119,8 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     free(src);
+    free(bulk_src);
+    shmem_free(bulk_dst);
     shmem_free(flag);
     shmem_free(data);
     shmem_finalize();
