@@ -121,7 +121,7 @@ struct ofi_ctx {
      * ofi_fence_wait. fence_full: it waits for every earlier operation (counters, or
      * AMOs before the fence); otherwise only a target in dirty from before the fence
      * (fence_owed of them) waits, for one read to it. epoch: fences so far, plus 1.
-     * amos_out: non-blocking AMOs issued since the last full wait. */
+     * amos_out: AMOs left in flight since the last full wait. */
     int fence_pending, fence_full, amos_out;
     int amos_local; /* some of them to this node's PEs, which puts reach by stores */
     unsigned fence_owed;
