@@ -107,17 +107,45 @@ static const char *target_name(void)
     return t;
 }
 
+int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
+               int max_pes)
+{
+    shmem_init();
+    bench_parse(argc, argv, o, "");
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (n < min_pes || (max_pes > 0 && n > max_pes)) {
+        if (me == 0) {
+            if (n < min_pes)
+                fprintf(stderr, "%s needs at least %d PEs\n", name, min_pes);
+            else
+                fprintf(stderr, "%s supports at most %d PEs\n", name, max_pes);
+        }
+        shmem_finalize();
+        exit(1);
+    }
+    return me;
+}
+
+static void *sym_malloc(size_t bytes)
+{
+    void *p = shmem_malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "shmem_malloc(%zu) failed\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+void *bench_malloc_filled(size_t bytes, int fill)
+{
+    return memset(sym_malloc(bytes), fill, bytes);
+}
+
 void *bench_target(void *global, size_t global_bytes, size_t bytes)
 {
     const char *t = target_name();
-    if (!t || strcmp(t, "global")) {
-        void *p = shmem_malloc(bytes);
-        if (!p) {
-            fprintf(stderr, "shmem_malloc(%zu) failed\n", bytes);
-            exit(1);
-        }
-        return p;
-    }
+    if (!t || strcmp(t, "global"))
+        return sym_malloc(bytes);
     if (bytes > global_bytes) {
         fprintf(stderr, "BENCH_TARGET=global: %zu bytes asked, the static buffer has %zu\n",
                 bytes, global_bytes);

@@ -36,6 +36,15 @@ long bench_iters_for(const struct bench_opts *o, size_t size);
 /* "shoal", "oshmem" or the vendor string: the impl column of every result line. */
 const char *bench_impl(void);
 
+/* Starts a program with no options of its own: shmem_init, then bench_parse. With
+ * fewer than min_pes PEs or more than max_pes (0: no limit) PE 0 says what program
+ * `name` needs and the program ends (shmem_finalize, exit status 1). Returns this PE. */
+int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
+               int max_pes);
+
+/* A new symmetric buffer of bytes, each set to fill; exits when the heap is short. */
+void *bench_malloc_filled(size_t bytes, int fill);
+
 /* Where a program's remote buffers live, by BENCH_TARGET: "heap" (shmem_malloc, the
  * default) or "global" (the program's static data, symmetric too, which an
  * implementation may reach by another path). Returns global (global_bytes long) or a

@@ -139,17 +139,9 @@ static double rate_mops(enum amo_kind k, long rounds, long warmup)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 20000, 100 };
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
+    int me = bench_init(argc, argv, &o, "amo", 2, 0);
     target = bench_target(&global_target, sizeof global_target, sizeof *target);
     *target = 0;
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "amo needs at least 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
     shmem_barrier_all();
     if (me == 0) {
         bench_header("unsigned long AMOs, PE 0 -> PE 1",

@@ -72,23 +72,13 @@ static double time_coll(enum coll c, void *dst, const void *src, size_t bytes, l
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 1u << 20, 1000, 20 };
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    if (n > (int)(sizeof times / sizeof times[0])) {
-        if (me == 0)
-            fprintf(stderr, "coll supports at most %zu PEs\n",
-                    sizeof times / sizeof times[0]);
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(argc, argv, &o, "coll", 1, (int)(sizeof times / sizeof times[0]));
+    int n = shmem_n_pes();
     if (o.min_size < 8)
         o.min_size = 8;
     size_t span = o.max_size * (size_t)n; /* fcollect/alltoall move bytes per PE times n */
-    char *src = shmem_malloc(span);
-    char *dst = shmem_malloc(span);
-    memset(src, me + 1, span);
-    memset(dst, 0, span);
+    char *src = bench_malloc_filled(span, me + 1);
+    char *dst = bench_malloc_filled(span, 0);
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;

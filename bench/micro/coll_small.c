@@ -47,16 +47,8 @@ static void run(enum coll c)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 20000, 200 };
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    if (n > (int)(sizeof dst / sizeof dst[0])) {
-        if (me == 0)
-            fprintf(stderr, "coll_small supports at most %zu PEs\n",
-                    sizeof dst / sizeof dst[0]);
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(argc, argv, &o, "coll_small", 1, (int)(sizeof dst / sizeof dst[0]));
+    int n = shmem_n_pes();
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;

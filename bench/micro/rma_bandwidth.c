@@ -29,19 +29,9 @@ int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4u << 20, 1000, 10 };
     const int window = 64;
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "rma_bandwidth needs at least 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
-    char *dst = shmem_malloc(o.max_size);
-    char *src = shmem_malloc(o.max_size);
-    memset(dst, 1, o.max_size);
-    memset(src, 2, o.max_size);
+    int me = bench_init(argc, argv, &o, "rma_bandwidth", 2, 0);
+    char *dst = bench_malloc_filled(o.max_size, 1);
+    char *src = bench_malloc_filled(o.max_size, 2);
     shmem_barrier_all();
 
     static const char *names[] = { "put_bw", "get_bw" };

@@ -11,14 +11,20 @@
 static long ping;                 /* symmetric: the ping-pong flag */
 static char global_dst[4u << 20]; /* symmetric: the put/get target with BENCH_TARGET=global */
 
-static double put_latency(char *dst, const char *src, size_t size, long iters, long warmup)
+/* A blocking get, or a put and the quiet that completes it, to PE 1. */
+static double latency(int get, char *dst, const char *src, size_t size, long iters,
+                      long warmup)
 {
     double t0 = 0;
     for (long i = -warmup; i < iters; i++) {
         if (i == 0)
             t0 = bench_now();
-        shmem_putmem(dst, src, size, 1);
-        shmem_quiet();
+        if (get) {
+            shmem_getmem(dst, src, size, 1);
+        } else {
+            shmem_putmem(dst, src, size, 1);
+            shmem_quiet();
+        }
     }
     return (bench_now() - t0) / (double)iters;
 }
@@ -34,17 +40,6 @@ static double put_latency_osu(char *dst, const char *src, size_t size, long iter
     for (long i = 0; i < iters; i++)
         shmem_putmem(dst, src, size, 1);
     shmem_quiet();
-    return (bench_now() - t0) / (double)iters;
-}
-
-static double get_latency(char *dst, const char *src, size_t size, long iters, long warmup)
-{
-    double t0 = 0;
-    for (long i = -warmup; i < iters; i++) {
-        if (i == 0)
-            t0 = bench_now();
-        shmem_getmem(dst, src, size, 1);
-    }
     return (bench_now() - t0) / (double)iters;
 }
 
@@ -70,19 +65,10 @@ static double pingpong(int me, long iters, long warmup)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4u << 20, 10000, 100 };
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "rma_latency needs at least 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(argc, argv, &o, "rma_latency", 2, 0);
     char *dst = bench_target(global_dst, sizeof global_dst, o.max_size);
-    char *src = shmem_malloc(o.max_size);
+    char *src = bench_malloc_filled(o.max_size, 2);
     memset(dst, 1, o.max_size);
-    memset(src, 2, o.max_size);
     shmem_barrier_all();
 
     static const char *names[] = { "put_lat", "get_lat" };
@@ -94,8 +80,7 @@ int main(int argc, char **argv)
             long iters = bench_iters_for(&o, size);
             shmem_barrier_all();
             if (me == 0) {
-                double t = kind == 0 ? put_latency(dst, src, size, iters, o.warmup)
-                                     : get_latency(dst, src, size, iters, o.warmup);
+                double t = latency(kind, dst, src, size, iters, o.warmup);
                 printf("%-14zu %14.2f\n", size, t * 1e6);
                 bench_result(names[kind], size, "lat_us", t * 1e6);
             }

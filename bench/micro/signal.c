@@ -81,19 +81,9 @@ int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 1u << 20, 5000, 0 };
     static const char *const names[VARIANTS] = { "put_fence_set", "put_signal" };
-    shmem_init();
-    bench_parse(argc, argv, &o, "");
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "signal needs at least 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
-    char *dst = shmem_malloc(o.max_size);
-    char *src = shmem_malloc(o.max_size);
-    memset(dst, 1, o.max_size);
-    memset(src, 2, o.max_size);
+    int me = bench_init(argc, argv, &o, "signal", 2, 0);
+    char *dst = bench_malloc_filled(o.max_size, 1);
+    char *src = bench_malloc_filled(o.max_size, 2);
     int variants = BENCH_HAVE_SPEC_1_5 ? VARIANTS : 1;
 
     for (int v = 0; v < variants; v++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define NW 48      /* words per type and target */
 #define CASLOOP 16 /* CAS-loop increments per PE */
@@ -45,7 +46,6 @@ enum {
     NSLOT
 };
 
-static int me, npes, left, right;
 static long long *rec;
 static const char *cur_type = "", *cur_where = "";
 
@@ -522,11 +522,7 @@ SHMEM_AMO_EXT_TYPES(GLOBAL_TARGET)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    left = (me + npes - 1) % npes;
-    right = (me + 1) % npes;
+    ring_init();
     rec = shmem_calloc((size_t)NSLOT * npes, sizeof(long long));
     seen = shmem_calloc((size_t)SWAPR * npes + 1, sizeof(long long));
     CHECK(rec != NULL && seen != NULL);

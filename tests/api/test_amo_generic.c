@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define NW 40
 #define CTX SHMEM_CTX_DEFAULT
 
-static int me, npes, left, right;
 static const char *cur = "";
 
 #define TCHECK(c)                                                                            \
@@ -225,11 +225,7 @@ static void gen_double(double *t, const char *where)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    left = (me + npes - 1) % npes;
-    right = (me + 1) % npes;
+    ring_init();
     RUN(int, int);
     RUN(long, long);
     RUN(ulonglong, unsigned long long);

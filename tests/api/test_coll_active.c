@@ -292,14 +292,11 @@ static void run_set(int start, int logstride, int size)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    coll_init();
     CHECK(npes <= MAXPES);
-    src = shmem_malloc(BUF);
-    dst = shmem_malloc(2 * BUF + 64);
-    wrk = shmem_malloc(BUF);
-    CHECK(src && dst && wrk);
+    src = coll_malloc(BUF);
+    dst = coll_malloc(2 * BUF + 64);
+    wrk = coll_malloc(BUF);
 
     run_set(0, 0, npes);
     shmem_barrier_all();
@@ -312,12 +309,6 @@ int main(void)
     psync_zero();
     check_zero(psync_sep[0], SHMEM_BARRIER_SYNC_SIZE);
     check_zero(psync_sep[1], SHMEM_BARRIER_SYNC_SIZE);
-
-    if (me == 0)
-        printf("active-set collectives: %d PEs: ok\n", npes);
-    shmem_free(wrk);
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
+    coll_finish("active-set collectives");
     return 0;
 }

@@ -130,21 +130,11 @@ static int call_with(shmem_team_t t)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    src = shmem_malloc(BUF);
-    dst = shmem_malloc(NB2B * BUF);
-    CHECK(src && dst);
-
+    coll_init();
+    src = coll_malloc(BUF);
+    dst = coll_malloc(NB2B * BUF);
     coll_on_teams(test_team, call_with);
     CHECK(shmem_broadcastmem(SHMEM_TEAM_INVALID, dst, src, 1, 0) != 0);
-
-    shmem_barrier_all();
-    if (me == 0)
-        printf("broadcast: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0], npes);
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
+    coll_finish("broadcast: %zu types", sizeof types / sizeof types[0]);
     return 0;
 }

@@ -153,24 +153,13 @@ static int call_with(shmem_team_t t)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    coll_init();
     CHECK(npes <= MAXPES);
-    src = shmem_malloc(SRCBUF);
-    dst = shmem_malloc(NB2B * DSTBUF);
-    CHECK(src && dst);
-
+    src = coll_malloc(SRCBUF);
+    dst = coll_malloc(NB2B * DSTBUF);
     coll_on_teams(test_team, call_with);
     CHECK(shmem_fcollectmem(SHMEM_TEAM_INVALID, dst, src, 1) != 0);
     CHECK(shmem_collectmem(SHMEM_TEAM_INVALID, dst, src, 1) != 0);
-
-    shmem_barrier_all();
-    if (me == 0)
-        printf("collect/fcollect: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0],
-               npes);
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
+    coll_finish("collect/fcollect: %zu types", sizeof types / sizeof types[0]);
     return 0;
 }

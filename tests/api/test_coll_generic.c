@@ -209,20 +209,12 @@ static void sync_team(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    src = shmem_malloc(BUF);
-    dst = shmem_malloc(BUF);
-    CHECK(src && dst);
+    coll_init();
+    src = coll_malloc(BUF);
+    dst = coll_malloc(BUF);
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)
         tests[k]();
     sync_team();
-    if (me == 0)
-        printf("coll_generic: %zu generic collective tests passed\n",
-               sizeof tests / sizeof tests[0]);
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
+    coll_finish("coll_generic: %zu generic collective tests", sizeof tests / sizeof tests[0]);
     return 0;
 }

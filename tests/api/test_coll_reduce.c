@@ -119,21 +119,11 @@ static int call_with(shmem_team_t t)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    bufs = shmem_malloc((NB2B + 1) * BUF);
-    CHECK(bufs);
-
+    coll_init();
+    bufs = coll_malloc((NB2B + 1) * BUF);
     coll_on_teams(test_team, call_with);
     CHECK(shmem_double_max_reduce(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) !=
           0);
-
-    shmem_barrier_all();
-    if (me == 0)
-        printf("reductions: %zu operator/type pairs, %d PEs: ok\n",
-               sizeof tests / sizeof tests[0], npes);
-    shmem_free(bufs);
-    shmem_finalize();
+    coll_finish("reductions: %zu operator/type pairs", sizeof tests / sizeof tests[0]);
     return 0;
 }

@@ -105,20 +105,11 @@ static int call_with(shmem_team_t t)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    bufs = shmem_malloc((NB2B + 1) * BUF);
-    CHECK(bufs);
-
+    coll_init();
+    bufs = coll_malloc((NB2B + 1) * BUF);
     coll_on_teams(test_team, call_with);
     CHECK(shmem_double_sum_exscan(SHMEM_TEAM_INVALID, (double *)bufs, (double *)bufs, 1) !=
           0);
-
-    shmem_barrier_all();
-    if (me == 0)
-        printf("scans: %zu types, %d PEs: ok\n", sizeof types / sizeof types[0], npes);
-    shmem_free(bufs);
-    shmem_finalize();
+    coll_finish("scans: %zu types", sizeof types / sizeof types[0]);
     return 0;
 }

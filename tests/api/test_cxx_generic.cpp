@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "check.h"
+#include "ring.h"
 
-static int me, npes, right, left;
 
 static long long val(int pe, int i) { return pe * 100LL + i + 1; }
 
@@ -178,11 +178,7 @@ static void test_signal()
 
 int main()
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
 
     test_rma<int>();
     test_rma<double>();

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define NS 48     /* live slots */
 #define NOPS 2000 /* random operations */
@@ -31,7 +32,6 @@ struct slot {
     unsigned tag;
 };
 
-static int me, npes, left, right;
 static char *base;
 static long long *offs; /* at PE 0: [pe][slot][offset, size] */
 static struct slot slots[NS];
@@ -391,13 +391,9 @@ static void edge_cases(void)
 
 int main(void)
 {
-    shmem_init();
+    ring_init();
     base = shmem_malloc(64);
     CHECK(base != NULL);
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    left = (me + npes - 1) % npes;
-    right = (me + 1) % npes;
     offs = shmem_calloc((size_t)npes * NS * 2, sizeof(long long));
     CHECK(offs != NULL);
 

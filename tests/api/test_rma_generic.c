@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "ring.h"
 
 #ifndef shmem_put
 #error "shmem.h did not provide the C11 generic interface"
@@ -20,8 +21,6 @@
 #define LEN 16
 #define HALF (LEN / 2)
 enum { R_PUT, R_PUT_CTX, R_P, R_P_CTX, R_IPUT, R_IBPUT, NREG };
-
-static int me, npes, right, left;
 
 static long long val(int pe, int i)
 {
@@ -219,11 +218,7 @@ static void test_typedefs(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
 
     GENERIC_TEST_TYPES(CALL_TEST)
     test_typedefs();

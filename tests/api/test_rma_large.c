@@ -7,17 +7,17 @@
  *     guard bytes either side that must stay untouched.
  * The heap is sized by SHMEM_SYMMETRIC_SIZE (see rma.cmake). */
 #include <shmem.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define MiB (1024u * 1024u)
 #define BIG (16 * MiB)
-
-static int me, npes, right, left;
 
 /* 64-bit word i of PE pe's source (salt s): splitmix64 of a unique key. */
 static uint64_t word(int pe, size_t i, unsigned s)
@@ -80,12 +80,30 @@ static void check_zero(const char *what, const unsigned char *buf, size_t len)
     }
 }
 
+/* buf[0..window) after a transfer from the left neighbour (pattern salt s): 0 below
+ * doff, len bytes of its source from byte soff, 0 above. fmt and what follows name
+ * the transfer, as printf. */
+static void check_window(const unsigned char *buf, size_t window, size_t doff, size_t len,
+                         size_t soff, unsigned s, const char *fmt, ...)
+        __attribute__((format(printf, 7, 8)));
+static void check_window(const unsigned char *buf, size_t window, size_t doff, size_t len,
+                         size_t soff, unsigned s, const char *fmt, ...)
+{
+    char what[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    check_zero(what, buf, doff);
+    check_bytes(what, buf + doff, len, left, soff, s);
+    check_zero(what, buf + doff + len, window - doff - len);
+}
+
 static void large(unsigned char *src, unsigned char *dst, unsigned char *loc)
 {
     static const size_t sizes[] = { 4 * MiB, 16 * MiB };
     for (unsigned k = 0; k < 2; k++) {
         size_t len = sizes[k];
-        char what[64];
         fill(src, len, me, k);
 
         /* Blocking putmem to the right, getmem from the left. */
@@ -94,13 +112,9 @@ static void large(unsigned char *src, unsigned char *dst, unsigned char *loc)
         shmem_putmem(dst, src, len, right);
         memset(loc, 0, BIG);
         shmem_getmem(loc, src, len, left);
-        snprintf(what, sizeof what, "getmem %zu MiB", len / MiB);
-        check_bytes(what, loc, len, left, 0, k);
-        check_zero(what, loc + len, BIG - len);
+        check_window(loc, BIG, 0, len, 0, k, "getmem %zu MiB", len / MiB);
         shmem_barrier_all();
-        snprintf(what, sizeof what, "putmem %zu MiB", len / MiB);
-        check_bytes(what, dst, len, left, 0, k);
-        check_zero(what, dst + len, BIG - len);
+        check_window(dst, BIG, 0, len, 0, k, "putmem %zu MiB", len / MiB);
 
         /* Non-blocking, on the ctx_ forms, completed by quiet. */
         memset(dst, 0, BIG);
@@ -109,13 +123,9 @@ static void large(unsigned char *src, unsigned char *dst, unsigned char *loc)
         memset(loc, 0, BIG);
         shmem_ctx_getmem_nbi(SHMEM_CTX_DEFAULT, loc, src, len, left);
         shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
-        snprintf(what, sizeof what, "ctx_getmem_nbi %zu MiB", len / MiB);
-        check_bytes(what, loc, len, left, 0, k);
-        check_zero(what, loc + len, BIG - len);
+        check_window(loc, BIG, 0, len, 0, k, "ctx_getmem_nbi %zu MiB", len / MiB);
         shmem_barrier_all();
-        snprintf(what, sizeof what, "ctx_putmem_nbi %zu MiB", len / MiB);
-        check_bytes(what, dst, len, left, 0, k);
-        check_zero(what, dst + len, BIG - len);
+        check_window(dst, BIG, 0, len, 0, k, "ctx_putmem_nbi %zu MiB", len / MiB);
     }
 }
 
@@ -212,36 +222,22 @@ static void unaligned(unsigned char *src, unsigned char *dst, unsigned char *loc
         }
         shmem_quiet();
         for (int i = pass * 4; i < pass * 4 + 4; i++) {
-            char what[96];
-            unsigned char *l = loc + (size_t)(i - pass * 4) * window;
-            snprintf(what, sizeof what, "getmem dst+%zu src+%zu len %zu", cases[i].doff,
-                     cases[i].soff, cases[i].len);
-            check_zero(what, l, cases[i].doff);
-            check_bytes(what, l + cases[i].doff, cases[i].len, left, cases[i].soff, 9);
-            check_zero(what, l + cases[i].doff + cases[i].len,
-                       window - cases[i].doff - cases[i].len);
+            check_window(loc + (size_t)(i - pass * 4) * window, window, cases[i].doff,
+                         cases[i].len, cases[i].soff, 9, "getmem dst+%zu src+%zu len %zu",
+                         cases[i].doff, cases[i].soff, cases[i].len);
         }
         shmem_barrier_all();
         for (int i = pass * 4; i < pass * 4 + 4; i++) {
-            char what[96];
-            unsigned char *d = dst + (size_t)(i - pass * 4) * window;
-            snprintf(what, sizeof what, "putmem dst+%zu src+%zu len %zu", cases[i].doff,
-                     cases[i].soff, cases[i].len);
-            check_zero(what, d, cases[i].doff);
-            check_bytes(what, d + cases[i].doff, cases[i].len, left, cases[i].soff, 9);
-            check_zero(what, d + cases[i].doff + cases[i].len,
-                       window - cases[i].doff - cases[i].len);
+            check_window(dst + (size_t)(i - pass * 4) * window, window, cases[i].doff,
+                         cases[i].len, cases[i].soff, 9, "putmem dst+%zu src+%zu len %zu",
+                         cases[i].doff, cases[i].soff, cases[i].len);
         }
     }
 }
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
 
     unsigned char *src = shmem_malloc(BIG);
     unsigned char *dst = shmem_malloc(BIG);

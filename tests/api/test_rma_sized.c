@@ -11,9 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-
-#define LEN 16
-#define RSZ (3 * LEN) /* elements in one destination region */
+#include "rma_ops.h"
 
 /* Contiguous shapes: element offsets in dest and source, element count. The second
  * is unaligned for putmem/getmem (byte elements). */
@@ -22,12 +20,6 @@ struct shape {
 };
 #define NSHAPE 2
 static const struct shape shapes[NSHAPE] = { { 0, 0, LEN }, { 1, 2, LEN - 3 } };
-static const int strides[3] = { 1, 2, 3 };
-struct blk {
-    int dst, sst, bsize, nblocks;
-};
-#define NBLK 2
-static const struct blk blocks[NBLK] = { { 5, 4, 3, 4 }, { 3, 7, 2, 5 } };
 
 enum {
     R_PUT = 0,                   /* + c*NSHAPE + shape */
@@ -42,27 +34,11 @@ struct sops {
     const char *name; /* "8", ..., "128", "mem" */
     size_t esize;     /* bytes per element */
     unsigned char *static_src, *static_dst;
-    void (*put)(int c, void *d, const void *s, size_t n, int pe);
-    void (*get)(int c, void *d, const void *s, size_t n, int pe);
-    void (*put_nbi)(int c, void *d, const void *s, size_t n, int pe);
-    void (*get_nbi)(int c, void *d, const void *s, size_t n, int pe);
-    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
-                 int pe);
-    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
-                 int pe);
-    void (*ibput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
-                  size_t nb, int pe);
-    void (*ibget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
-                  size_t nb, int pe);
+    rma_contig_fn *put, *get, *put_nbi, *get_nbi;
+    /* NULL for "mem", which has no strided or blocked form: */
+    rma_strided_fn *iput, *iget;
+    rma_blocked_fn *ibput, *ibget;
 };
-
-#define CTXCALL(c, name, ...)                                                                \
-    do {                                                                                     \
-        if (c)                                                                               \
-            shmem_ctx_##name(SHMEM_CTX_DEFAULT, __VA_ARGS__);                                \
-        else                                                                                 \
-            shmem_##name(__VA_ARGS__);                                                       \
-    } while (0)
 
 #define DEF_CONTIG(S)                                                                        \
     static void put_##S(int c, void *d, const void *s, size_t n, int pe)                     \
@@ -120,11 +96,6 @@ static const struct sops all_sizes[] = {
 };
 #define NSIZES (sizeof all_sizes / sizeof all_sizes[0])
 
-enum { HEAP, STATIC };
-static const char *const kind_name[] = { "heap", "static" };
-static const char *const ctx_name[] = { "", "ctx_" };
-static int me, npes;
-
 /* Byte `off` of PE pe's source (kind salt k): never 0, differs between neighbours. */
 static unsigned char pat(int pe, size_t off, int k)
 {
@@ -160,18 +131,9 @@ static void check_region(const struct sops *t, const unsigned char *buf, const i
         }
 }
 
-static void quiet(int c)
-{
-    if (c)
-        shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
-    else
-        shmem_quiet();
-}
-
 static void run_size(const struct sops *t, int kind)
 {
     const size_t E = t->esize;
-    const int right = (me + 1) % npes, left = (me + npes - 1) % npes;
     int map[RSZ];
     unsigned char *src, *dst;
 
@@ -280,14 +242,7 @@ static void run_size(const struct sops *t, int kind)
     CHECK(kk > 0);
     memset(dst, 0, DLEN * E);
     shmem_barrier_all();
-    for (int q = 0; q < npes; q++) {
-        int pe = (me + q) % npes;
-        if (q % 2)
-            t->put(q % 4 == 1, dst + (size_t)me * kk * E, src, (size_t)kk, pe);
-        else
-            t->put_nbi(q % 4 == 2, dst + (size_t)me * kk * E, src, (size_t)kk, pe);
-    }
-    shmem_quiet();
+    put_to_all(t->put, t->put_nbi, dst, src, E, kk);
     for (int q = 0; q < npes; q++) {
         int pe = (me + npes - q) % npes;
         map_blocks(map, 1, 1, kk, 1, 0, 0);
@@ -313,9 +268,7 @@ static void run_size(const struct sops *t, int kind)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    ring_init();
 
     for (size_t k = 0; k < NSIZES; k++) {
         run_size(&all_sizes[k], HEAP);

@@ -14,9 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-
-#define LEN 16        /* elements per transfer */
-#define RSZ (3 * LEN) /* one destination region: room for stride 3 */
+#include "rma_ops.h"
 
 /* Destination regions (each RSZ elements) written in phase 1. */
 enum {
@@ -30,15 +28,6 @@ enum {
 };
 #define DLEN (NREG * RSZ)
 
-/* Strides for iput/iget, in elements, on the target and on the source side. */
-static const int strides[3] = { 1, 2, 3 };
-/* Block shapes for ibput/ibget (1.6): bsize > 1, block strides in elements. */
-struct blk {
-    int dst, sst, bsize, nblocks;
-};
-#define NBLK 2
-static const struct blk blocks[NBLK] = { { 5, 4, 3, 4 }, { 3, 7, 2, 5 } };
-
 /* Uniform view of one type's routines. c selects the ctx_ form on SHMEM_CTX_DEFAULT. */
 struct tops {
     const char *name;
@@ -47,29 +36,12 @@ struct tops {
     void (*mk)(void *d, long long raw);
     int (*eq)(const void *a, long long raw);
     long long (*show)(const void *a);
-    void (*put)(int c, void *d, const void *s, size_t n, int pe);
-    void (*get)(int c, void *d, const void *s, size_t n, int pe);
-    void (*put_nbi)(int c, void *d, const void *s, size_t n, int pe);
-    void (*get_nbi)(int c, void *d, const void *s, size_t n, int pe);
+    rma_contig_fn *put, *get, *put_nbi, *get_nbi;
     void (*p)(int c, void *d, const void *v, int pe);
     void (*g)(int c, void *out, const void *s, int pe);
-    void (*iput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
-                 int pe);
-    void (*iget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
-                 int pe);
-    void (*ibput)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
-                  size_t nb, int pe);
-    void (*ibget)(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,
-                  size_t nb, int pe);
+    rma_strided_fn *iput, *iget;
+    rma_blocked_fn *ibput, *ibget;
 };
-
-#define CTXCALL(c, N, op, ...)                                                               \
-    do {                                                                                     \
-        if (c)                                                                               \
-            shmem_ctx_##N##_##op(SHMEM_CTX_DEFAULT, __VA_ARGS__);                            \
-        else                                                                                 \
-            shmem_##N##_##op(__VA_ARGS__);                                                   \
-    } while (0)
 
 #define DEF_TYPE(T, N)                                                                       \
     static T N##_static_src[RSZ];                                                            \
@@ -88,23 +60,23 @@ struct tops {
     }                                                                                        \
     static void N##_put(int c, void *d, const void *s, size_t n, int pe)                     \
     {                                                                                        \
-        CTXCALL(c, N, put, (T *)d, (const T *)s, n, pe);                                     \
+        CTXCALL(c, N##_put, (T *)d, (const T *)s, n, pe);                                    \
     }                                                                                        \
     static void N##_get(int c, void *d, const void *s, size_t n, int pe)                     \
     {                                                                                        \
-        CTXCALL(c, N, get, (T *)d, (const T *)s, n, pe);                                     \
+        CTXCALL(c, N##_get, (T *)d, (const T *)s, n, pe);                                    \
     }                                                                                        \
     static void N##_put_nbi(int c, void *d, const void *s, size_t n, int pe)                 \
     {                                                                                        \
-        CTXCALL(c, N, put_nbi, (T *)d, (const T *)s, n, pe);                                 \
+        CTXCALL(c, N##_put_nbi, (T *)d, (const T *)s, n, pe);                                \
     }                                                                                        \
     static void N##_get_nbi(int c, void *d, const void *s, size_t n, int pe)                 \
     {                                                                                        \
-        CTXCALL(c, N, get_nbi, (T *)d, (const T *)s, n, pe);                                 \
+        CTXCALL(c, N##_get_nbi, (T *)d, (const T *)s, n, pe);                                \
     }                                                                                        \
     static void N##_p(int c, void *d, const void *v, int pe)                                 \
     {                                                                                        \
-        CTXCALL(c, N, p, (T *)d, *(const T *)v, pe);                                         \
+        CTXCALL(c, N##_p, (T *)d, *(const T *)v, pe);                                        \
     }                                                                                        \
     static void N##_g(int c, void *out, const void *s, int pe)                               \
     {                                                                                        \
@@ -116,22 +88,22 @@ struct tops {
     static void N##_iput(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
                          size_t n, int pe)                                                   \
     {                                                                                        \
-        CTXCALL(c, N, iput, (T *)d, (const T *)s, dst, sst, n, pe);                          \
+        CTXCALL(c, N##_iput, (T *)d, (const T *)s, dst, sst, n, pe);                         \
     }                                                                                        \
     static void N##_iget(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,        \
                          size_t n, int pe)                                                   \
     {                                                                                        \
-        CTXCALL(c, N, iget, (T *)d, (const T *)s, dst, sst, n, pe);                          \
+        CTXCALL(c, N##_iget, (T *)d, (const T *)s, dst, sst, n, pe);                         \
     }                                                                                        \
     static void N##_ibput(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
                           size_t b, size_t nb, int pe)                                       \
     {                                                                                        \
-        CTXCALL(c, N, ibput, (T *)d, (const T *)s, dst, sst, b, nb, pe);                     \
+        CTXCALL(c, N##_ibput, (T *)d, (const T *)s, dst, sst, b, nb, pe);                    \
     }                                                                                        \
     static void N##_ibget(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst,       \
                           size_t b, size_t nb, int pe)                                       \
     {                                                                                        \
-        CTXCALL(c, N, ibget, (T *)d, (const T *)s, dst, sst, b, nb, pe);                     \
+        CTXCALL(c, N##_ibget, (T *)d, (const T *)s, dst, sst, b, nb, pe);                    \
     }                                                                                        \
     static const struct tops N##_ops = {                                                     \
         #N,       sizeof(T), N##_static_src, N##_static_dst, N##_mk,      N##_eq,            \
@@ -144,12 +116,6 @@ SHMEM_RMA_TYPES(DEF_TYPE)
 #define LIST_TYPE(T, N) &N##_ops,
 static const struct tops *const all_types[] = { SHMEM_RMA_TYPES(LIST_TYPE) };
 #define NTYPES (sizeof all_types / sizeof all_types[0])
-
-enum { HEAP, STATIC };
-static const char *const kind_name[] = { "heap", "static" };
-static const char *const ctx_name[] = { "", "ctx_" };
-
-static int me, npes;
 
 /* Never 0 in any width (0 marks an untouched element), distinct per index. */
 static long long val(int pe, int i, int salt)
@@ -195,18 +161,9 @@ static void fill_zero(const struct tops *t, void *buf, int count)
         t->mk(EL(buf, i), 0);
 }
 
-static void quiet(int c)
-{
-    if (c)
-        shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
-    else
-        shmem_quiet();
-}
-
 static void run_type(const struct tops *t, int kind)
 {
     const char *kn = kind_name[kind];
-    const int right = (me + 1) % npes, left = (me + npes - 1) % npes;
     const int salt = kind == HEAP ? 0 : 600;
     long long exp[RSZ];
     void *src, *dst;
@@ -312,14 +269,7 @@ static void run_type(const struct tops *t, int kind)
     CHECK(kk > 0);
     fill_zero(t, dst, DLEN);
     shmem_barrier_all();
-    for (int q = 0; q < npes; q++) {
-        int pe = (me + q) % npes; /* stagger the targets */
-        if (q % 2)
-            t->put(q % 4 == 1, EL(dst, me * kk), src, kk, pe);
-        else
-            t->put_nbi(q % 4 == 2, EL(dst, me * kk), src, kk, pe);
-    }
-    shmem_quiet();
+    put_to_all(t->put, t->put_nbi, dst, src, t->esize, kk);
     for (int q = 0; q < npes; q++) {
         int pe = (me + npes - q) % npes;
         int c = q % 2;
@@ -350,9 +300,7 @@ static void run_type(const struct tops *t, int kind)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    ring_init();
 
     for (size_t k = 0; k < NTYPES; k++) {
         run_type(all_types[k], HEAP);

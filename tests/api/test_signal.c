@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define BASE 1000000u /* every signal word starts here */
 #define NSLOT 512     /* one signal word and one payload region per exchange */
@@ -26,8 +27,7 @@
 static uint64_t sig_static[NSLOT]; /* .bss, set to BASE before the first barrier */
 static uint64_t *sig_heap;         /* NSLOT words on the symmetric heap */
 static unsigned char *pay;         /* NSLOT * REGB payload bytes on the heap */
-static int me, npes, right, left;
-static int next_slot; /* advanced identically on every PE */
+static int next_slot;              /* advanced identically on every PE */
 
 static unsigned char pat(int pe, int slot, size_t i)
 {
@@ -68,31 +68,21 @@ SHMEM_RMA_SIZES(DEF_SIZED)
 DEF_SIZED(mem)
 
 /* The C11 generic names, on long and double. */
-static void ps_generic_long(int variant, void *d, const void *s, size_t n, uint64_t *sig,
-                            uint64_t v, int op, int pe)
-{
-    long *dl = d;
-    const long *sl = s;
-    switch (variant) {
-    case 0: shmem_put_signal(dl, sl, n, sig, v, op, pe); break;
-    case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dl, sl, n, sig, v, op, pe); break;
-    case 2: shmem_put_signal_nbi(dl, sl, n, sig, v, op, pe); break;
-    default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dl, sl, n, sig, v, op, pe); break;
+#define DEF_GENERIC(T)                                                                       \
+    static void ps_generic_##T(int variant, void *d, const void *s, size_t n, uint64_t *sig, \
+                               uint64_t v, int op, int pe)                                   \
+    {                                                                                        \
+        T *dt = d;                                                                           \
+        const T *st = s;                                                                     \
+        switch (variant) {                                                                   \
+        case 0: shmem_put_signal(dt, st, n, sig, v, op, pe); break;                          \
+        case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dt, st, n, sig, v, op, pe); break;       \
+        case 2: shmem_put_signal_nbi(dt, st, n, sig, v, op, pe); break;                      \
+        default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dt, st, n, sig, v, op, pe); break;  \
+        }                                                                                    \
     }
-}
-
-static void ps_generic_double(int variant, void *d, const void *s, size_t n, uint64_t *sig,
-                              uint64_t v, int op, int pe)
-{
-    double *dd = d;
-    const double *sd = s;
-    switch (variant) {
-    case 0: shmem_put_signal(dd, sd, n, sig, v, op, pe); break;
-    case 1: shmem_put_signal(SHMEM_CTX_DEFAULT, dd, sd, n, sig, v, op, pe); break;
-    case 2: shmem_put_signal_nbi(dd, sd, n, sig, v, op, pe); break;
-    default: shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, dd, sd, n, sig, v, op, pe); break;
-    }
-}
+DEF_GENERIC(long)
+DEF_GENERIC(double)
 
 struct family {
     const char *name;
@@ -401,11 +391,7 @@ static void stream(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
 
     sig_heap = shmem_malloc(NSLOT * sizeof(uint64_t));
     pay = shmem_malloc((size_t)NSLOT * REGB);

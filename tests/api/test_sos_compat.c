@@ -8,8 +8,7 @@
 #include <stdio.h>
 
 #include "check.h"
-
-static int me, npes, right, left;
+#include "ring.h"
 
 static long v(int pe, int i)
 {
@@ -119,11 +118,7 @@ static void test_no_barrier(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    ring_init();
     test_ibrma();
     test_signal_add();
     test_scan();

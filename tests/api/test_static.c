@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define NG 64
 #define BSS_N (128 * 1024) /* 1 MiB of longs in .bss */
@@ -34,8 +35,6 @@ static double s_data_d[4] = { 0.5, 1.5, 2.5, 3.5 };                     /* stati
 long g_counter;                                                         /* AMO target */
 long g_counters[MAXPE]; /* all-to-all AMO targets */
 int g_ptr_slots[MAXPE]; /* written through shmem_ptr */
-
-static int me, npes, right, left;
 
 static int *local_static(void)
 {
@@ -256,12 +255,8 @@ static void ptr_on_globals(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    ring_init();
     CHECK(npes <= MAXPE);
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
 
     initial_values();
     accessibility();

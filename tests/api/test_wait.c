@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define NE 4 /* elements per multi-element variant */
 
@@ -62,7 +63,6 @@ static const struct cmpcase cases[] = {
 };
 #define NCASES 6
 
-static int me, npes, left, right;
 static long *ack, *done; /* ack: set by the right neighbour; done: by the left one */
 static long stage_id;
 static const char *cur_type = "";
@@ -556,11 +556,7 @@ static void generic_local(void)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    left = (me + npes - 1) % npes;
-    right = (me + 1) % npes;
+    ring_init();
     ack = shmem_calloc(2, sizeof(long));
     CHECK(ack != NULL);
     done = &ack[1];

@@ -129,8 +129,6 @@ int main(void)
     shmem_free(i32);
     shmem_free(bits);
     shmem_free(ctr);
-    if (me == 0)
-        printf("device.amo: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.amo");
     return 0;
 }

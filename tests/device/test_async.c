@@ -136,8 +136,6 @@ int main(void)
     shmem_free(dsrc);
     free(hsrc);
     free(h);
-    if (me == 0)
-        printf("device.async: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.async");
     return 0;
 }

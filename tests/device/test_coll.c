@@ -69,7 +69,7 @@ static void run(shmem_team_t team, size_t n)
 int main(void)
 {
     shmem_init();
-    int me = shmem_my_pe(), np = shmem_n_pes();
+    int np = shmem_n_pes();
     shmem_team_t evens;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &evens);
     size_t sizes[] = { 1, 100, 20000 }; /* 20000 longs: several staging chunks */
@@ -89,8 +89,6 @@ int main(void)
     }
     if (evens != SHMEM_TEAM_INVALID)
         shmem_team_destroy(evens);
-    if (me == 0)
-        printf("device.coll: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.coll");
     return 0;
 }

@@ -71,6 +71,20 @@ static void reset(const struct bufs *b, int me)
     put_in(b->dst, b->dst_dev, b->h, b->len);
 }
 
+/* After an alltoalls of n elements (dest stride DS, source stride SS) among np
+ * members: element t of block me of member pe's source (me*n*SS + t*SS) is at element
+ * t of block pe of this dest (pe*n*DS + t*DS), the gaps between still GUARD. */
+static void check_alltoalls(const struct bufs *b, int me, int np, size_t n)
+{
+    long *h = b->h;
+    get_out(h, b->dst, b->dst_dev, (size_t)np * n * DS);
+    for (int pe = 0; pe < np; pe++)
+        for (size_t t = 0; t < n; t++)
+            for (size_t g = 0; g < DS; g++)
+                CHECK_EQ(h[((size_t)pe * n + t) * DS + g],
+                         g ? GUARD : val(pe, ((size_t)me * n + t) * SS));
+}
+
 /* The team collectives of this file on team, n elements. */
 static void run_team(shmem_team_t team, const struct bufs *b, size_t n, int use_x)
 {
@@ -94,12 +108,7 @@ static void run_team(shmem_team_t team, const struct bufs *b, size_t n, int use_
      * me of member j's dest (me*n*DS + t*DS) */
     reset(b, me);
     CHECK(shmem_long_alltoalls(team, b->dst, b->src, DS, SS, n) == 0);
-    get_out(h, b->dst, b->dst_dev, (size_t)np * n * DS);
-    for (int pe = 0; pe < np; pe++)
-        for (size_t t = 0; t < n; t++)
-            for (size_t g = 0; g < DS; g++)
-                CHECK_EQ(h[((size_t)pe * n + t) * DS + g],
-                         g ? GUARD : val(pe, ((size_t)me * n + t) * SS));
+    check_alltoalls(b, me, np, n);
 
     /* inscan and exscan */
     reset(b, me);
@@ -180,12 +189,7 @@ static void run_set(int start, int lg, int size, const struct bufs *b, size_t n,
 
     reset(b, me);
     shmem_alltoalls64(b->dst, b->src, DS, SS, n, start, lg, size, psync);
-    get_out(h, b->dst, b->dst_dev, (size_t)np * n * DS);
-    for (int pe = 0; pe < np; pe++)
-        for (size_t t = 0; t < n; t++)
-            for (size_t g = 0; g < DS; g++)
-                CHECK_EQ(h[((size_t)pe * n + t) * DS + g],
-                         g ? GUARD : val(pe, ((size_t)me * n + t) * SS));
+    check_alltoalls(b, me, np, n);
 
     /* 32-bit elements: alltoalls32 on ints, packed two to a long of the buffers */
     int *hi = (int *)h;
@@ -250,8 +254,6 @@ int main(void)
     free(h);
     if (evens != SHMEM_TEAM_INVALID)
         shmem_team_destroy(evens);
-    if (me == 0)
-        printf("device.coll_all: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.coll_all");
     return 0;
 }

@@ -81,8 +81,6 @@ int main(void)
     free(mark);
     tdev_free(dsrc); /* hipFree */
 
-    if (me == 0)
-        printf("figure8: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("figure8");
     return 0;
 }

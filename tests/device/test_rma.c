@@ -134,8 +134,6 @@ int main(void)
     shmem_free(hsym);
     free(hloc);
     free(scratch);
-    if (me == 0)
-        printf("device.rma: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.rma");
     return 0;
 }

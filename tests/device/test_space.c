@@ -107,8 +107,6 @@ int main(void)
     shmem_free(all);
 
     free(h);
-    if (me == 0)
-        printf("device.space: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.space");
     return 0;
 }

@@ -71,8 +71,6 @@ int main(void)
     shmem_free(flag);
     shmem_free(sig);
     shmem_free(buf);
-    if (me == 0)
-        printf("device.sync: passed on %s at %d PEs\n", tdev_name(), np);
-    shmem_finalize();
+    tdev_passed("device.sync");
     return 0;
 }

@@ -11,9 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <shmemx.h>
-
 #include "check.h"
+#include "pcntr_fresh.h"
 
 #define THREADS 32
 #define GENS 2
@@ -30,18 +29,6 @@ static pthread_barrier_t gen_start, gen_done; /* threads and main, per generatio
 static long value(int pe, int t, int gen, int r, int i)
 {
     return ((long)pe << 40) ^ ((long)t << 32) ^ ((long)gen << 24) ^ ((long)r << 16) ^ i;
-}
-
-/* A new context has counted nothing, on a parked endpoint too. */
-static void check_fresh(shmem_ctx_t ctx)
-{
-    uint64_t v;
-    shmemx_pcntr_get_issued_write(ctx, &v);
-    CHECK_EQ(v, 0);
-    shmemx_pcntr_get_issued_read(ctx, &v);
-    CHECK_EQ(v, 0);
-    shmemx_pcntr_get_completed_write(ctx, &v);
-    CHECK_EQ(v, 0);
 }
 
 static void round_on(shmem_ctx_t ctx, int t, int gen, int r)
@@ -74,7 +61,7 @@ static void *worker(void *arg)
         } else {
             shmem_ctx_t ctx;
             CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
-            check_fresh(ctx);
+            check_pcntr_fresh(ctx);
             for (int r = 0; r < ROUNDS; r++)
                 round_on(ctx, t, gen, r);
             shmem_ctx_destroy(ctx);
@@ -103,7 +90,7 @@ int main(int argc, char **argv)
         if (serialized)
             for (int c = 0; c < THREADS / 2; c++) {
                 CHECK_EQ(shmem_ctx_create(SHMEM_CTX_SERIALIZED, &shared_ctx[c]), 0);
-                check_fresh(shared_ctx[c]);
+                check_pcntr_fresh(shared_ctx[c]);
             }
         pthread_barrier_wait(&gen_start);
         pthread_barrier_wait(&gen_done);

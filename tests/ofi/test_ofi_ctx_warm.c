@@ -12,9 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <shmemx.h>
-
 #include "check.h"
+#include "pcntr_fresh.h"
 
 #define THREADS 8
 #define MAX_PES 64
@@ -28,25 +27,12 @@ static long value(int pe, int t)
     return ((long)pe << 32) ^ ((long)t << 16) ^ 0x5a5a;
 }
 
-/* A new context has issued nothing yet (shmemx_pcntr_*), its connections made or
- * not. */
-static void check_fresh(shmem_ctx_t ctx)
-{
-    uint64_t v;
-    shmemx_pcntr_get_issued_read(ctx, &v);
-    CHECK_EQ(v, 0);
-    shmemx_pcntr_get_completed_read(ctx, &v);
-    CHECK_EQ(v, 0);
-    shmemx_pcntr_get_issued_write(ctx, &v);
-    CHECK_EQ(v, 0);
-}
-
 static void *worker(void *arg)
 {
     int t = (int)(intptr_t)arg;
     shmem_ctx_t ctx;
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
-    check_fresh(ctx);
+    check_pcntr_fresh(ctx);
     for (int d = 1; d < npes; d++) {
         int pe = (me + d) % npes;
         shmem_ctx_long_p(ctx, &got[t][me], value(me, t), pe);
@@ -83,7 +69,7 @@ static void deaf_peers(void)
     if (me == 0) {
         shmem_ctx_t ctx;
         CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
-        check_fresh(ctx);
+        check_pcntr_fresh(ctx);
         for (int pe = 1; pe < npes; pe++)
             shmem_ctx_long_p(ctx, &got[0][0], value(0, 0), pe);
         shmem_ctx_quiet(ctx);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "announce.h"
 #include "check.h"
 
 #define ROUNDS 8
@@ -21,9 +22,36 @@
 static long flag[64];   /* flag[src]: rounds src has completed towards this PE */
 static long p_word[64]; /* p_word[src]: written by src with shmem_long_p */
 
+/* What PE src writes here: per small puts at small + src * region bytes, and a
+ * medium and a large put at medium + src * MEDIUM, large + src * LARGE. */
+static long *small, per;
+static size_t region;
+static char *medium, *large;
+
 static long expect(int src, int round, long i)
 {
     return ((long)src << 40) + ((long)round << 32) + i;
+}
+
+/* What PE src put into this PE before its quiet of round r. */
+static void check_round(int src, int r, void *unused)
+{
+    (void)unused;
+    const long *got = small + (size_t)src * (region / sizeof(long));
+    for (long i = 0; i < per * WORDS; i++)
+        if (got[i] != expect(src, r, i)) {
+            fprintf(stderr,
+                    "FAIL PE %d: round %d: word %ld of PE %d's small puts is %#lx, "
+                    "expected %#lx: shmem_quiet returned before they arrived\n",
+                    shmem_my_pe(), r, i, src, (unsigned long)got[i],
+                    (unsigned long)expect(src, r, i));
+            shmem_global_exit(1);
+        }
+    CHECK_EQ(p_word[src], expect(src, r, -1));
+    for (size_t k = 0; k < MEDIUM; k++)
+        CHECK_EQ((unsigned char)medium[(size_t)src * MEDIUM + k], (src * 5 + r + 1) & 0xff);
+    for (size_t k = 0; k < LARGE; k += 4093)
+        CHECK_EQ((unsigned char)large[(size_t)src * LARGE + k], (src * 3 + r + 7) & 0xff);
 }
 
 int main(void)
@@ -34,12 +62,11 @@ int main(void)
     int me = shmem_my_pe(), npes = shmem_n_pes();
     CHECK(npes <= 64);
     int targets = npes - 1;
-    long per = targets ? SMALL / targets : 0; /* small puts to each target */
-    size_t region = (size_t)per * WORDS * sizeof(long);
-    /* region[src]: what src writes here; medium[src], large[src] likewise. */
-    long *small = shmem_malloc(region * (size_t)npes);
-    char *medium = shmem_malloc((size_t)MEDIUM * (size_t)npes);
-    char *large = shmem_malloc((size_t)LARGE * (size_t)npes);
+    per = targets ? SMALL / targets : 0;
+    region = (size_t)per * WORDS * sizeof(long);
+    small = shmem_malloc(region * (size_t)npes);
+    medium = shmem_malloc((size_t)MEDIUM * (size_t)npes);
+    large = shmem_malloc((size_t)LARGE * (size_t)npes);
     char *large_src = shmem_malloc(LARGE);
     CHECK(small && medium && large && large_src);
     shmem_ctx_t side;
@@ -66,32 +93,7 @@ int main(void)
             shmem_putmem_nbi(large + (size_t)me * LARGE, large_src, LARGE, pe);
             shmem_long_p(&p_word[me], expect(me, r, -1), pe);
         }
-        shmem_quiet();
-        for (int d = 1; d < npes; d++)
-            shmem_ctx_long_p(side, &flag[me], r + 1, (me + d) % npes);
-        shmem_ctx_quiet(side);
-
-        for (int d = 1; d < npes; d++) {
-            int src = (me + npes - d) % npes;
-            shmem_long_wait_until(&flag[src], SHMEM_CMP_GE, r + 1);
-            const long *got = small + (size_t)src * (region / sizeof(long));
-            for (long i = 0; i < per * WORDS; i++)
-                if (got[i] != expect(src, r, i)) {
-                    fprintf(stderr,
-                            "FAIL PE %d: round %d: word %ld of PE %d's small puts is %#lx, "
-                            "expected %#lx: shmem_quiet returned before they arrived\n",
-                            me, r, i, src, (unsigned long)got[i],
-                            (unsigned long)expect(src, r, i));
-                    shmem_global_exit(1);
-                }
-            CHECK_EQ(p_word[src], expect(src, r, -1));
-            for (size_t k = 0; k < MEDIUM; k++)
-                CHECK_EQ((unsigned char)medium[(size_t)src * MEDIUM + k],
-                         (src * 5 + r + 1) & 0xff);
-            for (size_t k = 0; k < LARGE; k += 4093)
-                CHECK_EQ((unsigned char)large[(size_t)src * LARGE + k],
-                         (src * 3 + r + 7) & 0xff);
-        }
+        announce_round(side, flag, r, check_round, NULL);
         /* Nobody writes round r+1 until every PE has checked round r. */
         shmem_barrier_all();
     }

@@ -7,13 +7,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "ring.h"
 
 #define BIG (1 << 20)
 static const size_t sizes[] = {
     1, 8, 63, 64, 65, 1000, 4096, 65535, 65536, 65537, 300000, BIG
 };
-
-static int me, npes;
 
 static unsigned char pattern(int pe, size_t i, int round)
 {
@@ -37,40 +36,47 @@ static void expect(const unsigned char *b, size_t n, int pe, int round)
         }
 }
 
-/* src kind: 0 stack (small sizes only), 1 malloc, 2 symmetric. */
-static void put_round(unsigned char *dst, unsigned char *sym_src, int kind, int nbi,
-                      int round)
+/* A put of n bytes from src to the right neighbour's dst, then quiet; the left
+ * neighbour's put must be found here. */
+static void put_one(unsigned char *dst, unsigned char *src, size_t n, int nbi, int round)
 {
-    int right = (me + 1) % npes, left = (me + npes - 1) % npes;
-    unsigned char stack[4096];
-    unsigned char *heap = malloc(BIG);
-    CHECK(heap != NULL);
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        size_t n = sizes[k];
-        if (kind == 0 && n > sizeof stack)
-            continue;
-        unsigned char *src = kind == 0 ? stack : kind == 1 ? heap : sym_src;
-        fill(src, n, me, round + (int)k);
-        if (nbi) {
-            shmem_putmem_nbi(dst, src, n, right);
-            shmem_quiet();
-        } else {
-            shmem_putmem(dst, src, n, right);
-            /* The source is ours again at once: scribbling must not reach the peer. */
-            memset(src, 0xEE, n);
-            shmem_quiet();
-        }
-        shmem_barrier_all();
-        expect(dst, n, left, round + (int)k);
-        shmem_barrier_all();
+    fill(src, n, me, round);
+    if (nbi) {
+        shmem_putmem_nbi(dst, src, n, right);
+        shmem_quiet();
+    } else {
+        shmem_putmem(dst, src, n, right);
+        /* The source is ours again at once: scribbling must not reach the peer. */
+        memset(src, 0xEE, n);
+        shmem_quiet();
     }
-    free(heap);
+    shmem_barrier_all();
+    expect(dst, n, left, round);
+    shmem_barrier_all();
 }
 
-static void get_round(unsigned char *src_sym, unsigned char *sym_dst, int kind, int nbi,
-                      int round)
+/* A get of n bytes into dst from the right neighbour's src_sym. */
+static void get_one(unsigned char *dst, unsigned char *src_sym, size_t n, int nbi, int round)
 {
-    int right = (me + 1) % npes;
+    fill(src_sym, n, me, round);
+    shmem_barrier_all();
+    memset(dst, 0, n);
+    if (nbi) {
+        shmem_getmem_nbi(dst, src_sym, n, right);
+        shmem_quiet();
+    } else {
+        shmem_getmem(dst, src_sym, n, right);
+    }
+    expect(dst, n, right, round);
+    shmem_barrier_all();
+}
+
+/* Every size, with this PE's side of the transfer in memory of the kind (0 the stack,
+ * small sizes only; 1 malloc; 2 symmetric: local_sym): put from it into sym_remote
+ * or, with get, get into it from sym_remote. */
+static void rma_round(int get, unsigned char *sym_remote, unsigned char *local_sym, int kind,
+                      int nbi, int round)
+{
     unsigned char stack[4096];
     unsigned char *heap = malloc(BIG);
     CHECK(heap != NULL);
@@ -78,18 +84,11 @@ static void get_round(unsigned char *src_sym, unsigned char *sym_dst, int kind, 
         size_t n = sizes[k];
         if (kind == 0 && n > sizeof stack)
             continue;
-        fill(src_sym, n, me, round + (int)k);
-        shmem_barrier_all();
-        unsigned char *dst = kind == 0 ? stack : kind == 1 ? heap : sym_dst;
-        memset(dst, 0, n);
-        if (nbi) {
-            shmem_getmem_nbi(dst, src_sym, n, right);
-            shmem_quiet();
-        } else {
-            shmem_getmem(dst, src_sym, n, right);
-        }
-        expect(dst, n, right, round + (int)k);
-        shmem_barrier_all();
+        unsigned char *local = kind == 0 ? stack : kind == 1 ? heap : local_sym;
+        if (get)
+            get_one(local, sym_remote, n, nbi, round + (int)k);
+        else
+            put_one(sym_remote, local, n, nbi, round + (int)k);
     }
     free(heap);
 }
@@ -97,7 +96,6 @@ static void get_round(unsigned char *src_sym, unsigned char *sym_dst, int kind, 
 /* Many small puts in a batch session: FI_MORE until the session stops. */
 static void session_round(unsigned char *dst)
 {
-    int right = (me + 1) % npes, left = (me + npes - 1) % npes;
     shmem_ctx_t ctx;
     CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
     shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, NULL, 0);
@@ -115,16 +113,14 @@ static void session_round(unsigned char *dst)
 
 int main(void)
 {
-    shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    ring_init();
     unsigned char *dst = shmem_malloc(BIG), *sym = shmem_malloc(BIG);
     CHECK(dst && sym);
     int round = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int nbi = 0; nbi < 2; nbi++) {
-            put_round(dst, sym, kind, nbi, round += 20);
-            get_round(sym, dst, kind, nbi, round += 20);
+            rma_round(0, dst, sym, kind, nbi, round += 20);
+            rma_round(1, sym, dst, kind, nbi, round += 20);
         }
     session_round(dst);
     shmem_free(sym);

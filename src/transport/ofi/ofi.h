@@ -372,11 +372,19 @@ void *ofi_reg_desc(struct ofi_ctx *c, const void *buf, size_t len);
 /* Releases every cached registration of c; its operations are complete. */
 void ofi_reg_release(struct ofi_ctx *c);
 
+/* ofi_shm_region.c: the /dev/shm region of an endpoint of the shm provider. */
+/* The region's name ("PID:UID:N") of an endpoint not enabled yet, or -1. */
+int ofi_shm_region_name(struct fid_ep *ep, char *name, size_t len);
+/* 0 when no file has the name, or one that an earlier process of this pid left
+ * was removed; -1 with a message ("what; remedy") in why when one is in the way. */
+int ofi_shm_region_clear(const char *name, char *why, size_t len);
+
 /* ofi_ctx.c */
 /* shared: other threads may use it (not SHMEM_CTX_PRIVATE or _SERIALIZED). */
 struct ofi_ctx *ofi_ctx_open(int shared);
 /* Opens c's endpoint, CQ, counters and slots, and lists c among the contexts
- * progress drives; 0, or -1 after a warning (ofi_ctx_close then frees c). */
+ * progress drives; 0, or -1 after a warning (ofi_ctx_close then frees c). The
+ * default context's failure ends the job (shmem_init). */
 int ofi_ctx_enable(struct ofi_ctx *c);
 void ofi_ctx_close(struct ofi_ctx *c);
 /* Closes the endpoints parked by ofi_ctx_destroy; at shutdown. */

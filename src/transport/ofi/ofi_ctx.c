@@ -5,18 +5,32 @@
  * never share transmit state (nor a lock). Those endpoints are opened and
  * connected to their nearest peers by shmem_ctx_create (warm), so that a
  * context's first operation costs about what later ones do. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "transport/ofi/ofi.h"
 
-static int ctx_fail(const char *what, int rc)
+/* c's endpoint cannot be had: the default context's ends the job at shmem_init
+ * (before it is made, ofi.dflt is NULL); another's is shmem_ctx_create's failure,
+ * which the program may survive. -1. */
+static int ctx_error(const struct ofi_ctx *c, const char *msg)
 {
-    shoal_warn("shmem_ctx_create",
-               "libfabric %s failed: %s (%d); the provider may limit "
-               "endpoints: create fewer contexts or choose another SHMEM_OFI_PROVIDER",
-               what, fi_strerror(-rc), rc);
+    if (!ofi.dflt || c == ofi.dflt)
+        shoal_fatal("shmem_init", "%s", msg);
+    shoal_warn("shmem_ctx_create", "%s", msg);
     return -1;
+}
+
+static int ctx_fail(const struct ofi_ctx *c, const char *what, int rc)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "libfabric %s failed: %s (%d); %s", what, fi_strerror(-rc), rc,
+             !ofi.dflt || c == ofi.dflt
+                     ? "choose another SHMEM_OFI_PROVIDER"
+                     : "the provider may limit endpoints: create fewer contexts or "
+                       "choose another SHMEM_OFI_PROVIDER");
+    return ctx_error(c, msg);
 }
 
 /* Bytes of one slot, a multiple of 64. */
@@ -39,11 +53,11 @@ static int open_slots(struct ofi_ctx *c)
     size_t sz = slot_bytes(), total = slot_mem_bytes();
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
-        return ctx_fail("bounce buffer allocation", -FI_ENOMEM);
+        return ctx_fail(c, "bounce buffer allocation", -FI_ENOMEM);
     c->slot_mem = mem;
     int rc = ofi_mr_reg(c, mem, total, FI_READ | FI_WRITE, &c->slot_mr);
     if (rc)
-        return ctx_fail("bounce buffer registration", rc);
+        return ctx_fail(c, "bounce buffer registration", rc);
     c->slot_desc = fi_mr_desc(c->slot_mr);
     c->discard = c->slot_mem + sz * OFI_BOUNCE_SLOTS;
     for (int i = OFI_BOUNCE_SLOTS - 1; i >= 0; i--) {
@@ -58,7 +72,7 @@ struct ofi_ctx *ofi_ctx_open(int shared)
 {
     struct ofi_ctx *c = calloc(1, sizeof *c);
     if (!c) {
-        ctx_fail("context allocation", -FI_ENOMEM);
+        ctx_fail(NULL, "context allocation", -FI_ENOMEM);
         return NULL;
     }
     c->locked = ofi.locked && shared;
@@ -94,18 +108,24 @@ int ofi_ctx_enable(struct ofi_ctx *c)
     SHOAL_LOG(OFI, DEBUG, "opening the %s context's endpoint%s",
               c == ofi.dflt ? "default" : "a", c->locked ? " (locked)" : "");
     if ((rc = fi_endpoint(ofi.domain, c == ofi.dflt ? ofi.info : ofi.info_tx, &c->ep, NULL)))
-        return ctx_fail("fi_endpoint", rc);
+        return ctx_fail(c, "fi_endpoint", rc);
+    /* Over shm the endpoint now has its name, and fi_enable makes its region. */
+    char region[64] = "", msg[512];
+    if (!strcmp(ofi.info->fabric_attr->prov_name, "shm") &&
+        !ofi_shm_region_name(c->ep, region, sizeof region) &&
+        ofi_shm_region_clear(region, msg, sizeof msg))
+        return ctx_error(c, msg);
     /* No write counter with quiet_read: rxm would send every inject through a
      * buffer to count it (ofi_order.c). */
     if ((rc = open_cq(c)) ||
         (!ofi.quiet_read && (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL))) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
-        return ctx_fail("completion queue or counter creation", rc);
+        return ctx_fail(c, "completion queue or counter creation", rc);
     if (ofi.quiet_read) {
         c->dirty = calloc((size_t)shoal.n_pes, sizeof *c->dirty);
         c->dirty_since = calloc((size_t)shoal.n_pes, sizeof *c->dirty_since);
         if (!c->dirty || !c->dirty_since)
-            return ctx_fail("context allocation", -FI_ENOMEM);
+            return ctx_fail(c, "context allocation", -FI_ENOMEM);
         c->epoch = 1; /* dirty_since 0 means clean */
     }
     /* Only bounce-slot operations (and, with quiet_read, direct puts) ask for CQ
@@ -115,9 +135,18 @@ int ofi_ctx_enable(struct ofi_ctx *c)
                          FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
         (c->wcntr && (rc = fi_ep_bind(c->ep, &c->wcntr->fid, FI_WRITE))) ||
         (rc = fi_ep_bind(c->ep, &c->rcntr->fid, FI_READ)) || (rc = ofi_pcntr_bind(c)))
-        return ctx_fail("endpoint binding", rc);
-    if ((rc = fi_enable(c->ep)))
-        return ctx_fail("fi_enable", rc);
+        return ctx_fail(c, "endpoint binding", rc);
+    if ((rc = fi_enable(c->ep))) {
+        if (rc != -FI_EBUSY || !*region)
+            return ctx_fail(c, "fi_enable", rc);
+        /* A file took the region's name after the check above. */
+        snprintf(msg, sizeof msg,
+                 "libfabric's shm provider could not make /dev/shm/%s for this PE's "
+                 "endpoint (fi_enable: %s): a file of that name appeared meanwhile; "
+                 "remove it if it is still there, and run again",
+                 region, fi_strerror(-rc));
+        return ctx_error(c, msg);
+    }
     if (open_slots(c))
         return -1;
     pthread_mutex_lock(&ofi.ctxs_lock);
