@@ -61,7 +61,8 @@ int main(int argc, char **argv)
     memset(bulk_src, 0x42, bulk_size);
     int far = (me + n / 2) % n;
     char name[32];
-    snprintf(name, sizeof name, "fence_flag_%s%s", amo_flag ? "amo" : "put", bulk ? "_bulk" : "");
+    snprintf(name, sizeof name, "fence_flag_%s%s", amo_flag ? "amo" : "put",
+             bulk ? "_bulk" : "");
     if (me == 0) {
         char title[96];
         snprintf(title, sizeof title, "put, fence, %s flag to each of %d PEs%s",
@@ -85,8 +86,8 @@ int main(int argc, char **argv)
                 int x = (me + k) % n;
                 if (bulk)
                     shmem_putmem_nbi(bulk_dst, bulk_src, bulk_size, far);
-                shmem_putmem(data + (size_t)me * o.max_size, src + (size_t)x * o.max_size, size,
-                             x);
+                shmem_putmem(data + (size_t)me * o.max_size, src + (size_t)x * o.max_size,
+                             size, x);
                 shmem_fence();
                 if (amo_flag)
                     shmem_long_atomic_set(&flag[me], round + 1, x);
@@ -103,8 +104,9 @@ int main(int argc, char **argv)
                     if (d[i] != pattern(s, me, round, i)) {
                         if (!bad)
                             fprintf(stderr,
-                                    "fence: PE %d: byte %zu of the %zu-byte payload from PE %d "
-                                    "in round %ld is %u, expected %u: it landed after its flag\n",
+                                    "fence: PE %d: byte %zu of the %zu-byte payload from "
+                                    "PE %d in round %ld is %u, expected %u: it landed "
+                                    "after its flag\n",
                                     me, i, size, s, round, d[i], pattern(s, me, round, i));
                         bad = 1;
                         break;

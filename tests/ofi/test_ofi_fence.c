@@ -45,7 +45,8 @@ static int check(const unsigned char *buf, size_t from, size_t to, int src, int 
             fprintf(stderr,
                     "FAIL PE %d: %s: byte %zu of the %zu-byte payload from PE %d in round "
                     "%ld is %u, expected %u (it landed after the flag behind a fence)\n",
-                    dst, what, i, size, src, round, buf[i], pattern(src, dst, round, salt, i));
+                    dst, what, i, size, src, round, buf[i],
+                    pattern(src, dst, round, salt, i));
             return 1;
         }
     return 0;
@@ -174,7 +175,8 @@ int main(int argc, char **argv)
             for (int k = 1; k < n; k++) {
                 int s = (me + n - k) % n;
                 shmem_long_wait_until(&flag_pat[s], SHMEM_CMP_GE, r + 1);
-                bad |= check(pat + (size_t)s * MAXSIZE, 0, size, s, me, r, 0, "pattern", size);
+                bad |= check(pat + (size_t)s * MAXSIZE, 0, size, s, me, r, 0, "pattern",
+                             size);
                 shmem_long_wait_until(&flag_epo[s], SHMEM_CMP_GE, r + 1);
                 const unsigned char *e = epo + (size_t)s * MAXSIZE;
                 bad |= check(e, 0, half, s, me, r, 2, "second epoch", size);
@@ -189,8 +191,8 @@ int main(int argc, char **argv)
             }
             if (word[me] != r + 1) {
                 fprintf(stderr,
-                        "FAIL PE %d: its own word, set by an AMO, then by a put after a fence, "
-                        "is %ld in round %ld, expected %ld\n",
+                        "FAIL PE %d: its own word, set by an AMO, then by a put after a "
+                        "fence, is %ld in round %ld, expected %ld\n",
                         me, word[me], r, r + 1);
                 bad = 1;
             }

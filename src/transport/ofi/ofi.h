@@ -106,7 +106,7 @@ struct ofi_ctx {
      * joined (or was last settled for a fence): below c->epoch, pe owes a settle to
      * the next put or AMO to it (ofi_order.c). */
     uint64_t *dirty_since;
-    char *discard;             /* registered scratch: settle reads, dropped AMO results */
+    char *discard; /* registered scratch: settle reads, dropped AMO results */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];
