@@ -5,10 +5,10 @@
  *            atomic set or an atomic add, by round; on the default context or a
  *            context of its own); x waits for the flag and checks every byte;
  *   epochs   a payload to every other PE, fence, a second payload over the first
- *            half of each, fence, an atomic set then (fence) a put of one word to
- *            each and to itself, fence, then a flag to each: the first half must
- *            hold the second payload, the second half the first, the word the
- *            put's value;
+ *            half of each, fence, an atomic set or swap_nbi, fence and a put of
+ *            one word to each and to itself, fence, then a flag to each: the
+ *            first half must hold the second payload, the second half the
+ *            first, the word the put's value;
  * with payloads of 8 B (bundled), 200 B, 4 KiB, 64 KiB (bounce) and 100000 B
  * (direct), from private memory or, every other round, from the symmetric heap.
  *
