@@ -123,9 +123,10 @@ int ofi_ctx_enable(struct ofi_ctx *c)
         return ctx_fail(c, "completion queue or counter creation", rc);
     if (ofi.quiet_read) {
         c->dirty = calloc((size_t)shoal.n_pes, sizeof *c->dirty);
-        c->dirty_mark = calloc((size_t)shoal.n_pes, 1);
-        if (!c->dirty || !c->dirty_mark)
+        c->dirty_since = calloc((size_t)shoal.n_pes, sizeof *c->dirty_since);
+        if (!c->dirty || !c->dirty_since)
             return ctx_fail(c, "context allocation", -FI_ENOMEM);
+        c->epoch = 1; /* dirty_since 0 means clean */
     }
     /* Only bounce-slot operations (and, with quiet_read, direct puts) ask for CQ
      * entries; errors always arrive. */
@@ -182,7 +183,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
     if (c->cq)
         fi_close(&c->cq->fid);
     free(c->dirty);
-    free(c->dirty_mark);
+    free(c->dirty_since);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
