@@ -42,7 +42,8 @@
 # --targets       which remote buffers rma_latency, msg_rate and amo use: heap
 #                 (shmem_malloc), global (static data) or both (default), as separate
 #                 rows (put_lat for the heap, put_lat.global for static data).
-# --programs      only these programs (names below); --quick: fewer iterations.
+# --programs      only these programs (names below, and progress and coll_small,
+#                 which only --programs and --issue16 run); --quick: fewer iterations.
 # --out DIR       results folder (default ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/DATE).
 # --install-deps  run scripts/install-deps.sh first (it uses apt-get, and says so);
 #                 without it, missing tools are named and the script stops.
@@ -201,11 +202,25 @@ src_of() {
     *) echo "micro/$1.c" ;;
     esac
 }
+# Programs only --programs runs (issue 16's probes; --issue16 runs them too): the
+# get from a computing PE and the idle/busy CPU use (needs 2 PEs or more), and the
+# small collectives.
+optional="progress:-i 2000 -w 50:
+coll_small:-i 20000 -w 200:"
 if [ -n "$only" ]; then
-    programs=$(echo "$programs" | while IFS=: read -r name rest; do
+    known=$(printf '%s\n%s\n' "$programs" "$optional" | cut -d: -f1 | tr '\n' ' ' | sed 's/ *$//')
+    for name in $(echo "$only" | tr ',' ' '); do
+        case " $known " in *" $name "*) ;; *)
+            echo "bench.sh: --programs: no program $name; choose from: $known" >&2
+            exit 2 ;;
+        esac
+    done
+    programs=$(printf '%s\n%s\n' "$programs" "$optional" | while IFS=: read -r name rest; do
         case ",$only," in *",$name,"*) echo "$name:$rest" ;; esac
     done)
-    [ -n "$programs" ] || { echo "bench.sh: --programs $only names no program" >&2; exit 2; }
+    case ",$only,:$pes" in *,progress,*:1|*,progress,*:1,*|*,progress,*:*,1|*,progress,*:*,1,*)
+        echo "bench.sh: --programs progress needs 2 PEs or more (--pes)" >&2; exit 2 ;;
+    esac
 fi
 if [ "$quick" -eq 1 ]; then
     programs=$(echo "$programs" | sed -e 's/-i \([0-9]*\)0\b/-i \1/' -e 's/-u 200000/-u 20000/' \

@@ -91,6 +91,11 @@
       "A thread that drives libfabric while this PE computes, asleep on the provider's "     \
       "wait object while idle: auto (when the provider's data progress is manual), on (1, "  \
       "yes) or off (0, no)")                                                                 \
+    X(SHMEM_OFI_LOWER_PE, NULL, BOOL, "0", ofi_lower_pe,                                     \
+      "Where a PE has a core of its own and its progress thread cannot be raised 10 nice "   \
+      "levels above it (no CAP_SYS_NICE or RLIMIT_NICE), lower the thread that called "      \
+      "shmem_init by the levels missing, so that gets from a computing PE are served at "    \
+      "once; that thread (and threads it starts later) cannot be raised back")               \
     X(SHMEM_OFI_QUIET, NULL, STR, "auto", ofi_quiet,                                         \
       "How quiet completes puts over libfabric: auto (puts injected, one read per PE "       \
       "written, where the provider orders reads after writes) or counters (delivery-"        \

@@ -7,9 +7,16 @@
  * computes (floating-point work between plain loads of the release counter)
  * while every other PE makes many small blocking gets from it, each of a value
  * it can predict: the round trips a progress thread that shares PE 0's core
- * must be woken for, one by one. */
+ * must be woken for, one by one; then each PE finds its progress thread (named
+ * shoal-progress) and checks its priority against its own. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -37,6 +44,49 @@ static double compute_until_released(int npes)
     return x;
 }
 
+static int nice_at_start; /* this PE's thread's, before shmem_init */
+
+/* The id of this process's thread named shoal-progress, or 0. */
+static long progress_thread(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    CHECK(d != NULL);
+    long tid = 0;
+    for (struct dirent *e; !tid && (e = readdir(d));) {
+        char path[300], comm[32] = "";
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = e->d_name[0] == '.' ? NULL : fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(comm, sizeof comm, f) && strcmp(comm, "shoal-progress\n") == 0)
+            tid = atol(e->d_name);
+        fclose(f);
+    }
+    closedir(d);
+    return tid;
+}
+
+/* This PE's progress thread (it names itself once its priority is set; looked for
+ * up to 10 s, as under load it may start late) leads this PE's thread by up to 10
+ * nice levels (docs/transports.md), raised itself or, with SHMEM_OFI_LOWER_PE, by the
+ * PE's thread lowered; by none where PEs share cores; never the other way. Prints
+ * the levels for lower_pe.sh, which knows which to expect. */
+static void check_progress_priority(int me)
+{
+    long tid = 0;
+    for (int tries = 0; tries < 1000 && !(tid = progress_thread()); tries++)
+        usleep(10000);
+    CHECK(tid != 0);
+    errno = 0;
+    int thread = getpriority(PRIO_PROCESS, (id_t)tid);
+    int pe = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    CHECK_EQ(errno, 0);
+    CHECK(thread <= nice_at_start && pe >= nice_at_start);
+    CHECK(pe - thread >= 0 && pe - thread <= 10); /* short of 10: RLIMIT_NICE or a bound */
+    printf("progress priority on PE %d: thread %d, PE %d, PE at start %d\n", me, thread, pe,
+           nice_at_start);
+}
+
 static void busy_gets(int me, int npes)
 {
     if (me == 0) {
@@ -53,6 +103,7 @@ static void busy_gets(int me, int npes)
         }
         shmem_long_atomic_inc(&released, 0);
     }
+    check_progress_priority(me);
     shmem_barrier_all();
     if (me == 0)
         printf("test_ofi_progress (busy_gets): %d gets by each of %d PEs from a computing "
@@ -62,6 +113,7 @@ static void busy_gets(int me, int npes)
 
 int main(int argc, char **argv)
 {
+    nice_at_start = getpriority(PRIO_PROCESS, 0);
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
     if (argc > 1 && strcmp(argv[1], "busy_gets") == 0) {

@@ -7,7 +7,9 @@
 #    the source tree;
 #  - with a tool missing from PATH it stops with a non-zero status naming the tool,
 #    and runs no apt-get (a fake one on PATH records any call);
-#  - --baseline and --issue16 plan the runs they document (plan lines checked).
+#  - --baseline and --issue16 plan the runs they document (plan lines checked);
+#  - --programs runs every program it names, progress included, and refuses a name
+#    it does not know.
 set -u
 root="$1"
 tmp=$(mktemp -d)
@@ -122,5 +124,18 @@ if git -C "$root" rev-parse --verify -q HEAD > /dev/null 2>&1; then
     [ -e "$tmp/xdg2/shoal-bench/builds" ] && fail "a dry run built the baseline"
 fi
 
-[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline and --issue16 as documented"
+# 7. --programs: progress (outside the default suite) is planned, not dropped; an
+# unknown name is refused with the choices, status 2.
+env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --ofi \
+    --programs amo,progress --reps 1 --targets heap --build "$tmp/build" --out "$tmp/b7" \
+    > /dev/null 2>&1 || fail "--programs amo,progress dry run failed"
+for line in '1:2:shoal:amo:-i 20000:heap' '1:2:shoal-ofi:progress:-i 2000 -w 50:-'; do
+    grep -qxF "$line" "$tmp/b7/raw/plan.txt" || fail "--programs amo,progress: plan lacks $line"
+done
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run \
+      --programs amo,progres --build "$tmp/build" --out "$tmp/b8" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q 'no program progres; choose from: .*progress' ||
+    fail "--programs with an unknown name not refused: $err"
+
+[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --issue16 and --programs as documented"
 exit $status

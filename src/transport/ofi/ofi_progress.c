@@ -56,7 +56,12 @@ __thread uint64_t ofi_pe_last_ns;
  * weight keeps it eligible. The thread sleeps while idle and keeps away from a PE
  * busy in the transport, so the weight costs a computing PE only the service of its
  * peers. Raising a priority needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e): without,
- * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. Only
+ * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. What
+ * counts is the ratio of the two weights, so SHMEM_OFI_LOWER_PE lowers the PE's
+ * thread by the levels missing instead: no privilege needed, but not undone. An
+ * EEVDF custom slice (sched_setattr, 100 us; Linux 6.12 on, no privilege needed)
+ * moves the thread's deadline, not its eligibility, and left the stalls as they were
+ * (docs/performance.md, session 7). Only
  * where the PE has a core of its own: where PEs share cores the thread would also
  * win the core from other PEs, and while it streamed a large get, driving again at
  * once while fi_trywait refused (before sleep_on_fd waited then too), it starved the
@@ -498,41 +503,55 @@ static uint64_t completions(void)
 }
 
 /* Raises this thread's priority OFI_PROGRESS_NICE_UP levels above the PE's, or as
- * far as RLIMIT_NICE allows, where the PE has a core of its own; leaves it where it
- * is otherwise. */
-static void raise_priority(void)
+ * far as RLIMIT_NICE allows, where the PE has a core of its own; where it falls
+ * short and SHMEM_OFI_LOWER_PE allows, lowers the PE's thread pe (the thread that
+ * started it) by the rest, which needs no privilege: the weights' ratio is what
+ * counts. Logs what it got. */
+static void raise_priority(id_t pe)
 {
-    if (!shoal.own_core) {
-        SHOAL_LOG(OFI, INFO, "progress thread at its PE's priority: PEs share cores");
-        return;
-    }
     id_t tid = (id_t)syscall(SYS_gettid);
     errno = 0;
     int was = getpriority(PRIO_PROCESS, tid);
     if (was == -1 && errno)
         return;
-    int want = was - OFI_PROGRESS_NICE_UP < -20 ? -20 : was - OFI_PROGRESS_NICE_UP;
-    int got = was;
-    if (setpriority(PRIO_PROCESS, tid, want) == 0) {
-        got = want;
-    } else {
-        /* RLIMIT_NICE r lets a thread go down to nice 20 - r. */
-        struct rlimit r;
-        if (getrlimit(RLIMIT_NICE, &r) == 0 && r.rlim_cur != RLIM_INFINITY) {
-            int floor = 20 - (int)(r.rlim_cur > 40 ? 40 : r.rlim_cur);
-            if (floor > want && floor < was && setpriority(PRIO_PROCESS, tid, floor) == 0)
-                got = floor;
+    int got = was, pe_now = was;
+    if (shoal.own_core) {
+        int want = was - OFI_PROGRESS_NICE_UP < -20 ? -20 : was - OFI_PROGRESS_NICE_UP;
+        if (setpriority(PRIO_PROCESS, tid, want) == 0) {
+            got = want;
+        } else {
+            /* RLIMIT_NICE r lets a thread go down to nice 20 - r. */
+            struct rlimit r;
+            if (getrlimit(RLIMIT_NICE, &r) == 0 && r.rlim_cur != RLIM_INFINITY) {
+                int floor = 20 - (int)(r.rlim_cur > 40 ? 40 : r.rlim_cur);
+                if (floor > want && floor < was && setpriority(PRIO_PROCESS, tid, floor) == 0)
+                    got = floor;
+            }
+        }
+        int lower = OFI_PROGRESS_NICE_UP - (was - got);
+        if (shoal.cfg.ofi_lower_pe && lower > 0) {
+            int to = was + lower > 19 ? 19 : was + lower;
+            if (setpriority(PRIO_PROCESS, pe, to) == 0)
+                pe_now = to;
         }
     }
-    SHOAL_LOG(OFI, INFO, "progress thread at nice %d (the PE's: %d)%s", got, was,
-              got == was ? "; raising it needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e)" : "");
+    char pe_nice[64] = "";
+    if (pe_now != was)
+        snprintf(pe_nice, sizeof pe_nice, ", lowered to %d by SHMEM_OFI_LOWER_PE", pe_now);
+    SHOAL_LOG(OFI, INFO, "progress thread at nice %d (the PE's: %d%s)%s", got, was, pe_nice,
+              !shoal.own_core ? ": PEs share cores"
+                      : pe_now - got >= OFI_PROGRESS_NICE_UP || got == -20 || pe_now == 19
+                      ? ""
+                      : "; raising it needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e), or "
+                        "SHMEM_OFI_LOWER_PE=1 to lower the PE instead");
 }
 
 static void *progress_main(void *arg)
 {
-    (void)arg;
     on_progress_thread = 1;
-    raise_priority();
+    raise_priority((id_t)(intptr_t)arg);
+    /* For top and perf; tests look for it once its priority is set. */
+    pthread_setname_np(pthread_self(), "shoal-progress");
     long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS, stuck_ns = OFI_POLL_MIN_NS;
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
         if (SHOAL_UNLIKELY(err_seen.tv_sec || err_seen.tv_nsec)) {
@@ -575,9 +594,9 @@ int ofi_progress_thread_start(void)
 {
     ofi.progress_stop = 0;
     ofi.progress_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    int rc = ofi.progress_stop_fd < 0
-            ? errno
-            : pthread_create(&ofi.progress_tid, NULL, progress_main, NULL);
+    int rc = ofi.progress_stop_fd < 0 ? errno
+                                      : pthread_create(&ofi.progress_tid, NULL, progress_main,
+                                                       (void *)(intptr_t)syscall(SYS_gettid));
     if (rc) {
         shoal_warn("shmem_init",
                    "cannot start the libfabric progress thread (error %d); "
