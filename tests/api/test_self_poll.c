@@ -17,10 +17,10 @@
 #define LOCK_ITERS 50 /* acquisitions per PE */
 
 static int me, npes;
-static long counter;     /* on PE 0: the peers' contributions */
-static long slots[64];   /* on PE 0: slots[p], put by PE p before its adds */
-static long spin;        /* on PE 0: the lock word, 0 free, p + 1 held by PE p */
-static long data;        /* on PE 0: incremented under the lock */
+static long counter;   /* on PE 0: the peers' contributions */
+static long slots[64]; /* on PE 0: slots[p], put by PE p before its adds */
+static long spin;      /* on PE 0: the lock word, 0 free, p + 1 held by PE p */
+static long data;      /* on PE 0: incremented under the lock */
 
 static double now_s(void)
 {
