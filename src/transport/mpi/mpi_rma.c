@@ -9,7 +9,7 @@
  *   fence, quiet    MPI_Win_flush to each PE with operations outstanding (MPI
  *                   orders neither puts nor accumulates to different places, so
  *                   fence must complete them too, as in the paper).
- * Blocking gets, fetching AMOs and quiet, the calls a program polls with, also drive
+ * Fetching AMOs and quiet, which a program may poll its own memory with, also drive
  * MPI progress every POLL_PROGRESS calls (poll_tick). */
 #include <string.h>
 
@@ -19,10 +19,11 @@
 #define CHUNK ((size_t)1 << 30)
 
 /* Open MPI 4.1's osc/ucx serves peers' operations on this PE's windows only inside
- * this PE's MPI progress, which an operation on its own memory does not make:
- * it completes at once, so its flush waits for nothing. A program that polls its own
- * memory with gets or fetching AMOs alone (a user's spin loop or lock) would hold up
- * every peer's operation on that PE for ever; so one call in this many makes progress.
+ * this PE's MPI progress, which an AMO on its own memory does not make: it completes
+ * at once, so its flush waits for nothing. A program that polls its own memory with
+ * fetching AMOs alone (a user's spin loop or lock) would hold up every peer's
+ * operation on that PE for ever; so one call in this many makes progress. (A get from
+ * its own memory never comes here: it is a local copy, like a load.)
  * 64: MPI_Iprobe costs about half a fetching AMO to self (Open MPI 4.1, osc/ucx), so
  * about 1% on the hot path, and a starved peer waits some 64 polls at most. The count
  * is a relaxed load and store: a decrement lost between threads only delays one. */
@@ -133,7 +134,6 @@ void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     rma_get(c, dst, seg, off, len, pe);
     MPI_Win_flush_local(pe, c->rma->win[seg]);
-    poll_tick();
 }
 
 void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)

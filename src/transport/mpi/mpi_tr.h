@@ -51,7 +51,7 @@ struct mpi_tr {
     int nsets;
     struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
-    unsigned poll_left; /* polling calls until the next progress (mpi_rma.c) */
+    unsigned poll_left; /* fetching AMOs and quiets until progress (mpi_rma.c) */
     struct mpi_ctx dflt;
 };
 
