@@ -1,10 +1,11 @@
 /* A PE that polls its own memory with fetching AMOs alone, making no other call, must
  * not starve its peers' operations on that memory: under the MPI transport (Open MPI's
  * osc/ucx) those wait for the target's progress, which the transport must then make
- * inside the polling AMOs. Two user-written loops on PE 0, each bounded so that a
+ * inside the polling calls. Three user-written loops on PE 0, each bounded so that a
  * starved job ends with a FAIL line instead of hanging:
  *   counter  PE 0 polls a counter with shmem_atomic_fetch until every peer's adds,
  *            fetch-adds and puts (after some work) have landed: exact sum and data;
+ *            again with shmem_atomic_fetch_nbi and shmem_quiet;
  *   lock     a compare-and-swap spin lock homed on PE 0, contended by every PE, whose
  *            holders do a get + put increment of a word on PE 0. */
 #include <shmem.h>
@@ -47,17 +48,31 @@ static void check_cap(double start, const char *loop, long seen, long want)
     shmem_global_exit(1);
 }
 
-static void counter_case(void)
+/* PE 0's poll of counter: a blocking fetch, or (nbi) a fetch_nbi and quiet. */
+static long poll_counter(int nbi)
+{
+    long v;
+    if (!nbi)
+        return shmem_atomic_fetch(&counter, shmem_my_pe());
+    shmem_atomic_fetch_nbi(&v, &counter, shmem_my_pe());
+    shmem_quiet();
+    return v;
+}
+
+static void counter_case(int nbi)
 {
     long want = 0;
     for (int p = 1; p < npes; p++)
         want += 1001L * p + 1;
+    counter = 0;
+    for (int p = 0; p < 64; p++)
+        slots[p] = 0;
     shmem_barrier_all();
     if (me == 0) {
         double start = now_s();
         long v;
-        while ((v = shmem_atomic_fetch(&counter, shmem_my_pe())) != want)
-            check_cap(start, "counter", v, want);
+        while ((v = poll_counter(nbi)) != want)
+            check_cap(start, nbi ? "fetch_nbi+quiet counter" : "counter", v, want);
         for (int p = 1; p < npes && p < 64; p++)
             CHECK_EQ(slots[p], 7L * p);
     } else {
@@ -130,7 +145,8 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    counter_case();
+    counter_case(0);
+    counter_case(1);
     lock_case();
     shmem_finalize();
     if (me == 0)
