@@ -137,6 +137,9 @@ struct ofi_ctx {
     uint64_t reg_clock;
     int locked;               /* ofi.locked, unless the context is private or
                                        serialized: then only its owner uses it */
+    int private_owned;        /* a private context of a multithreaded PE: owner (the
+                                 thread that created it) drives it when it waits */
+    pthread_t owner;          /* both under ofi.ctxs_lock */
     pthread_mutex_t lock;     /* taken only when locked */
     struct ofi_ctx *next_ctx; /* every context, for progress() */
     struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */

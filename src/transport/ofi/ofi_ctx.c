@@ -236,6 +236,7 @@ static void park(struct ofi_ctx *c)
     c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
     c->bundle_surplus = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
+    c->private_owned = 0;
     c->parked = ofi.idle;
     ofi.idle = c;
     pthread_mutex_unlock(&ofi.ctxs_lock);
@@ -331,6 +332,12 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
         }
         warm(c);
     }
+    /* Its owner drives it in the waits it makes (progress_all): a peer may be
+     * waiting for what it holds, and nobody else may touch it. */
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->private_owned = (ctx->options & SHMEM_CTX_PRIVATE) != 0;
+    c->owner = pthread_self();
+    pthread_mutex_unlock(&ofi.ctxs_lock);
     ctx->net = c;
     return 0;
 }
