@@ -54,9 +54,10 @@ jobs="${SHOAL_TEST_JOBS:-2}"
 skip_net='^np(1|16)$'
 [ -n "${SHOAL_TEST_NET_ALL:-}" ] && skip_net='^np1$'
 status=0
-# The 8-PE tests of mode mpi: RMA, signals, contexts, threads and the collectives MPI
-# runs (api.amo and api.wait, a remote poll per step, run at 2 and 4 PEs).
-mpi_np8='rma_typed|rma_large|signal|static|ctx|threads|coll_reduce|coll_bcast|coll_collect|coll_alltoall|coll_active'
+# The 8-PE tests of mode mpi: own-memory polling, RMA, signals, contexts, threads and
+# the collectives MPI runs (api.amo and api.wait, a remote poll per step, run at 2
+# and 4 PEs).
+mpi_np8='self_poll|rma_typed|rma_large|signal|static|ctx|threads|coll_reduce|coll_bcast|coll_collect|coll_alltoall|coll_active'
 for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
     echo "==== transport mode: $mode ===="
     case "$mode" in

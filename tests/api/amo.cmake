@@ -7,6 +7,8 @@ set(SHOAL_API_ERRORS_SH ${CMAKE_CURRENT_SOURCE_DIR}/test_errors.sh)
 shoal_pe_test(api.amo SOURCES test_amo.c TIMEOUT 60)
 shoal_pe_test(api.amo_generic SOURCES test_amo_generic.c TIMEOUT 60)
 shoal_pe_test(api.wait SOURCES test_wait.c TIMEOUT 60)
+# A PE polling its own memory with fetching AMOs only: the peers still progress.
+shoal_pe_test(api.self_poll SOURCES test_self_poll.c TIMEOUT 60)
 shoal_pe_test(api.malloc SOURCES test_malloc.c TIMEOUT 60)
 shoal_pe_test(api.malloc_exhaust SOURCES test_malloc_exhaust.c TIMEOUT 60
   ENV SHMEM_SYMMETRIC_SIZE=1M)
