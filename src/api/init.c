@@ -8,6 +8,7 @@
 #include "build_info.h"
 #include "coll/coll.h"
 #include "core/log.h"
+#include "core/routine.h"
 #include "core/signals.h"
 #include "core/topology.h"
 #include "mem/alloc.h"
@@ -65,8 +66,20 @@ static void check_transport(void)
                     t, shoal.boot->name);
 }
 
-static int init_first(int requested)
+/* What the bootstrap waits for while it starts, for the blocked-PE report. */
+static const char *boot_phase(const struct shoal_boot_ops *boot)
 {
+    if (boot == &shoal_boot_oshrun)
+        return "connecting to the launcher (oshrun)";
+    if (boot == &shoal_boot_single)
+        return "starting the bootstrap (single PE)";
+    return "connecting to the launcher (PMIx)";
+}
+
+static int init_first(const char *fn, int requested)
+{
+    /* First: a PE held up while it starts answers oshrun's SIGURG with the phase. */
+    shoal_signals_report_on(fn);
     char err[512];
     if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
         shoal_log_parse(shoal.cfg.log, err, sizeof err)) {
@@ -87,6 +100,7 @@ static int init_first(int requested)
      * when another PE's failure ends the job. */
     if (shoal.boot != &shoal_boot_single)
         setvbuf(stdout, NULL, _IOLBF, 0);
+    shoal_init_phase(boot_phase(shoal.boot));
     struct shoal_boot_info info;
     if (shoal.boot->init(&info))
         return -1;
@@ -97,6 +111,7 @@ static int init_first(int requested)
     SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
               shoal.my_pe, shoal.n_pes, requested);
 
+    shoal_init_phase("symmetric heap setup");
     if (init_heap(&shoal.seg[SHOAL_SEG_HEAP]) ||
         shoal_static_setup(&shoal.seg[SHOAL_SEG_DATA]))
         shoal_fatal("shmem_init",
@@ -107,19 +122,22 @@ static int init_first(int requested)
               shoal.seg[SHOAL_SEG_HEAP].size, (void *)shoal.seg[SHOAL_SEG_HEAP].base,
               shoal.seg[SHOAL_SEG_DATA].size, (void *)shoal.seg[SHOAL_SEG_DATA].base);
     init_teams();
+    shoal_init_phase("exchanging host names with the other PEs");
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     shoal_backoff_setup();
     /* Before the transports: the network registers the device heap. */
+    shoal_init_phase("device heap setup (exchanging handles with the other PEs)");
     shoal_device_init(shoal_team_shared.my_pe);
     shoal_transport_init();
     /* Providers may have installed crash handlers while starting (psm). */
     shoal_signals_reclaim();
-    shoal_signals_report_on();
     shoal.init_count = 1;
     shoal.ever_initialized = 1;
     shoal_banner();
+    shoal_init_phase("waiting for the other PEs in the closing barrier");
     shoal_barrier_world();
+    shoal_init_phase(NULL);
     return 0;
 }
 
@@ -153,8 +171,10 @@ static int init_common(const char *fn, int requested, int *provided)
                     fn);
         return -1;
     }
-    if (init_first(requested))
+    if (init_first(fn, requested)) {
+        shoal_init_phase(NULL);
         return -1;
+    }
     if (provided)
         *provided = shoal.thread_level;
     return 0;

@@ -116,3 +116,17 @@ const char *shoal_routine_now(int skip, int *inside)
     }
     return routine;
 }
+
+/* Written by shmem_init's thread, read by the report's handler on any thread: whole
+ * pointers (atomics), each pointing at a static string. */
+static const char *init_phase;
+
+void shoal_init_phase(const char *phase)
+{
+    __atomic_store_n(&init_phase, phase, __ATOMIC_RELEASE);
+}
+
+const char *shoal_init_phase_now(void)
+{
+    return __atomic_load_n(&init_phase, __ATOMIC_ACQUIRE);
+}

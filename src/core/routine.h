@@ -13,6 +13,12 @@
  * the job is being diagnosed or ended. */
 const char *shoal_routine_now(int skip, int *inside);
 
+/* What shmem_init is doing now, for the blocked-PE report (core/signals.c): "shoal:
+ * PE n: blocked in shmem_init: PHASE". Each layer names its own steps; phase is a
+ * static string, NULL once shmem_init is done. The getter is async-signal-safe. */
+void shoal_init_phase(const char *phase);
+const char *shoal_init_phase_now(void);
+
 /* The function that the call instruction ending just before return address r
  * called, through the PLT slot it went by where it went through one; NULL when the
  * bytes before r are not a call. One decoder per instruction set, each compiled

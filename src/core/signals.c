@@ -114,28 +114,47 @@ void shoal_signals_reclaim(void)
     }
 }
 
+/* The routine starting the library, named while it has a phase (shoal_init_phase);
+ * the report handler reads it, so it is written and read whole (atomics). */
+static const char *init_fn;
+
 /* SIGURG from oshrun (--timeout, or SIGUSR1/SIGQUIT to oshrun): names the Shoal
- * routine the interrupted thread is in. */
+ * routine the interrupted thread is in, or the phase of shmem_init that the PE is in
+ * (any of its threads may take the signal then, the bootstrap's and the provider's
+ * included, and the routine is known anyway). */
 static void on_report(int sig)
 {
     (void)sig;
-    int inside;
-    const char *routine = shoal_routine_now(1, &inside);
-    char buf[192];
-    size_t at = put_str(buf, 0, sizeof buf, "shoal: PE ");
-    at = put_int(buf, at, sizeof buf, shoal.my_pe);
-    at = put_str(buf, at, sizeof buf,
-                 routine          ? ": blocked in "
-                         : inside ? ": inside Shoal (routine not identified)"
-                                  : ": running (in no Shoal routine)");
-    at = put_str(buf, at, sizeof buf, routine ? routine : "");
+    char buf[256];
+    size_t at = put_str(buf, 0, sizeof buf, "shoal: ");
+    if (shoal.n_pes > 0) { /* the rank is known once the bootstrap has started */
+        at = put_str(buf, at, sizeof buf, "PE ");
+        at = put_int(buf, at, sizeof buf, shoal.my_pe);
+        at = put_str(buf, at, sizeof buf, ": ");
+    }
+    const char *phase = shoal_init_phase_now();
+    if (phase) {
+        at = put_str(buf, at, sizeof buf, "blocked in ");
+        at = put_str(buf, at, sizeof buf, __atomic_load_n(&init_fn, __ATOMIC_RELAXED));
+        at = put_str(buf, at, sizeof buf, ": ");
+        at = put_str(buf, at, sizeof buf, phase);
+    } else {
+        int inside;
+        const char *routine = shoal_routine_now(1, &inside);
+        at = put_str(buf, at, sizeof buf,
+                     routine          ? "blocked in "
+                             : inside ? "inside Shoal (routine not identified)"
+                                      : "running (in no Shoal routine)");
+        at = put_str(buf, at, sizeof buf, routine ? routine : "");
+    }
     at = put_str(buf, at, sizeof buf, "\n");
     ssize_t w = write(STDERR_FILENO, buf, at);
     (void)w;
 }
 
-void shoal_signals_report_on(void)
+void shoal_signals_report_on(const char *fn)
 {
+    __atomic_store_n(&init_fn, fn, __ATOMIC_RELAXED);
     struct sigaction old, sa = { .sa_handler = on_report, .sa_flags = SA_RESTART };
     void *warm[1];
     backtrace(warm, 1); /* loads libgcc now, not inside the handler */

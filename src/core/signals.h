@@ -11,7 +11,9 @@ void shoal_signals_reclaim(void);
 /* oshrun asks every PE which routine it is blocked in with this signal, whose default
  * action (ignore) is harmless to programs that are not Shoal's (tools/oshrun). */
 #define SHOAL_REPORT_SIGNAL SIGURG
-/* Installs the report handler, unless the program handles SIGURG itself. */
-void shoal_signals_report_on(void);
+/* Installs the report handler, unless the program handles SIGURG itself. Called
+ * first thing in shmem_init (fn: "shmem_init" or "shmem_init_thread"), so that a PE
+ * still starting up answers too, naming the phase it is in. */
+void shoal_signals_report_on(const char *fn);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/routine.h"
 #include "transport/module.h"
 
 /* A device heap of a job that spans nodes must be reachable by the network transport
@@ -28,6 +29,7 @@ static void check_device_reach(void)
 /* PEs on other nodes need the network transport; a one-node job uses none. */
 void shoal_transport_init(void)
 {
+    shoal_init_phase("shared-memory setup (exchanging segments with the other PEs)");
     if (shoal_transport_shm.init())
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
     shoal.net = &shoal_net_none;
@@ -44,6 +46,7 @@ void shoal_transport_init(void)
         shoal.net = shoal_net_ofi;
     }
     check_device_reach();
+    shoal_init_phase("starting the network transport");
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
     /* Read once: the dispatchers' one flag then sends operations to be counted. */

@@ -52,6 +52,21 @@ add_test(NAME api.blocked_report
 set_tests_properties(api.blocked_report PROPERTIES TIMEOUT 30 LABELS "pe;oshrun")
 endif()
 
+# A PE still inside shmem_init answers too, naming the phase: the last PE is held up
+# before it gives its host name, so every PE waits in shmem_init's exchange of host
+# names (at 1 PE, the lone PE itself). Each must say so; the job ends by --timeout.
+add_executable(api.init_stall test_init_stall.c)
+target_link_libraries(api.init_stall PRIVATE shoal)
+shoal_test_limits(3 stall_job stall_ctest)
+foreach(n 1 2 4 8)
+  add_test(NAME api.blocked_report.init.np${n}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
+      "^shoal: PE [0-9]+: blocked in shmem_init: exchanging host names with the other PEs$" ${n}
+      -- ${SHOAL_OSHRUN} -n ${n} --timeout ${stall_job} $<TARGET_FILE:api.init_stall>)
+  set_tests_properties(api.blocked_report.init.np${n} PROPERTIES TIMEOUT ${stall_ctest}
+    LABELS "pe;np${n};oshrun")
+endforeach()
+
 # Mismatched collectives end the job with a message instead of a hang (issue 15 item
 # 6): PE 0's extra barrier leaves it in shmem_finalize after the others finalized;
 # the others' reduction (or active-set barrier) after the last PE finalized (its

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/routine.h"
 #include "transport/ofi/ofi.h"
 
 struct ofi_state ofi;
@@ -494,6 +495,7 @@ int ofi_net_init(void)
      * connection only then: 8 B put/get latency 4 ms, against 0.11-0.13 ms at 0
      * (2 PEs, one core each, quiet machine). */
     provider_default("FI_SOCKETS_PE_WAITTIME", "0", "sockets: no spinning progress thread");
+    shoal_init_phase("opening the libfabric endpoint");
     adopt_info(select_provider());
     check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
@@ -521,7 +523,10 @@ int ofi_net_init(void)
     ofi.dflt = ofi_ctx_open(1); /* each ends the job if it fails */
     ofi_ctx_enable(ofi.dflt);
     shoal_ctx_default.net = ofi.dflt;
-    if (ofi_mr_segments() || ofi_mr_exchange())
+    if (ofi_mr_segments())
+        return -1;
+    shoal_init_phase("exchanging libfabric addresses with the other PEs");
+    if (ofi_mr_exchange())
         return -1;
     ofi.pe_tag = calloc((size_t)shoal.n_pes, 2);
     if (!ofi.pe_tag)
@@ -529,6 +534,7 @@ int ofi_net_init(void)
     ofi_amo_table();
     if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
+    shoal_init_phase("waiting for the other PEs to open their libfabric endpoints");
     return shoal.boot->barrier() ? -1 : 0;
 }
 
