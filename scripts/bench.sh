@@ -192,6 +192,7 @@ msg_rate:-i 20000:t
 signal:-m 256K -i 2000:
 amo:-i 20000:t
 coll:-m 256K -i 200:
+alltoalls:-m 4096 -i 200:
 hra:-n 1M -u 200000:
 heat:-n 512 -t 200:
 bucket_sort:-e 1M:"

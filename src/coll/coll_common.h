@@ -10,6 +10,8 @@
  *     starting at zero, as the barrier's words 0..31 do.
  *   sync words 33..38: the result of SHMEM_DEBUG's argument agreement
  *     (coll_debug_agree); word 39 is reserved.
+ *   sync words 42 and 43: strided alltoall's ready and data words, which every
+ *     member over the network adds to (alltoall.c).
  *   scratch (SHOAL_TEAM_SCRATCH, 64 KiB), laid out as struct coll_scratch:
  *     words   flags written by peers; each word has exactly one writer (named below),
  *             which stores the count of messages it has sent through it, so the
@@ -121,18 +123,6 @@ static inline void coll_get(const struct coll *c, int i, void *dst, const void *
         shoal_copy_from(coll_world_pe(c, i), dst, src_sym, len);
 }
 
-/* Strided put: element t of src (t*sst elements in) to element t*dst of dst_sym. */
-static inline void coll_iput(const struct coll *c, int i, void *dst_sym, const void *src,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
-{
-    int pe = coll_world_pe(c, i);
-    char *d = dst_sym;
-    const char *s = src;
-    for (size_t t = 0; t < nelems; t++)
-        shoal_copy_to(pe, d + (ptrdiff_t)t * dst * (ptrdiff_t)esize,
-                      s + (ptrdiff_t)t * sst * (ptrdiff_t)esize, esize);
-}
-
 /* Bumps member i's copy of the counter word_sym, whose only writer is this PE, after
  * putting len bytes of src to dst_sym there: one put-with-signal (transport.h). */
 static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const void *src,
@@ -175,6 +165,11 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 #define COLL_LOCAL_MAX 64  /* node-aware algorithms: members per node at most */
 #define COLL_SLOTS 2       /* slots per channel: a sender may run one message ahead */
 #define COLL_READY_WORD 32 /* see above */
+#define COLL_A2A_READY_WORD 42
+#define COLL_A2A_DATA_WORD 43
+_Static_assert(COLL_A2A_READY_WORD > SHOAL_TEAM_SPLIT_WORD + 1 &&
+                       COLL_A2A_DATA_WORD < SHOAL_TEAM_SYNC_WORDS,
+               "alltoall's words overlap others");
 
 struct coll_words {
     uint64_t tree[COLL_KMAX];    /* signal from member me - 2^k (mod n) */
@@ -197,6 +192,7 @@ struct coll_counts {
     uint64_t fold_out, fold_in, unfold_out, unfold_in;
     uint64_t up_out, up_in[COLL_LOCAL_MAX], down_out[COLL_LOCAL_MAX], down_in;
     uint64_t lead_tree_out[COLL_KMAX], lead_tree_in[COLL_KMAX];
+    uint64_t a2a_rounds; /* strided alltoall's rounds through the inbox (alltoall.c) */
 };
 
 struct coll_scratch {

@@ -57,7 +57,8 @@ endif()
 # the others' reduction (or active-set barrier) after the last PE finalized (its
 # finalize matched their barrier) can never complete: each of them may say so before
 # the job ends, hence "+". The message names the PE, the routine and the counts;
-# test_errors.sh fails a run that takes 15 s or more. staggered: PEs that finalize
+# test_errors.sh fails a job that takes 10 s or more to end after the message (or
+# runs into its --timeout). staggered: PEs that finalize
 # at different times after working alone are no mismatch.
 set(mismatch_cause "the PEs made different numbers of collective calls")
 # Sanitizer builds' instrumented frames may hide the routine from the stack walk.

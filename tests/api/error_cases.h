@@ -14,6 +14,7 @@
 #define MISMATCH(name, what) name ": " what
 #define DIFFERS "differs across the PEs \\("
 #define ON_LAST " on PE [13]\\)"
+#define GLOBAL_EXIT_7 "^oshrun: PE [0-9]+ called shmem_global_exit\\(7\\); ending the job$"
 
 #define ERROR_CASES(X)                                                                       \
     X(before_init, "1 2 4", "", "nonzero", "shmem_my_pe: called before shmem_init")          \
@@ -41,8 +42,8 @@
       "PE [0-9]+: shmemx_pcntr_get_issued_write: the result pointer is NULL; pass")          \
     X(pcntr_ctx_invalid, "1 2 4", "", "nonzero",                                             \
       "PE [0-9]+: shmemx_pcntr_get_all: the context is SHMEM_CTX_INVALID")                   \
-    X(global_exit, "1 2 4", "", "7", "")                                                     \
-    X(global_exit_all, "1 2 4", "", "7", "")                                                 \
+    X(global_exit, "1 2 4", "", "7", GLOBAL_EXIT_7)                                          \
+    X(global_exit_all, "1 2 4", "", "7", GLOBAL_EXIT_7)                                      \
     X(free_nonheap, "1 2 4", "", "nonzero",                                                  \
       "shmem_free: .*was not returned by shmem_malloc")                                      \
     X(free_global, "1 2 4", "", "nonzero", "shmem_free: .*was not returned by shmem_malloc") \

@@ -13,9 +13,10 @@ shoal_pe_test(api.sos_compat SOURCES test_sos_compat.c TIMEOUT 60)
 # Sandia OpenSHMEM's performance counters, counting (SHOAL_PCNTR=1) and not.
 find_package(Threads REQUIRED)
 shoal_pe_test(api.pcntr SOURCES test_pcntr.c ENV SHOAL_PCNTR=1 LIBS Threads::Threads)
+shoal_test_limits(60 job ctest)
 foreach(n ${SHOAL_TEST_PES})
   add_test(NAME api.pcntr_off.np${n}
-    COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout 60 $<TARGET_FILE:api.pcntr>)
-  set_tests_properties(api.pcntr_off.np${n} PROPERTIES TIMEOUT 60 LABELS "pe;np${n}"
+    COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout ${job} $<TARGET_FILE:api.pcntr>)
+  set_tests_properties(api.pcntr_off.np${n} PROPERTIES TIMEOUT ${ctest} LABELS "pe;np${n}"
                        ENVIRONMENT SHOAL_PCNTR=0)
 endforeach()

@@ -225,13 +225,17 @@ static void mode_lost_contact(void)
 }
 
 /* "\rprogress i/n" once every 0.4 s, no newline until the end: the launcher
- * must pass each piece on while the PE still runs. */
-static void mode_progress(int n)
+ * must pass each piece on while the PE still runs. With a file named, the PE
+ * goes on after its first piece only once that file exists, which the test
+ * creates when it has seen every PE's first piece: no race with the PE. */
+static void mode_progress(int n, const char *go)
 {
     for (int i = 1; i <= n; i++) {
         printf("\rprogress-%d %d/%d", info.rank, i, n);
         fflush(stdout);
-        struct timespec ts = { 0, 400 * 1000 * 1000 };
+        struct timespec ts = { 0, 400 * 1000 * 1000 }, poll = { 0, 10 * 1000 * 1000 };
+        while (i == 1 && go && access(go, F_OK))
+            nanosleep(&poll, NULL);
         nanosleep(&ts, NULL);
     }
     printf("\n");
@@ -295,7 +299,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "stdin"))
         mode_stdin();
     if (!strcmp(mode, "progress"))
-        mode_progress(a2 ? atoi(a2) : 3);
+        mode_progress(a2 ? atoi(a2) : 3, a3);
     if (!strcmp(mode, "where"))
         mode_where(a2);
     if (!strcmp(mode, "nested"))

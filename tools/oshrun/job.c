@@ -1,12 +1,13 @@
 /* Verdicts: deciding when the job has failed, saying why, and ending it. */
 #include "oshrun.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* How long PEs get to exit after SIGTERM before SIGKILL. */
@@ -119,18 +120,49 @@ static const char *pe_state(const struct pe *pe)
 
 /* Asks every PE past shmem_init which Shoal routine it is in: libshoal answers
  * SIGURG with "shoal: PE n: blocked in shmem_barrier_all" on its stderr (SIGURG's
- * default action, ignore, spares programs that are not Shoal's). Waits briefly so
- * that the answers are written before anything ends the PEs. */
+ * default action, ignore, spares programs that are not Shoal's). Waits until each
+ * asked PE has written to its stderr (passed on here) or exited, so that the
+ * answers come before anything ends the PEs: on a loaded machine a PE may wait a
+ * while for a CPU to answer on. A PE that does not answer (a program with its own
+ * SIGURG handler, or none from Shoal) is given up after REPORT_WAIT_S. */
+#define REPORT_WAIT_S 2.0
 void ask_reports(struct job *j)
 {
-    int asked = 0;
-    for (int r = 0; r < j->size; r++) {
-        const struct pe *pe = &j->pes[r];
-        if (pe->pid && !pe->exited && pe->hello && kill(pe->pid, SIGURG) == 0)
-            asked++;
+    struct pollfd *pfd = calloc((size_t)j->size, sizeof *pfd);
+    struct pe **asked = calloc((size_t)j->size, sizeof *asked);
+    if (!pfd || !asked) {
+        free(pfd);
+        free(asked);
+        return;
     }
-    if (asked)
-        nanosleep(&(struct timespec){ .tv_nsec = 300 * 1000 * 1000 }, NULL);
+    size_t n = 0;
+    for (int r = 0; r < j->size; r++) {
+        struct pe *pe = &j->pes[r];
+        if (pe->pid && !pe->exited && pe->hello && pe->err.fd >= 0 &&
+            kill(pe->pid, SIGURG) == 0)
+            asked[n++] = pe;
+    }
+    double end = now_s() + REPORT_WAIT_S;
+    while (n > 0) {
+        double left = end - now_s();
+        if (left <= 0)
+            break;
+        for (size_t i = 0; i < n; i++)
+            pfd[i] = (struct pollfd){ .fd = asked[i]->err.fd, .events = POLLIN };
+        if (poll(pfd, n, (int)(left * 1e3) + 1) < 0 && errno != EINTR)
+            break;
+        /* A PE that answered (or closed its stderr) is done with; keep the rest. */
+        size_t keep = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (pfd[i].revents)
+                stream_read(j, asked[i], &asked[i]->err, false);
+            else
+                asked[keep++] = asked[i];
+        }
+        n = keep;
+    }
+    free(pfd);
+    free(asked);
 }
 
 /* Lists the PEs still running, grouped by what they are doing: "PEs 0-2,5 (running)". */

@@ -8,13 +8,36 @@
  *                   then the signal as an accumulate;
  *   fence, quiet    MPI_Win_flush to each PE with operations outstanding (MPI
  *                   orders neither puts nor accumulates to different places, so
- *                   fence must complete them too, as in the paper). */
+ *                   fence must complete them too, as in the paper).
+ * Fetching AMOs and quiet, which a program may poll its own memory with, also drive
+ * MPI progress every POLL_PROGRESS calls (poll_tick). */
 #include <string.h>
 
 #include "transport/mpi/mpi_tr.h"
 
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
 #define CHUNK ((size_t)1 << 30)
+
+/* Open MPI 4.1's osc/ucx serves peers' operations on this PE's windows only inside
+ * this PE's MPI progress, which an AMO on its own memory does not make: it completes
+ * at once, so its flush waits for nothing. A program that polls its own memory with
+ * fetching AMOs alone (a user's spin loop or lock) would hold up every peer's
+ * operation on that PE for ever; so one call in this many makes progress. (A get from
+ * its own memory never comes here: it is a local copy, like a load.)
+ * 64: MPI_Iprobe costs about half a fetching AMO to self (Open MPI 4.1, osc/ucx), so
+ * about 1% on the hot path, and a starved peer waits some 64 polls at most. The count
+ * is a relaxed load and store: a decrement lost between threads only delays one. */
+#define POLL_PROGRESS 64
+
+static inline void poll_tick(void)
+{
+    unsigned n = __atomic_load_n(&mt.poll_left, __ATOMIC_RELAXED);
+    if (__builtin_expect(n == 0, 0)) {
+        mpi_progress();
+        n = POLL_PROGRESS;
+    }
+    __atomic_store_n(&mt.poll_left, n - 1, __ATOMIC_RELAXED);
+}
 
 static MPI_Datatype amo_dtype(enum shoal_amo_type t)
 {
@@ -162,6 +185,7 @@ void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
         MPI_Fetch_and_op(a->operand ? a->operand : &none, a->fetch, t, pe, (MPI_Aint)a->off,
                          amo_op(a->op), w);
     MPI_Win_flush_local(pe, w);
+    poll_tick();
 }
 
 void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
@@ -220,6 +244,7 @@ void mpi_quiet(struct shoal_ctx *ctx)
     unsigned amo = __atomic_exchange_n(&c->amo_dirty, 0, __ATOMIC_RELAXED);
     if (amo)
         mpi_flush_set(&mt.sets[0], amo, 0);
+    poll_tick(); /* a loop of _nbi fetches and quiet polls too */
 }
 
 void mpi_local_complete(struct shoal_ctx *ctx)

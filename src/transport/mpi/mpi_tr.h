@@ -51,6 +51,7 @@ struct mpi_tr {
     int nsets;
     struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
+    unsigned poll_left; /* fetching AMOs and quiets until progress (mpi_rma.c) */
     struct mpi_ctx dflt;
 };
 

@@ -102,8 +102,11 @@ struct ofi_ctx {
     uint64_t wdone, wunsettled, winject, amo_reads;
     int *dirty; /* the PEs puts went to since the last settle */
     unsigned ndirty;
-    unsigned char *dirty_mark; /* dirty_mark[pe]: pe is in dirty */
-    char *discard;             /* registered scratch: settle reads, dropped AMO results */
+    /* dirty_since[pe]: 0 when pe is not in dirty, else the fence epoch in which it
+     * joined (or was last settled for a fence): below c->epoch, pe owes a settle to
+     * the next put or AMO to it (ofi_order.c). */
+    uint64_t *dirty_since;
+    char *discard; /* registered scratch: settle reads, dropped AMO results */
     struct ofi_slot *free_slots;
     unsigned slots_busy;
     struct ofi_slot slot[OFI_BOUNCE_SLOTS];
@@ -114,7 +117,15 @@ struct ofi_ctx {
     int more_pending; /* a posted put still carries FI_MORE: flush before waits */
     int more_pe;      /* where the flush goes: the last batched put's target */
     uint64_t more_addr, more_key;
-    int fence_pending;  /* the next put or AMO waits for earlier writes */
+    /* Fence (ofi_order.c): while fence_pending, a put or AMO first calls
+     * ofi_fence_wait. fence_full: it waits for every earlier operation (counters, or
+     * AMOs before the fence); otherwise only a target in dirty from before the fence
+     * (fence_owed of them) waits, for one read to it. epoch: fences so far, plus 1.
+     * amos_out: AMOs left in flight since the last full wait. */
+    int fence_pending, fence_full, amos_out;
+    int amos_local; /* some of them to this node's PEs, which puts reach by stores */
+    unsigned fence_owed;
+    uint64_t epoch;
     int direct_pending; /* a direct put's source may still be read: local
                                        completion must wait for the write counter */
     /* Puts that joined bundles beyond one per bundle posted: what turns counts of
@@ -137,6 +148,9 @@ struct ofi_ctx {
     uint64_t reg_clock;
     int locked;               /* ofi.locked, unless the context is private or
                                        serialized: then only its owner uses it */
+    int private_owned;        /* a private context of a multithreaded PE: owner (the
+                                 thread that created it) drives it when it waits */
+    pthread_t owner;          /* both under ofi.ctxs_lock */
     pthread_mutex_t lock;     /* taken only when locked */
     struct ofi_ctx *next_ctx; /* every context, for progress() */
     struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */
@@ -300,8 +314,8 @@ static inline void ofi_put_posted(struct ofi_ctx *c, int pe, int injected)
     if (ofi.quiet_read) {
         c->wunsettled++;
         c->winject += (uint64_t)injected;
-        if (!c->dirty_mark[pe]) {
-            c->dirty_mark[pe] = 1;
+        if (!c->dirty_since[pe]) {
+            c->dirty_since[pe] = c->epoch;
             c->dirty[c->ndirty++] = pe;
         }
     }
@@ -441,6 +455,11 @@ void ofi_wait_writes(struct ofi_ctx *c, const char *what);
 void ofi_wait_writes_local(struct ofi_ctx *c, const char *what);
 /* Writes of c known to be visible at their targets. */
 uint64_t ofi_writes_done(struct ofi_ctx *c);
+/* What a fence of c owes a put or AMO to pe (c->fence_pending): every earlier
+ * operation, or (quiet_read) the earlier puts to pe. */
+void ofi_fence_wait(struct ofi_ctx *c, int pe);
+/* quiet_read: waits until c's puts to pe are visible there (one read). */
+void ofi_settle_pe(struct ofi_ctx *c, int pe);
 void ofi_quiet_locked(struct ofi_ctx *c);
 
 /* ofi_rma.c: issues a put; 1 when the source is reusable only once the write
@@ -539,16 +558,14 @@ static inline int ofi_uep(struct ofi_ctx *c)
 void ofi_session_end(struct ofi_ctx *c);
 void ofi_session_close(struct ofi_ctx *c);
 
-/* Waits the caller owes before a put or AMO: a bundle to send, a fence. Held-back
+/* Waits the caller owes before a put or AMO to pe: a bundle to send, a fence. Held-back
  * signals may wait: nothing orders them before a later write but a fence. */
-static inline void ofi_before_write(struct ofi_ctx *c)
+static inline void ofi_before_write(struct ofi_ctx *c, int pe)
 {
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
-    if (SHOAL_UNLIKELY(c->fence_pending)) {
-        c->fence_pending = 0;
-        ofi_wait_issued(c);
-    }
+    if (SHOAL_UNLIKELY(c->fence_pending))
+        ofi_fence_wait(c, pe);
 }
 
 #endif

@@ -246,7 +246,14 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         amo_single_transmit(c, a, pe);
         return;
     }
-    ofi_before_write(c);
+    ofi_before_write(c, pe);
+    /* A fence after it waits for every earlier operation, at once where a store
+     * could overtake it (ofi_order.c). A blocking fetching AMO is complete when this
+     * returns. */
+    if (nbi || kind == OFI_AMO_PLAIN) {
+        c->amos_out = 1;
+        c->amos_local |= shoal_pe_local(pe);
+    }
     if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
         amo_emulated(c, a, raddr, key, pe);
     } else if (kind == OFI_AMO_PLAIN) {

@@ -123,9 +123,10 @@ int ofi_ctx_enable(struct ofi_ctx *c)
         return ctx_fail(c, "completion queue or counter creation", rc);
     if (ofi.quiet_read) {
         c->dirty = calloc((size_t)shoal.n_pes, sizeof *c->dirty);
-        c->dirty_mark = calloc((size_t)shoal.n_pes, 1);
-        if (!c->dirty || !c->dirty_mark)
+        c->dirty_since = calloc((size_t)shoal.n_pes, sizeof *c->dirty_since);
+        if (!c->dirty || !c->dirty_since)
             return ctx_fail(c, "context allocation", -FI_ENOMEM);
+        c->epoch = 1; /* dirty_since 0 means clean */
     }
     /* Only bounce-slot operations (and, with quiet_read, direct puts) ask for CQ
      * entries; errors always arrive. */
@@ -182,7 +183,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
     if (c->cq)
         fi_close(&c->cq->fid);
     free(c->dirty);
-    free(c->dirty_mark);
+    free(c->dirty_since);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -236,6 +237,7 @@ static void park(struct ofi_ctx *c)
     c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
     c->bundle_surplus = 0;
     pthread_mutex_lock(&ofi.ctxs_lock);
+    c->private_owned = 0;
     c->parked = ofi.idle;
     ofi.idle = c;
     pthread_mutex_unlock(&ofi.ctxs_lock);
@@ -331,6 +333,12 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
         }
         warm(c);
     }
+    /* Its owner drives it in the waits it makes (progress_all): a peer may be
+     * waiting for what it holds, and nobody else may touch it. */
+    pthread_mutex_lock(&ofi.ctxs_lock);
+    c->private_owned = (ctx->options & SHMEM_CTX_PRIVATE) != 0;
+    c->owner = pthread_self();
+    pthread_mutex_unlock(&ofi.ctxs_lock);
     ctx->net = c;
     return 0;
 }

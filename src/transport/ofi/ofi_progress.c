@@ -353,8 +353,9 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
     return s;
 }
 
-/* Drives every context's endpoint; 1 when it drove the default one, 0 when
- * another thread holds that (and drives it). */
+/* Drives every context's endpoint that this thread may drive (all of them but
+ * a multithreaded PE's serialized contexts and other threads' private ones); 1
+ * when it drove the default one, 0 when another thread holds that (and drives it). */
 static int progress_all(int flush)
 {
     /* A flush below may wait, and waiting progresses: the nested call has
@@ -366,8 +367,9 @@ static int progress_all(int flush)
     int drove = 1;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && !c->locked)
-            continue; /* private: only its owner may drive it */
+        if (ofi.locked && !c->locked &&
+            !(c->private_owned && pthread_equal(c->owner, pthread_self())))
+            continue; /* serialized, or another thread's private one: only its user */
         if (c->locked && pthread_mutex_trylock(&c->lock)) {
             if (c == ofi.dflt)
                 drove = 0;

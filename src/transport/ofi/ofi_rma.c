@@ -57,7 +57,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
         return 0;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
-    ofi_before_write(c);
+    ofi_before_write(c, pe);
     /* A direct put asks for a CQ entry where no write counter counts it. */
     uint64_t direct = ofi.quiet_read ? FI_COMPLETION : 0;
     if (len <= ofi.inject_size) {

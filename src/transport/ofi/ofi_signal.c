@@ -41,9 +41,10 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
     struct fi_rma_ioc rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
     struct fi_msg_atomic msg =
             ofi_amsg(&ioc, &desc, &rma, pe, FI_UINT8, FI_ATOMIC_WRITE, context);
-    ofi_before_write(c);
+    ofi_before_write(c, pe);
     OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
     c->writes++;
+    c->amos_out = 1; /* a fence after it waits for every earlier operation */
     return 1;
 }
 
@@ -75,6 +76,8 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
             /* The compare-and-swap fallback cannot carry the fence. */
             if (ofi.fence_flag && native)
                 flags = FI_FENCE;
+            else if (ofi.quiet_read)
+                ofi_settle_pe(c, pe); /* the payload's target only */
             else
                 ofi_wait_writes(c, "a put-with-signal payload");
         }
