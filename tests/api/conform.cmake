@@ -66,6 +66,25 @@ foreach(n 1 2 4 8)
   set_tests_properties(api.blocked_report.init.np${n} PROPERTIES TIMEOUT ${stall_ctest}
     LABELS "pe;np${n};oshrun")
 endforeach()
+# Over libfabric (every PE on a node of its own), the last PE is held up where the
+# transport asks for its host name: every PE waits while opening its endpoint.
+if(NOT SHOAL_OFI STREQUAL "OFF")
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(OFI_STALL QUIET libfabric>=1.10)
+  endif()
+  if(OFI_STALL_FOUND)
+    foreach(n 2 4)
+      add_test(NAME api.blocked_report.init_ofi.np${n}
+        COMMAND bash ${PROJECT_SOURCE_DIR}/tests/api/test_errors.sh expect 124
+          "^shoal: PE [0-9]+: blocked in shmem_init: opening the libfabric endpoint$" ${n}
+          -- ${SHOAL_OSHRUN} -n ${n} --timeout ${stall_job} $<TARGET_FILE:api.init_stall> 2)
+      set_tests_properties(api.blocked_report.init_ofi.np${n} PROPERTIES
+        TIMEOUT ${stall_ctest} LABELS "np${n};oshrun"
+        ENVIRONMENT "SHOAL_NODE_MAP=pe;SHMEM_OFI_PROVIDER=tcp\\;ofi_rxm")
+    endforeach()
+  endif()
+endif()
 
 # Mismatched collectives end the job with a message instead of a hang (issue 15 item
 # 6): PE 0's extra barrier leaves it in shmem_finalize after the others finalized;
