@@ -7,6 +7,7 @@
  * "shoal: PE n: killed by signal S (name)" and kills the process with that signal,
  * so the exit status is 128+S. A handler the program installed itself is left alone. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
 #include <signal.h>
 #include <stdint.h>
@@ -125,6 +126,8 @@ static const char *init_fn;
 static void on_report(int sig)
 {
     (void)sig;
+    /* The interrupted code may be about to read errno (the bootstrap's EINTR checks). */
+    int saved_errno = errno;
     char buf[256];
     size_t at = put_str(buf, 0, sizeof buf, "shoal: ");
     if (shoal.n_pes > 0) { /* the rank is known once the bootstrap has started */
@@ -150,6 +153,7 @@ static void on_report(int sig)
     at = put_str(buf, at, sizeof buf, "\n");
     ssize_t w = write(STDERR_FILENO, buf, at);
     (void)w;
+    errno = saved_errno;
 }
 
 void shoal_signals_report_on(const char *fn)
