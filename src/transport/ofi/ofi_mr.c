@@ -151,30 +151,30 @@ int ofi_mr_exchange(void)
     }
     size_t n = (size_t)shoal.n_pes;
     struct ofi_card *all = calloc(n, sizeof *all);
-    char *addrs = calloc(n, len);
     fi_addr_t *fiaddr = calloc(n, sizeof *fiaddr);
     ofi.remote = calloc(n * SHOAL_NSEGS, sizeof *ofi.remote);
-    if (!all || !addrs || !fiaddr || !ofi.remote)
+    if (!all || !fiaddr || !ofi.remote)
         shoal_fatal("shmem_init", "out of memory for the addresses of %d PEs", shoal.n_pes);
     if (shoal.boot->allgather(&mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange libfabric addresses with the other PEs");
+    /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
+     * itself go through the NIC like everyone else's. One insert per PE: string
+     * addresses differ in length (the shm provider's name a pid, and pids 9999 and
+     * 10000 may share a job), so they cannot be laid out as one array. */
     for (size_t pe = 0; pe < n; pe++) {
-        if (all[pe].addrlen != len)
+        if (all[pe].addrlen != len && ofi.info->addr_format != FI_ADDR_STR)
             shoal_fatal("shmem_init",
                         "PE %zu uses a libfabric address of %llu bytes, this PE "
                         "%zu; run every PE with the same SHMEM_OFI_PROVIDER",
                         pe, (unsigned long long)all[pe].addrlen, len);
-        memcpy(addrs + pe * len, all[pe].addr, len);
         for (int s = 0; s < SHOAL_NSEGS; s++)
             ofi.remote[pe * SHOAL_NSEGS + s] =
                     (struct ofi_remote){ all[pe].base[s], all[pe].key[s] };
+        rc = fi_av_insert(ofi.av, all[pe].addr, 1, &fiaddr[pe], 0, NULL);
+        if (rc != 1)
+            ofi_fatal_rc("fi_av_insert", rc < 0 ? rc : -FI_EINVAL,
+                         "check that every PE's network is reachable (SHMEM_OFI_DOMAIN)");
     }
-    /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
-     * itself go through the NIC like everyone else's. */
-    rc = fi_av_insert(ofi.av, addrs, n, fiaddr, 0, NULL);
-    if (rc != (int)n)
-        ofi_fatal_rc("fi_av_insert", rc < 0 ? rc : -FI_EINVAL,
-                     "check that every PE's network is reachable (SHMEM_OFI_DOMAIN)");
     for (size_t pe = 0; pe < n; pe++)
         if (fiaddr[pe] != pe)
             shoal_fatal("shmem_init",
@@ -182,7 +182,6 @@ int ofi_mr_exchange(void)
                         "choose another SHMEM_OFI_PROVIDER",
                         pe, pe);
     free(all);
-    free(addrs);
     free(fiaddr);
     return 0;
 }
