@@ -136,6 +136,19 @@ static void *sym_malloc(size_t bytes)
     return p;
 }
 
+static double slowest_of[BENCH_MAX_PES]; /* static data: symmetric */
+
+double bench_slowest(double mine)
+{
+    shmem_double_p(&slowest_of[shmem_my_pe()], mine, 0);
+    shmem_barrier_all();
+    double worst = 0;
+    if (shmem_my_pe() == 0)
+        for (int pe = 0; pe < shmem_n_pes(); pe++)
+            worst = slowest_of[pe] > worst ? slowest_of[pe] : worst;
+    return worst;
+}
+
 void *bench_malloc_filled(size_t bytes, int fill)
 {
     return memset(sym_malloc(bytes), fill, bytes);

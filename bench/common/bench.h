@@ -42,6 +42,12 @@ const char *bench_impl(void);
 int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
                int max_pes);
 
+/* The most PEs bench_slowest gathers from. */
+#define BENCH_MAX_PES 4096
+
+/* Collective: each PE gives its own figure; returns the largest (on PE 0; 0 elsewhere). */
+double bench_slowest(double mine);
+
 /* A new symmetric buffer of bytes, each set to fill; exits when the heap is short. */
 void *bench_malloc_filled(size_t bytes, int fill);
 

@@ -47,8 +47,6 @@ static void run(enum kind k, void *dst, const void *src, size_t nelems)
 #endif
 }
 
-static double times[4096]; /* symmetric: PE 0 gathers every PE's average here */
-
 /* Returns the slowest PE's average microseconds per call (valid on PE 0). */
 static double time_one(enum kind k, void *dst, const void *src, size_t nelems, long iters,
                        long warmup)
@@ -61,12 +59,7 @@ static double time_one(enum kind k, void *dst, const void *src, size_t nelems, l
         if (i >= 0)
             sum += bench_now() - t0;
     }
-    shmem_double_p(&times[shmem_my_pe()], sum / (double)iters * 1e6, 0);
-    shmem_barrier_all();
-    double worst = 0;
-    for (int pe = 0; pe < shmem_n_pes(); pe++)
-        worst = times[pe] > worst ? times[pe] : worst;
-    return worst;
+    return bench_slowest(sum / (double)iters * 1e6);
 }
 
 int main(int argc, char **argv)
@@ -75,10 +68,9 @@ int main(int argc, char **argv)
     shmem_init();
     bench_parse(argc, argv, &o, "  -s/-m: elements per block\n");
     int me = shmem_my_pe(), n = shmem_n_pes();
-    if (n > (int)(sizeof times / sizeof times[0])) {
+    if (n > BENCH_MAX_PES) {
         if (me == 0)
-            fprintf(stderr, "alltoalls supports at most %zu PEs\n",
-                    sizeof times / sizeof times[0]);
+            fprintf(stderr, "alltoalls supports at most %d PEs\n", BENCH_MAX_PES);
         shmem_finalize();
         return 1;
     }

@@ -47,8 +47,6 @@ static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
 #endif
 }
 
-static double times[4096]; /* symmetric: PE 0 gathers every PE's average here */
-
 /* Returns the slowest PE's average microseconds per call (valid on PE 0). */
 static double time_coll(enum coll c, void *dst, const void *src, size_t bytes, long iters,
                         long warmup)
@@ -61,18 +59,13 @@ static double time_coll(enum coll c, void *dst, const void *src, size_t bytes, l
         if (i >= 0)
             sum += bench_now() - t0;
     }
-    shmem_double_p(&times[shmem_my_pe()], sum / (double)iters * 1e6, 0);
-    shmem_barrier_all();
-    double worst = 0;
-    for (int pe = 0; pe < shmem_n_pes(); pe++)
-        worst = times[pe] > worst ? times[pe] : worst;
-    return worst;
+    return bench_slowest(sum / (double)iters * 1e6);
 }
 
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 1u << 20, 1000, 20 };
-    int me = bench_init(argc, argv, &o, "coll", 1, (int)(sizeof times / sizeof times[0]));
+    int me = bench_init(argc, argv, &o, "coll", 1, BENCH_MAX_PES);
     int n = shmem_n_pes();
     if (o.min_size < 8)
         o.min_size = 8;

@@ -18,7 +18,6 @@ static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long psync[SHMEM_COLLECT_SYNC_SIZE > SHMEM_REDUCE_SYNC_SIZE ? SHMEM_COLLECT_SYNC_SIZE
                                                                    : SHMEM_REDUCE_SYNC_SIZE];
 #endif
-static double times[4096];
 
 static void run(enum coll c)
 {
@@ -64,14 +63,9 @@ int main(int argc, char **argv)
             if (i >= 0)
                 sum += bench_now() - t0;
         }
-        shmem_double_p(&times[me], sum / (double)o.iters * 1e6, 0);
-        shmem_barrier_all();
-        if (me == 0) {
-            double worst = 0;
-            for (int pe = 0; pe < n; pe++)
-                worst = times[pe] > worst ? times[pe] : worst;
+        double worst = bench_slowest(sum / (double)o.iters * 1e6);
+        if (me == 0)
             bench_result(names[c], c == BARRIER ? 0 : 8, "lat_us", worst);
-        }
     }
     /* The last collective ran was fcollect: dst holds every PE's src. */
     int bad = 0;
