@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
@@ -81,19 +82,34 @@ static int cgroup_cpus(void)
     return (int)((quota + period - 1) / period);
 }
 
-/* Tasks running or ready to run on the host right now (/proc/loadavg), this
- * job's PEs included; 0 when unknown. */
-static int host_runnable(void)
+/* Tasks running or ready to run on the host (/proc/loadavg), this job's PEs
+ * included; 0 when unknown. One reading is a snapshot that a passing task (the
+ * launcher, a kernel worker, a PE of the last job still exiting) tips over the
+ * CPU count: on an idle 2-CPU host, 1 start-up in 6 of a 2-PE job counted it busy.
+ * So the fewest of up to HOST_SAMPLES readings HOST_SAMPLE_US apart, stopping
+ * once one is within `cpus`: only work that stays runnable counts. */
+enum { HOST_SAMPLES = 8, HOST_SAMPLE_US = 250 };
+static int host_runnable(int cpus)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (!f)
-        return 0;
-    double l1, l5, l15;
-    int running = 0, total;
-    if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5)
-        running = 0;
-    fclose(f);
-    return running;
+    int fewest = INT32_MAX;
+    for (int i = 0; i < HOST_SAMPLES && fewest > cpus; i++) {
+        if (i) {
+            struct timespec t = { 0, HOST_SAMPLE_US * 1000L };
+            nanosleep(&t, NULL);
+        }
+        FILE *f = fopen("/proc/loadavg", "r");
+        if (!f)
+            return 0;
+        double l1, l5, l15;
+        int running, total;
+        int got = fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total);
+        fclose(f);
+        if (got != 5)
+            return 0;
+        if (running < fewest)
+            fewest = running;
+    }
+    return fewest;
 }
 
 /* Whether this PE has a core to itself: the PEs of its host whose CPU sets
@@ -131,7 +147,9 @@ static int owns_core(const struct whereabouts *all)
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (crowd > cpus)
         return 0;
-    shoal.host_busy = host_runnable() > (online > 0 ? online : 1);
+    if (online < 1)
+        online = 1;
+    shoal.host_busy = host_runnable((int)online) > online;
     return !shoal.host_busy;
 }
 
