@@ -17,7 +17,9 @@ OUTDIR/loads.csv (the load average as each run started); writes into OUTDIR
                         200 MB and 10 ms; its rows in issue16_ctx.csv
   issue16_launched.png  done-when: `oshrun -n 2` small collectives, Shoal against Open
                         MPI's OSHMEM, each as launched with no settings
-  issue16.md            the table: metric | Shoal | limit or target | met?
+  issue16.md            the table: metric | Shoal | limit or target | met?; the get
+                        from a computing PE also shows bench/limits/tcp_wake.c's kernel
+                        round trip of the same shape (impl "machine", each repetition)
 Runs of a --baseline build (impl@base) are drawn beside the current build's.
 --reference DIR: another bench.sh results folder (e.g. one taken on a quiet machine)
 whose fi_pingpong round trip is drawn too; item 3's targets are then checked against
@@ -167,10 +169,25 @@ def latency_plot(run, rows):
         lim = ("<= 1.5 x fi_pingpong RT: " + ", ".join(f"{1.5 * rt:.3g} ({where})"
                                                         for rt, where in rts)) \
             if rts else "fi_pingpong missing"
+        if b == "get_busy":
+            lim += wake_limit(run)
         strict = min((rt for rt, _ in rts), default=None)
         met = "–" if not (v and strict) else ("yes" if v[0] <= 1.5 * strict else "no")
         rows.append(("3", f"{label.replace(chr(10), ' ')}, 8 B, tcp;ofi_rxm (us)", v,
                      scaled(run.get(b, OFI + "@base", 2, s), f), lim, met))
+
+
+def wake_limit(run):
+    """The kernel's own round trip of the same shape (bench/limits/tcp_wake.c): a
+    TCP ping to a thread asleep beside a busy one, raised as Shoal's progress
+    thread is where the run had the right, else at its PE's priority."""
+    for bench, how in (("tcp_wake_raised_rt", "thread raised 10 levels"),
+                       ("tcp_wake_rt", "thread at its PE's priority")):
+        w = run.get(bench, "machine", 2, 8)
+        if w:
+            return (f"; kernel's own wake-up round trip, {how}: "
+                    f"{w[0]:.3g} [{w[1]:.3g}, {w[2]:.3g}]")
+    return ""
 
 
 def cpu_plot(run, rows):

@@ -23,7 +23,8 @@
 # --issue16       instead of the suite, the figures issue 16 asks for (about 6 minutes
 #                 with --reps 5, the default here): 8 B get, put+quiet, fetch-add,
 #                 ping-pong and the progress/idle-CPU probe over tcp;ofi_rxm beside
-#                 fi_pingpong; barrier/broadcast/reduce at 2, 4, 8 PEs over ofi; 1, 8
+#                 fi_pingpong and the kernel's own wake-up round trip (bench/limits/
+#                 tcp_wake.c, which pins itself to the first two CPUs); barrier/broadcast/reduce at 2, 4, 8 PEs over ofi; 1, 8
 #                 and 32 private contexts over ofi; and coll_small as launched
 #                 (`oshrun -n 2`, no settings, no taskset) for Shoal (shoal-launched)
 #                 and Open MPI's OSHMEM (oshmem-launched), three times a repetition.
@@ -359,6 +360,7 @@ matrix() {
 $launched
 2:shoal-ofi:rma_latency:-s 8 -m 8 -i 2000 -w 100:-
 2:shoal-ofi:amo:-i 2000 -w 100:-
+2:wake:::
 2:shoal-ofi:progress:-i 500 -w 20:-
 $launched
 2:shoal-ofi:ctx_cost:-i 1 -o private -T:-
@@ -389,7 +391,7 @@ plan="$out/raw/plan.txt"
 for rep in $(seq "$reps"); do
     matrix | while IFS=: read -r n impl rest; do
         case "$bbuild:$impl" in
-        :*|*:provider|*:oshmem*) echo "$rep:$n:$impl:$rest" ;;
+        :*|*:provider|*:wake|*:oshmem*) echo "$rep:$n:$impl:$rest" ;;
         *) if [ $((rep % 2)) -eq 1 ]; then
                echo "$rep:$n:$impl:$rest"; echo "$rep:$n:$impl@base:$rest"
            else
@@ -449,6 +451,9 @@ while IFS=: read -r rep n impl name args t; do
     mkdir -p "$(dirname "$log")"
     if [ "$impl" = provider ]; then
         provider_run "$log" > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
+    elif [ "$impl" = wake ]; then
+        # The kernel's round trip behind a get from a computing PE (it pins itself).
+        "$build/bench/tcp_wake" 500 > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
     else
         sb="$build"
         case "$impl" in *@base) sb="$bbuild" ;; esac

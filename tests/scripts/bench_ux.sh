@@ -81,18 +81,18 @@ echo "$out" | grep -q "^\[2/4\] rep 1/2, 2 PEs: shoal@base amo (heap); 2 left" |
     fail "no progress line for the shoal@base run"
 
 # 5. --issue16 with --baseline: the issue's matrix (16 runs a repetition, 12 of them
-#    Shoal's, so 28 with the twins; the as-launched pair three times), five
-#    repetitions unless --reps says otherwise.
+#    Shoal's, so 28 with the twins, plus the kernel's wake-up probe: 29; the
+#    as-launched pair three times), five repetitions unless --reps says otherwise.
 env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
     --baseline "$tmp/basebuild" --build "$tmp/build" --out "$tmp/b2" > "$tmp/b2.log" 2>&1 ||
     fail "dry run with --issue16 --baseline failed: $(tail -n 3 "$tmp/b2.log")"
 plan="$tmp/b2/raw/plan.txt"
-[ "$(wc -l < "$plan" 2>/dev/null)" -eq 140 ] || fail "--issue16 plan: not 5 x 28 runs"
-grep -q '^\[140/140\] rep 5/5, 2 PEs: oshmem-launched coll_small; 0 left' "$tmp/b2.log" ||
+[ "$(wc -l < "$plan" 2>/dev/null)" -eq 145 ] || fail "--issue16 plan: not 5 x 29 runs"
+grep -q '^\[145/145\] rep 5/5, 2 PEs: oshmem-launched coll_small; 0 left' "$tmp/b2.log" ||
     fail "--issue16: the last run is not Open MPI's as-launched coll_small in rep 5"
 [ "$(grep -c '^4:2:oshmem-launched:coll_small:' "$plan")" -eq 3 ] ||
     fail "--issue16: not three as-launched Open MPI runs in a repetition"
-for line in '1:2:provider:::' '3:2:shoal-ofi@base:ctx_cost:-i 32 -o private -T:-' \
+for line in '1:2:provider:::' '2:2:wake:::' '3:2:shoal-ofi@base:ctx_cost:-i 32 -o private -T:-' \
             '2:2:shoal-launched@base:coll_small:-i 20000 -w 200:-' \
             '4:2:oshmem-launched:coll_small:-i 20000 -w 200:-' \
             '5:8:shoal-ofi@base:coll_small:-i 200 -w 10:-'; do
