@@ -2,9 +2,10 @@
  * else: in a SHMEM_THREAD_MULTIPLE PE each PE puts a large buffer (beyond the
  * provider's eager size) to the next PE on a private context, without quiet, then
  * waits for that PE's answer; each PE answers once the buffer from the previous
- * one has fully arrived. Only the waiting owner can move the put on (the progress
- * thread and other threads leave a private context alone), so without that the
- * ring stops: the waits here are bounded and end the job with a message. */
+ * one has fully arrived. The owner's waits drive its context (progress_all), and
+ * so do the progress thread and the PE's other threads once no call has used it for
+ * 50 us (test_ofi_private_drive.c); without that the ring stops: the waits here are
+ * bounded and end the job with a message. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>

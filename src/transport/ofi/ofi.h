@@ -146,12 +146,18 @@ struct ofi_ctx {
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
-    int locked;               /* ofi.locked, unless the context is private or
-                                       serialized: then only its owner uses it */
-    int private_owned;        /* a private context of a multithreaded PE: owner (the
+    int locked;           /* ofi.locked: threads may share it, or other threads
+                                 drive it (private and serialized ones too) */
+    int private_owned;    /* a private context of a multithreaded PE: owner (the
                                  thread that created it) drives it when it waits */
-    pthread_t owner;          /* both under ofi.ctxs_lock */
-    pthread_mutex_t lock;     /* taken only when locked */
+    pthread_t owner;      /* both under ofi.ctxs_lock */
+    pthread_mutex_t lock; /* taken only when locked */
+    /* Other threads drive a context of its own once its users leave it (progress_all,
+     * ofi_progress.c): uses counts their calls (atomic: drivers read it unlocked),
+     * done_uses is uses when it was last found with nothing in flight, and
+     * seen_uses/seen_ns the last change of uses a driver saw (under ofi.ctxs_lock). */
+    uint64_t uses, done_uses;
+    uint64_t seen_uses, seen_ns;
     struct ofi_ctx *next_ctx; /* every context, for progress() */
     struct ofi_ctx *parked;   /* next in ofi.idle, once its context is destroyed */
 };
@@ -268,12 +274,15 @@ static inline void ofi_unlock(struct ofi_ctx *c)
         pthread_mutex_unlock(&c->lock);
 }
 
-/* The context of an operation, locked (its endpoint is open from creation). */
+/* The context of an operation, locked (its endpoint is open from creation). A
+ * use keeps other threads from driving it for OFI_IDLE_NS (progress_all); only
+ * lock holders write uses. */
 static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     ofi_pe_busy();
     ofi_lock(c);
+    __atomic_store_n(&c->uses, c->uses + 1, __ATOMIC_RELAXED);
     return c;
 }
 
@@ -383,8 +392,7 @@ int ofi_shm_region_name(struct fid_ep *ep, char *name, size_t len);
 int ofi_shm_region_clear(const char *name, char *why, size_t len);
 
 /* ofi_ctx.c */
-/* shared: other threads may use it (not SHMEM_CTX_PRIVATE or _SERIALIZED). */
-struct ofi_ctx *ofi_ctx_open(int shared);
+struct ofi_ctx *ofi_ctx_open(void);
 /* Opens c's endpoint, CQ, counters and slots, and lists c among the contexts
  * progress drives; 0, or -1 after a warning (ofi_ctx_close then frees c). The
  * default context's failure ends the job (shmem_init). */

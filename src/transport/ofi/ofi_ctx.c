@@ -68,14 +68,14 @@ static int open_slots(struct ofi_ctx *c)
     return 0;
 }
 
-struct ofi_ctx *ofi_ctx_open(int shared)
+struct ofi_ctx *ofi_ctx_open(void)
 {
     struct ofi_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         ctx_fail(NULL, "context allocation", -FI_ENOMEM);
         return NULL;
     }
-    c->locked = ofi.locked && shared;
+    c->locked = ofi.locked;
     pthread_mutex_init(&c->lock, NULL);
     return c;
 }
@@ -195,8 +195,9 @@ void ofi_ctx_close(struct ofi_ctx *c)
  * Sharing is correct (quiet and fence on one context may then also wait for the
  * others' operations, which they are allowed to) and what a program whose
  * threads never call Shoal at once gets. Private and serialized contexts of a
- * SHMEM_THREAD_MULTIPLE program get their own endpoint and no lock: each is one
- * thread's at a time, and no other thread drives it. */
+ * SHMEM_THREAD_MULTIPLE program get their own endpoint: each is one thread's at a
+ * time, and its lock, uncontended, is there for the other threads that drive it
+ * once that thread leaves it with operations in flight (progress_all). */
 static int own_endpoint(const struct shoal_ctx *ctx)
 {
     return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
@@ -204,10 +205,10 @@ static int own_endpoint(const struct shoal_ctx *ctx)
 }
 
 /* A parked endpoint of a destroyed context, or NULL. Parked ones are complete
- * (destroy quieted them) and nobody drives them (the progress thread skips
- * unlocked contexts), so the new owner takes one over as it was: open, its
- * connections made, its counters matching its issued counts. The lock hands it
- * from the thread that destroyed the old context to the one creating this. */
+ * (destroy quieted them, so drivers pass them by: done_uses is uses), and the
+ * new owner takes one over as it was: open, its connections made, its counters
+ * matching its issued counts. ofi.ctxs_lock hands it from the thread that
+ * destroyed the old context to the one creating this. */
 static struct ofi_ctx *take_idle(void)
 {
     pthread_mutex_lock(&ofi.ctxs_lock);
@@ -234,8 +235,10 @@ static void park(struct ofi_ctx *c)
         ofi_ctx_close(c);
         return;
     }
+    ofi_lock(c); /* a driver may look at the counts (it finds nothing in flight) */
     c->writes = c->reads = c->wdone = c->amo_reads = 0; /* quiet left none injected */
     c->bundle_surplus = 0;
+    ofi_unlock(c);
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->private_owned = 0;
     c->parked = ofi.idle;
@@ -325,7 +328,7 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
     }
     struct ofi_ctx *c = take_idle();
     if (!c) {
-        if (!(c = ofi_ctx_open(0)))
+        if (!(c = ofi_ctx_open()))
             return -1;
         if (ofi_ctx_enable(c)) {
             ofi_ctx_close(c);
@@ -334,7 +337,7 @@ int ofi_ctx_create(struct shoal_ctx *ctx)
         warm(c);
     }
     /* Its owner drives it in the waits it makes (progress_all): a peer may be
-     * waiting for what it holds, and nobody else may touch it. */
+     * waiting for what it holds; others drive it only once the owner leaves it. */
     pthread_mutex_lock(&ofi.ctxs_lock);
     c->private_owned = (ctx->options & SHMEM_CTX_PRIVATE) != 0;
     c->owner = pthread_self();

@@ -520,7 +520,7 @@ int ofi_net_init(void)
         ofi_fatal_rc("fi_av_open", rc, "try another provider (SHMEM_OFI_PROVIDER)");
 
     ctx_endpoint_info();
-    ofi.dflt = ofi_ctx_open(1); /* each ends the job if it fails */
+    ofi.dflt = ofi_ctx_open(); /* each ends the job if it fails */
     ofi_ctx_enable(ofi.dflt);
     shoal_ctx_default.net = ofi.dflt;
     if (ofi_mr_segments())

@@ -210,6 +210,8 @@ void ofi_quiet(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     ofi_quiet_locked(c);
+    /* Nothing in flight: drivers pass c by until its next use (progress_all). */
+    __atomic_store_n(&c->done_uses, c->uses, __ATOMIC_RELAXED);
     ofi_unlock(c);
 }
 

@@ -353,42 +353,95 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c)
     return s;
 }
 
-/* Drives every context's endpoint that this thread may drive (all of them but
- * a multithreaded PE's serialized contexts and other threads' private ones); 1
- * when it drove the default one, 0 when another thread holds that (and drives it). */
+/* Another thread's context (a private one's owner, a serialized one's user) is
+ * left to it while it uses the context, and driven by other threads (waits, the
+ * progress thread) once it has not for OFI_IDLE_NS: it may compute, or wait for
+ * something else, with operations in flight that a provider with manual progress
+ * moves only when their endpoint is driven (on tcp;ofi_rxm a put the socket did
+ * not take at once, a get's answer). The gap keeps drivers off a context in use,
+ * where the owner would find its lock taken. */
+#define OFI_IDLE_NS 50000u
+
+/* Where another thread's context c stands; called under ofi.ctxs_lock, which
+ * guards seen_uses and seen_ns. One with nothing in flight costs two loads. */
+enum ctx_state { CTX_DONE, CTX_IN_USE, CTX_LEFT };
+static enum ctx_state other_state(struct ofi_ctx *c)
+{
+    uint64_t uses = __atomic_load_n(&c->uses, __ATOMIC_RELAXED);
+    if (uses == __atomic_load_n(&c->done_uses, __ATOMIC_RELAXED))
+        return CTX_DONE;
+    uint64_t now = ofi_now_ns();
+    if (uses != c->seen_uses) {
+        c->seen_uses = uses;
+        c->seen_ns = now;
+        return CTX_IN_USE;
+    }
+    return now - c->seen_ns >= OFI_IDLE_NS ? CTX_LEFT : CTX_IN_USE;
+}
+
+/* Whether c, locked, has operations in flight or held back. Where quiet reads puts
+ * back, unsettled ones count: only the owner's quiet can tell they have landed. */
+static int in_flight(struct ofi_ctx *c)
+{
+    return c->slots_busy || c->bundle.slot || c->npws || fi_cntr_read(c->rcntr) < c->reads ||
+            ofi_writes_done(c) < c->writes;
+}
+
+/* Drives every context's endpoint that this thread may drive: the default one, its
+ * own private ones, and other threads' private and serialized ones they have left
+ * (other_state). Returns OFI_DROVE_DFLT unless another thread holds the default one
+ * (and drives it), plus OFI_OTHERS_BUSY while another thread's context it may drive
+ * has operations in flight. */
+#define OFI_DROVE_DFLT 1
+#define OFI_OTHERS_BUSY 2
 static int progress_all(int flush)
 {
     /* A flush below may wait, and waiting progresses: the nested call has
      * nothing to add (the wait drives its own context and the default one). */
     static __thread int inside;
     if (inside)
-        return 1;
+        return OFI_DROVE_DFLT;
     inside = 1;
-    int drove = 1;
+    int ret = OFI_DROVE_DFLT;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        if (ofi.locked && !c->locked &&
-            !(c->private_owned && pthread_equal(c->owner, pthread_self())))
-            continue; /* serialized, or another thread's private one: only its user */
+        int others = ofi.locked && c != ofi.dflt &&
+                !(c->private_owned && pthread_equal(c->owner, pthread_self()));
+        if (others) {
+            enum ctx_state st = other_state(c);
+            if (st == CTX_IN_USE)
+                ret |= OFI_OTHERS_BUSY;
+            if (st != CTX_LEFT)
+                continue; /* nothing in flight, or its user is at it */
+        }
         if (c->locked && pthread_mutex_trylock(&c->lock)) {
             if (c == ofi.dflt)
-                drove = 0;
+                ret &= ~OFI_DROVE_DFLT;
+            else if (others)
+                ret |= OFI_OTHERS_BUSY;
             continue; /* its holder drives it */
         }
         /* What a session holds back goes out while the PE waits: a peer may be
-         * waiting for it. From the progress thread (the PE is away from Shoal)
-         * only the bundles of puts outside a session (ofi_bundle.c). */
-        if (flush)
+         * waiting for it. From the progress thread (the PE is away from Shoal), and
+         * on another thread's context (its session is its own), only the bundles
+         * of puts outside a session (ofi_bundle.c). */
+        if (flush && !others)
             ofi_flush_deferred(c);
         else if (c->bundle.slot && !c->bundling)
             ofi_bundle_flush(c);
         ofi_drain_cq(c);
+        if (others) {
+            if (in_flight(c))
+                ret |= OFI_OTHERS_BUSY;
+            else /* its user's next call shows in uses */
+                __atomic_store_n(&c->done_uses, c->uses, __ATOMIC_RELAXED);
+        }
         if (c->locked)
             pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&ofi.ctxs_lock);
     inside = 0;
-    return drove;
+    return ret;
 }
 
 void ofi_progress(void)
@@ -555,6 +608,7 @@ static void *progress_main(void *arg)
     /* For top and perf; tests look for it once its priority is set. */
     pthread_setname_np(pthread_self(), "shoal-progress");
     long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS, stuck_ns = OFI_POLL_MIN_NS;
+    int sending = 0; /* the last drive found another thread's context busy */
     while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
         if (SHOAL_UNLIKELY(err_seen.tv_sec || err_seen.tv_nsec)) {
             /* An error entry waits for a PE thread: the CQ's fd stays ready. */
@@ -574,13 +628,25 @@ static void *progress_main(void *arg)
         }
         away_ns = OFI_POLL_MIN_NS;
         uint64_t before = completions();
-        if (!progress_all(0)) {
+        int drove = progress_all(0);
+        if (!(drove & OFI_DROVE_DFLT)) {
             /* A PE thread is in a wait on the default context and drives it:
              * do not spin beside it for the lock. */
             struct timespec t = { 0, OFI_POLL_MIN_NS };
             nanosleep(&t, NULL);
             continue;
         }
+        if (drove & OFI_OTHERS_BUSY) {
+            /* Another thread's context has operations in flight, which the default
+             * CQ's wait object does not see: poll while they last (and while their
+             * user is at them, to take over once it leaves them). */
+            if (!sending)
+                poll_ns = OFI_POLL_MIN_NS;
+            sending = 1;
+            sleep_polling(&poll_ns);
+            continue;
+        }
+        sending = 0;
         if (ofi.progress_fd >= 0) {
             sleep_on_fd(completions() != before, &stuck_ns);
             continue;
