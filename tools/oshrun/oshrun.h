@@ -137,7 +137,7 @@ struct job {
     /* By destination fd (1, 2): the stream whose text there ends mid-line, if any.
      * When stdout and stderr are one file (a terminal, 2>&1), slot 1 serves both. */
     const struct stream *open_line[3];
-    bool one_dest;
+    bool one_dest; /* stdout and stderr are one file */
 
     bool ending;       /* a verdict is in; PEs are being killed */
     int status;        /* oshrun's exit status */
