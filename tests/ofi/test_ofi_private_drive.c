@@ -30,14 +30,14 @@ enum mode { WAIT, SERIALIZED, QUIET, COMPUTE };
 static enum mode mode;
 static int me, npes, next, prev;
 
-static long *in;        /* symmetric: the previous PE's put */
-static long *served;    /* symmetric: what the next PE's get reads here */
-static long added;      /* symmetric: the previous PE's add */
-static long counter;    /* symmetric: the previous PE's fetch-add */
-static long poke;       /* symmetric: the "quiet" waiter's puts */
-static long *got;       /* the owner's get from the next PE */
-static long fetched;    /* the owner's fetch-add result */
-static long *out;       /* the owner's put source */
+static long *in;                      /* symmetric: the previous PE's put */
+static long *served;                  /* symmetric: what the next PE's get reads here */
+static long added;                    /* symmetric: the previous PE's add */
+static long counter;                  /* symmetric: the previous PE's fetch-add */
+static long poke;                     /* symmetric: the "quiet" waiter's puts */
+static long *got;                     /* the owner's get from the next PE */
+static long fetched;                  /* the owner's fetch-add result */
+static long *out;                     /* the owner's put source */
 static int created, go, issued, stop; /* between the two threads, atomically */
 
 static double now(void)
@@ -112,8 +112,8 @@ static void *owner(void *arg)
             x = x * 1.0000001 + 1e-9;
         nap_us(200);
         if (now() - t0 > CAP_S) {
-            fprintf(stderr, "FAIL PE %d: the owner's operations did not land in %.0f s\n",
-                    me, CAP_S);
+            fprintf(stderr, "FAIL PE %d: the owner's operations did not land in %.0f s\n", me,
+                    CAP_S);
             shmem_global_exit(1);
         }
     }
@@ -145,10 +145,12 @@ static void wait_landed(void)
             shmem_long_test(&added, SHMEM_CMP_EQ, prev + 1);
         }
         if (now() - t0 > CAP_S) {
-            fprintf(stderr, "FAIL PE %d: not everything landed in %.0f s (put end %d, add %d, "
-                    "get %d, fetch-add %d)\n", me, CAP_S,
-                    in[n - 1] == put_word(prev, n - 1), added == prev + 1,
-                    got[GET_BYTES / sizeof(long) - 1] == get_word(next, GET_BYTES / sizeof(long) - 1),
+            fprintf(stderr,
+                    "FAIL PE %d: not everything landed in %.0f s (put end %d, add %d, "
+                    "get %d, fetch-add %d)\n",
+                    me, CAP_S, in[n - 1] == put_word(prev, n - 1), added == prev + 1,
+                    got[GET_BYTES / sizeof(long) - 1] ==
+                            get_word(next, GET_BYTES / sizeof(long) - 1),
                     fetched == 0);
             shmem_global_exit(1);
         }
