@@ -3,7 +3,9 @@
  * elements. -s/-m give the elements per block (from one member to another), not
  * bytes. Each call is timed on its own between barriers; the figure is the slowest
  * PE's average. Uses the 1.5 team interfaces where the library has them and the 1.4
- * active-set ones (32 and 64 bits only) otherwise, so it builds everywhere. */
+ * active-set ones (32 and 64 bits only) otherwise, so it builds everywhere; with the
+ * team ones, the active-set ones over all PEs too (rows alltoalls32_set and
+ * alltoalls64_set). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -12,17 +14,17 @@
 
 #define STRIDE 2
 
-#if !BENCH_HAVE_SPEC_1_5
 static long psync[SHMEM_ALLTOALLS_SYNC_SIZE];
-#endif
 
-enum kind { A32, A64, A128, KINDS };
-static const char *const names[KINDS] = { "alltoalls32", "alltoalls64", "alltoalls128" };
-static const size_t esizes[KINDS] = { 4, 8, 16 };
+enum kind { A32, A64, A128, S32, S64, KINDS };
+static const char *const names[KINDS] = { "alltoalls32", "alltoalls64", "alltoalls128",
+                                          "alltoalls32_set", "alltoalls64_set" };
+static const size_t esizes[KINDS] = { 4, 8, 16, 4, 8 };
 
 /* One strided alltoall of nelems elements per block on the whole job. */
 static void run(enum kind k, void *dst, const void *src, size_t nelems)
 {
+    int n = shmem_n_pes();
 #if BENCH_HAVE_SPEC_1_5
     switch (k) {
     case A32:
@@ -34,14 +36,17 @@ static void run(enum kind k, void *dst, const void *src, size_t nelems)
     case A128:
         shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
         break;
+    case S32: shmem_alltoalls32(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
+    case S64: shmem_alltoalls64(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     case KINDS: break;
     }
 #else
-    int n = shmem_n_pes();
     switch (k) {
     case A32: shmem_alltoalls32(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     case A64: shmem_alltoalls64(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     case A128:
+    case S32:
+    case S64:
     case KINDS: break;
     }
 #endif
@@ -53,7 +58,7 @@ static double time_one(enum kind k, void *dst, const void *src, size_t nelems, l
 {
     double sum = 0;
     for (long i = -warmup; i < iters; i++) {
-        shmem_barrier_all(); /* also makes pSync reuse safe on the 1.4 path */
+        shmem_barrier_all(); /* every PE starts the call together */
         double t0 = bench_now();
         run(k, dst, src, nelems);
         if (i >= 0)
@@ -86,14 +91,13 @@ int main(int argc, char **argv)
     }
     memset(src, me + 1, span);
     memset(dst, 0, span);
-#if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
-#endif
     shmem_barrier_all();
 
     for (int k = 0; k < KINDS; k++) {
-        if (!BENCH_HAVE_SPEC_1_5 && k == A128)
+        /* Without the team forms, alltoalls32/64 are the active-set ones already. */
+        if (!BENCH_HAVE_SPEC_1_5 && k >= A128)
             continue;
         if (me == 0)
             bench_header(names[k], "# Elements/block  Latency (us)");
