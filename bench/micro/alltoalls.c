@@ -3,26 +3,28 @@
  * elements. -s/-m give the elements per block (from one member to another), not
  * bytes. Each call is timed on its own between barriers; the figure is the slowest
  * PE's average. Uses the 1.5 team interfaces where the library has them and the 1.4
- * active-set ones (32 and 64 bits only) otherwise, so it builds everywhere. */
+ * active-set ones (32 and 64 bits only) otherwise, so it builds everywhere; with the
+ * team ones, the active-set ones over all PEs too (rows alltoalls32_set and
+ * alltoalls64_set). */
 #include "bench.h"
 
 #include <stdio.h>
 
 #define STRIDE 2
 
-#if !BENCH_HAVE_SPEC_1_5
 static long psync[SHMEM_ALLTOALLS_SYNC_SIZE];
-#endif
 
-enum kind { A32, A64, A128, KINDS };
-static const char *const names[KINDS] = { "alltoalls32", "alltoalls64", "alltoalls128" };
-static const size_t esizes[KINDS] = { 4, 8, 16 };
+enum kind { A32, A64, A128, S32, S64, KINDS };
+static const char *const names[KINDS] = { "alltoalls32", "alltoalls64", "alltoalls128",
+                                          "alltoalls32_set", "alltoalls64_set" };
+static const size_t esizes[KINDS] = { 4, 8, 16, 4, 8 };
 
 static void *src, *dst; /* symmetric */
 
 /* One strided alltoall of nelems elements per block on the whole job. */
 static void run(int k, size_t nelems)
 {
+    int n = shmem_n_pes();
 #if BENCH_HAVE_SPEC_1_5
     switch (k) {
     case A32:
@@ -34,9 +36,10 @@ static void run(int k, size_t nelems)
     case A128:
         shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
         break;
+    case S32: shmem_alltoalls32(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
+    case S64: shmem_alltoalls64(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     }
 #else
-    int n = shmem_n_pes();
     switch (k) {
     case A32: shmem_alltoalls32(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     case A64: shmem_alltoalls64(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
@@ -54,14 +57,13 @@ int main(int argc, char **argv)
     size_t span = o.max_size * (size_t)n * STRIDE * 16;
     src = bench_malloc_filled(span, me + 1);
     dst = bench_malloc_filled(span, 0);
-#if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
-#endif
     shmem_barrier_all();
 
     for (int k = 0; k < KINDS; k++) {
-        if (!BENCH_HAVE_SPEC_1_5 && k == A128)
+        /* Without the team forms, alltoalls32/64 are the active-set ones already. */
+        if (!BENCH_HAVE_SPEC_1_5 && k >= A128)
             continue;
         if (me == 0)
             bench_header(names[k], "# Elements/block  Latency (us)");

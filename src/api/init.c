@@ -15,9 +15,10 @@
 #include "mem/device_heap.h"
 #include "mem/segment.h"
 
-/* The team pool is carved from the heap before any user allocation, so every PE
- * finds it at the same offset. */
-#define SHOAL_HEAP_RESERVE (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot))
+/* The team pool and the active sets' alltoall box after it are carved from the heap
+ * before any user allocation, so every PE finds them at the same offsets. */
+#define SHOAL_HEAP_RESERVE                                                                   \
+    (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot) + SHOAL_SET_BOX_BYTES)
 
 static void init_teams(void)
 {
@@ -46,6 +47,7 @@ static int init_heap(struct shoal_seg *heap)
     if (off == SHOAL_ALLOC_FAIL)
         return -1;
     shoal.team_pool = (struct shoal_team_slot *)(heap->base + off);
+    shoal.set_box = (unsigned char *)(shoal.team_pool + SHOAL_TEAM_SLOTS);
     return 0;
 }
 
@@ -225,6 +227,7 @@ void shmem_finalize(void)
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;
     shoal.team_pool = NULL;
+    shoal.set_box = NULL;
     shoal.boot->finalize();
 }
 SHOAL_PROFILED(shmem_finalize)

@@ -5,36 +5,38 @@
  * A block for a member on this node, or any contiguous block, is put once, straight
  * into its final place: a copy at memory speed, or one network message. A strided
  * block for a member over the network would be a message per element (a put per
- * element: about 5 us each on tcp;ofi_rxm), so team-based calls pack it instead
- * (alltoall_packed): through the team's scratch, in rounds of up to `piece` elements
- * of every block, one put per member and round.
+ * element: about 5 us each on tcp;ofi_rxm), so it is packed instead
+ * (alltoall_packed): through a box (struct a2a_box), in rounds of up to `piece`
+ * elements of every block, one put per member and round. A team's box is its
+ * scratch data; an active set's is this PE's set box (shoal.set_box, one for every
+ * active set), with the user's pSync words 2 and 3 as its words.
  *   The sender packs its block for member j into its own outbox slot j (the upper
- *   half of its scratch data) and puts it into member j's inbox slot me (the lower
- *   half), or straight into j's dest when dst is 1 (nothing to unpack there). For
- *   an inbox, it waits first for j's word that the inbox is free (the ready adds),
- *   and after the puts (one fence for all) adds 1 to j's data word; j unpacks once
- *   every network member's add came.
- *   Both words (team sync words COLL_A2A_READY_WORD, COLL_A2A_DATA_WORD) have a
- *   writer per network member: each round every such member adds 1 to each, so a
- *   PE with k network members waits for its words to reach k times its rounds so
- *   far (cnt.a2a_rounds). Adds commute, the values only grow, and no member can
- *   add for round r + 1 before this PE has sent its round r (readiness for r + 1
- *   follows receiving r from every member), so reaching the count means this round.
- *   While a PE is in the call nothing else writes its scratch data: it has received
- *   every message sent to it in the collectives before, and no member starts the
- *   next one before the closing barrier. So its outbox is its own at once; a
- *   member's inbox, though, may still be read by that member for the collective
- *   before (the inbox overlays the channel slots), hence the ready add. */
+ *   half of the box) and puts it into member j's inbox slot me (the lower half), or
+ *   straight into j's dest when dst is 1 (nothing to unpack there). For an inbox, it
+ *   waits first for j's word that the inbox is free (the ready adds), and after the
+ *   puts (one fence for all) adds 1 to j's data word; j unpacks once every network
+ *   member's add came.
+ *   Both words (team sync words COLL_A2A_READY_WORD, COLL_A2A_DATA_WORD, or pSync
+ *   words COLL_PS_A2A_READY, COLL_PS_A2A_DATA) have a writer per network member:
+ *   each round every such member adds 1 to each, so a PE with k network members
+ *   waits for its words to reach k times its rounds so far (cnt.a2a_rounds for a
+ *   team; for an active set, the rounds of this call: its words start at zero, and
+ *   the PE sets them back to zero before the closing barrier, when every add of the
+ *   call has come and none of the next can). Adds commute, the values only grow,
+ *   and no member can add for round r + 1 before this PE has sent its round r
+ *   (readiness for r + 1 follows receiving r from every member), so reaching the
+ *   count means this round.
+ *   While a PE is in the call nothing else writes its outbox: a team's, because it
+ *   has received every message sent to its scratch in the collectives before and no
+ *   member starts the next one before the closing barrier; the set box's, because
+ *   others write only inboxes. A member's inbox, though, may still be read by that
+ *   member: for a team, for the collective before (the inbox overlays the channel
+ *   slots); for an active set, for a call on another active set that this PE is not
+ *   in (all share the box). Hence the ready add, which a member sends only from
+ *   inside this call. Two threads of one PE must therefore not run strided
+ *   active-set alltoalls at the same time. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
-
-/* Elements per block from which packing pays over the network: below it a message
- * per element costs less than the packed path's dependent trips (ready, fence, data
- * add), each of which waits for a peer to be scheduled. The crossover measured at 2
- * and 4 PEs over tcp;ofi_rxm, and at 4 in mixed mode, on a shared 2-core machine
- * (docs/performance.md). Every member decides alike: it depends only on arguments
- * they agree on. */
-#define PACK_MIN_ELEMS 32
 
 /* m elements of esize bytes from sstep bytes apart at s to dstep bytes apart at d;
  * the usual element sizes get a fixed-size copy, which compiles to moves. */
@@ -76,66 +78,96 @@ static void put_block(const struct coll *c, int i, char *d, const char *s, ptrdi
         shoal_copy_to(pe, d + (ptrdiff_t)t * de, s + (ptrdiff_t)t * se, esize);
 }
 
-/* Member i's team scratch is reached over the network (not mapped here). */
-static int net_member(const struct coll *c, int i)
+/* Where alltoall_packed stages blocks and counts rounds: a team's scratch data and
+ * sync words, or for an active set this PE's set box and the user's pSync words,
+ * which the call leaves zero again (coll_alltoall_direct). */
+struct a2a_box {
+    unsigned char *inbox;  /* symmetric: half bytes, member j's slot j */
+    unsigned char *outbox; /* this PE's own: half bytes, member j's block in slot j */
+    size_t half;
+    uint64_t *ready, *data; /* symmetric: every network member adds to them */
+    uint64_t *rounds;       /* this PE's rounds so far on those words */
+};
+
+static struct a2a_box box_of(const struct coll *c, uint64_t *set_rounds)
+{
+    if (c->team) {
+        struct coll_scratch *sc = coll_scratch(c);
+        return (struct a2a_box){ sc->data,
+                                 sc->data + COLL_DATA_BYTES / 2,
+                                 COLL_DATA_BYTES / 2,
+                                 &c->team->res->sync[COLL_A2A_READY_WORD],
+                                 &c->team->res->sync[COLL_A2A_DATA_WORD],
+                                 &sc->cnt.a2a_rounds };
+    }
+    return (struct a2a_box){ shoal.set_box,
+                             shoal.set_box + SHOAL_SET_BOX_BYTES / 2,
+                             SHOAL_SET_BOX_BYTES / 2,
+                             (uint64_t *)&c->psync[COLL_PS_A2A_READY],
+                             (uint64_t *)&c->psync[COLL_PS_A2A_DATA],
+                             set_rounds };
+}
+
+/* Member i's box is reached over the network (not mapped here). */
+static int net_member(const struct coll *c, const struct a2a_box *b, int i)
 {
     struct shoal_rref r;
-    shoal_resolve(coll_scratch(c), coll_world_pe(c, i), &r);
+    shoal_resolve(b->inbox, coll_world_pe(c, i), &r);
     return r.ptr == NULL;
 }
 
 /* Elements per block and round of alltoall_packed for this call, or 0 when it does
- * not apply: an active set (no scratch), contiguous blocks, blocks too small to pay,
- * or no member over the network. */
-static size_t pack_piece(const struct coll *c, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                         size_t esize)
+ * not apply: contiguous blocks, blocks too small to pay (SHOAL_COLL_ALLTOALLS_PACK_MIN:
+ * below it a message per element costs less than the packed path's dependent trips,
+ * ready, fence and data add, each of which waits for a peer to be scheduled;
+ * docs/performance.md), or no member over the network. Every member decides alike:
+ * it depends only on arguments they agree on. */
+static size_t pack_piece(const struct coll *c, const struct a2a_box *b, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, size_t esize)
 {
-    if (!c->team || (dst == 1 && sst == 1) || nelems < PACK_MIN_ELEMS || !shoal.multi_node)
+    long min = shoal.cfg.coll_alltoalls_pack_min;
+    if ((dst == 1 && sst == 1) || (min > 0 && nelems < (size_t)min) || !shoal.multi_node)
         return 0;
-    size_t piece = COLL_DATA_BYTES / 2 / (size_t)c->n / esize;
+    size_t piece = b->half / (size_t)c->n / esize;
     if (!piece)
         return 0;
     for (int i = 0; i < c->n; i++)
-        if (net_member(c, i))
+        if (net_member(c, b, i))
             return piece;
     return 0;
 }
 
-static void alltoall_packed(const struct coll *c, char *dest, const char *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize,
-                            size_t piece)
+static void alltoall_packed(const struct coll *c, const struct a2a_box *b, char *dest,
+                            const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                            size_t esize, size_t piece)
 {
     int n = c->n, me = c->me, k = 0;
-    struct coll_scratch *sc = coll_scratch(c);
-    uint64_t *ready = &c->team->res->sync[COLL_A2A_READY_WORD];
-    uint64_t *data = &c->team->res->sync[COLL_A2A_DATA_WORD];
     size_t pbytes = piece * esize;
-    unsigned char *inbox = sc->data, *outbox = sc->data + COLL_DATA_BYTES / 2;
     ptrdiff_t de = dst * (ptrdiff_t)esize, se = sst * (ptrdiff_t)esize;
     ptrdiff_t dblock = (ptrdiff_t)nelems * de, sblock = (ptrdiff_t)nelems * se;
     for (int i = 0; i < n; i++)
-        k += net_member(c, i);
+        k += net_member(c, b, i);
     for (size_t base = 0; base < nelems; base += piece) {
         size_t m = nelems - base < piece ? nelems - base : piece;
-        uint64_t rounds = dst != 1 ? ++sc->cnt.a2a_rounds : 0;
+        uint64_t rounds = dst != 1 ? ++*b->rounds : 0;
         if (dst != 1)
             for (int i = 1; i < n; i++)
-                if (net_member(c, (me + i) % n))
-                    shoal_word_add(ready, 1, coll_world_pe(c, (me + i) % n));
+                if (net_member(c, b, (me + i) % n))
+                    shoal_word_add(b->ready, 1, coll_world_pe(c, (me + i) % n));
         /* The outbox of the round before is free once its puts completed locally. */
         if (base)
             shoal.net->local_complete(SHMEM_CTX_DEFAULT);
         if (dst != 1)
-            coll_wait_ge(ready, rounds * (uint64_t)k);
+            coll_wait_ge(b->ready, rounds * (uint64_t)k);
         for (int i = 1; i < n; i++) {
             int j = (me + i) % n;
-            if (!net_member(c, j))
+            if (!net_member(c, b, j))
                 continue;
-            unsigned char *out = outbox + (size_t)j * pbytes;
+            unsigned char *out = b->outbox + (size_t)j * pbytes;
             copy_elems((char *)out, (ptrdiff_t)esize,
                        source + j * sblock + (ptrdiff_t)base * se, se, m, esize);
             void *to = dst == 1 ? (void *)(dest + me * dblock + (ptrdiff_t)base * de)
-                                : (void *)(inbox + (size_t)me * pbytes);
+                                : (void *)(b->inbox + (size_t)me * pbytes);
             struct shoal_rref r;
             shoal_resolve(to, coll_world_pe(c, j), &r);
             shoal_tp_put(SHMEM_CTX_DEFAULT, &r, out, m * esize, 1);
@@ -144,46 +176,54 @@ static void alltoall_packed(const struct coll *c, char *dest, const char *source
             /* Every payload lands before any data add. */
             shoal_tp_fence(SHMEM_CTX_DEFAULT);
             for (int i = 1; i < n; i++)
-                if (net_member(c, (me + i) % n))
-                    shoal_word_add(data, 1, coll_world_pe(c, (me + i) % n));
+                if (net_member(c, b, (me + i) % n))
+                    shoal_word_add(b->data, 1, coll_world_pe(c, (me + i) % n));
         }
         /* Members on this node meanwhile: straight into their dests. */
         if (!base)
             for (int i = 0; i < n; i++) {
                 int j = (me + i) % n;
-                if (!net_member(c, j))
+                if (!net_member(c, b, j))
                     put_block(c, j, dest + me * dblock, source + j * sblock, dst, sst, nelems,
                               esize);
             }
         if (dst == 1)
             continue;
-        coll_wait_ge(data, rounds * (uint64_t)k);
+        coll_wait_ge(b->data, rounds * (uint64_t)k);
         for (int i = 1; i < n; i++) {
             int j = (me + i) % n;
-            if (net_member(c, j))
+            if (net_member(c, b, j))
                 copy_elems(dest + j * dblock + (ptrdiff_t)base * de, de,
-                           (const char *)inbox + (size_t)j * pbytes, (ptrdiff_t)esize, m,
+                           (const char *)b->inbox + (size_t)j * pbytes, (ptrdiff_t)esize, m,
                            esize);
         }
     }
-    coll_barrier(c);
 }
 
 void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize)
 {
     int n = c->n, me = c->me;
-    size_t piece = pack_piece(c, dst, sst, nelems, esize);
+    uint64_t set_rounds = 0;
+    struct a2a_box box = box_of(c, &set_rounds);
+    size_t piece = pack_piece(c, &box, dst, sst, nelems, esize);
     if (piece) {
-        alltoall_packed(c, dest, source, dst, sst, nelems, esize, piece);
-        return;
-    }
-    char *d = (char *)dest + (ptrdiff_t)me * (ptrdiff_t)nelems * dst * (ptrdiff_t)esize;
-    for (int i = 0; i < n; i++) {
-        int j = (me + i) % n;
-        const char *s = (const char *)source +
-                (ptrdiff_t)j * (ptrdiff_t)nelems * sst * (ptrdiff_t)esize;
-        put_block(c, j, d, s, dst, sst, nelems, esize);
+        alltoall_packed(c, &box, dest, source, dst, sst, nelems, esize, piece);
+        /* Every member's adds for this call have come (the waits reached them all),
+         * and none adds for the next before this PE joins the barrier: the pSync is
+         * SHMEM_SYNC_VALUE again when the call returns. */
+        if (!c->team) {
+            __atomic_store_n(box.ready, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(box.data, 0, __ATOMIC_RELAXED);
+        }
+    } else {
+        char *d = (char *)dest + (ptrdiff_t)me * (ptrdiff_t)nelems * dst * (ptrdiff_t)esize;
+        for (int i = 0; i < n; i++) {
+            int j = (me + i) % n;
+            const char *s = (const char *)source +
+                    (ptrdiff_t)j * (ptrdiff_t)nelems * sst * (ptrdiff_t)esize;
+            put_block(c, j, d, s, dst, sst, nelems, esize);
+        }
     }
     coll_barrier(c);
 }

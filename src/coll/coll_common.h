@@ -35,12 +35,15 @@
  * Active-set calls keep theirs in the user's pSync (SHMEM_*_SYNC_SIZE = 4 longs):
  *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
  *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
- *   the previous member. Each word is reset by its owner before anyone can write it
- *   again, and every call ends with the pSync barrier: a member's pSync is zero when
- *   it returns and nothing of the call writes it afterwards, so the same pSync may
- *   be used again at once. Their data moves straight between the users' dest,
- *   source and pWrk; no team scratch is touched, so active sets may overlap each
- *   other and the teams. */
+ *   the previous member; [2] and [3] in a packed strided alltoalls: the counts of
+ *   its ready and data adds (alltoall.c). Each word is reset by its owner before
+ *   anyone can write it again, and every call ends with the pSync barrier: a
+ *   member's pSync is zero when it returns and nothing of the call writes it
+ *   afterwards, so the same pSync may be used again at once. Their data moves
+ *   straight between the users' dest, source and pWrk, except that strided
+ *   alltoalls over the network stage it in the set box (shoal.set_box), which a
+ *   member lets others write only from inside the call; no team scratch is
+ *   touched, so active sets may overlap each other and the teams. */
 #ifndef SHOAL_COLL_COMMON_H
 #define SHOAL_COLL_COMMON_H
 
@@ -339,6 +342,8 @@ unsigned char *coll_up_slot(const struct coll *c, const struct coll_shape *s, in
 /* ---- Active-set state in pSync --------------------------------------------------- */
 
 enum { COLL_PS_ARRIVED, COLL_PS_RELEASE, COLL_PS_BCAST, COLL_PS_OFFSET };
+/* Strided alltoalls over the network (alltoall.c): the ready and data counts. */
+enum { COLL_PS_A2A_READY = COLL_PS_BCAST, COLL_PS_A2A_DATA = COLL_PS_OFFSET };
 
 /* Waits for this PE's pSync word to become nonzero, resets it and returns the value. */
 static inline long coll_psync_take(long *word)

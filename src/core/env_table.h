@@ -50,6 +50,10 @@
     X(SHOAL_COLL_REDUCE_RSAG_MIN, NULL, SIZE, "0", coll_reduce_rsag_min,                     \
       "Reductions of more than this many bytes use reduce-scatter + allgather; smaller "     \
       "ones recursive doubling. 0 = two channel slots (about 3.5K at 2 PEs, 1.7K at 8)")     \
+    X(SHOAL_COLL_ALLTOALLS_PACK_MIN, NULL, INT, "32", coll_alltoalls_pack_min,               \
+      "Strided alltoalls blocks of at least this many elements for a member over the "       \
+      "network are packed into one message per member; smaller ones go as a put per "        \
+      "element. 0 or less = pack every block")                                               \
     X(SHOAL_BIND, NULL, STR, "auto", bind,                                                   \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
       "PEs fit, else own hardware thread, else spread over the cores), core, hwthread, "     \

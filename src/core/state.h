@@ -53,6 +53,8 @@ struct shoal_state {
     const struct shoal_boot_ops *boot;
     struct shoal_alloc *heap_alloc;
     struct shoal_team_slot *team_pool; /* SHOAL_TEAM_SLOTS slots, symmetric */
+    unsigned char *set_box; /* symmetric, SHOAL_SET_BOX_BYTES: where strided active-set
+                             * alltoalls pack blocks for the network (coll/alltoall.c) */
     /* Node layout (core/topology.c): node[pe] numbers PE pe's node. A job on more
      * than one node reaches the other nodes, and routes every AMO, through net. */
     int *node;
@@ -89,6 +91,7 @@ struct shoal_state {
 #define SHOAL_PATHS_DEV 1
 #define SHOAL_PATHS_PCNTR 2
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
+#define SHOAL_SET_BOX_BYTES ((size_t)64 * 1024)
 
 extern struct shoal_state shoal;
 

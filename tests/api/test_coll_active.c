@@ -5,12 +5,16 @@
  * fcollect32/64, alltoall32/64, alltoalls32/64, and shmem_TYPENAME_OP_to_all for every
  * type of SHMEM_TO_ALL_*_TYPES, in place and not, with pWrk of exactly the size the
  * spec asks for. Each routine is called twice back to back with the same pSync, and
- * every pSync must read all SHMEM_SYNC_VALUE whenever a call has returned. */
+ * every pSync must read all SHMEM_SYNC_VALUE whenever a call has returned. Strided
+ * alltoalls also around the packing threshold and in several rounds of the packed
+ * path, and on two active sets sharing a PE one after the other with nothing
+ * between (test_shared_box). */
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "coll_check.h"
@@ -211,6 +215,71 @@ static void test_sized(void)
     }
 }
 
+/* Strided alltoalls around SHOAL_COLL_ALLTOALLS_PACK_MIN (32 elements), and at 5000,
+ * which over the network the packed path sends in rounds (its box holds 32 KiB of
+ * blocks: 4096 4-byte elements per block at 2 PEs); dst 1 packs straight into dest. */
+static void test_alltoalls(void)
+{
+    static const size_t sizes[] = { 31, 32, 33, 5000 };
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        cur_n = sizes[si];
+        cur = "alltoalls32";
+        alltoall32(cur_n, 2, 3);
+        alltoall32(cur_n, 1, 2);
+        cur = "alltoalls64";
+        alltoall64(cur_n, 3, 1);
+        alltoall64(cur_n, 2, 2);
+    }
+}
+
+/* Active sets that share a member, with nothing between the calls: PE 2 runs
+ * alltoalls64 on {0, 2} and then on {1, 2}, PE 0 the first only (after a pause), PE 1
+ * the second only. Over the network both of PE 2's partners send into slot 0 of its
+ * set box, so PE 1 must wait until PE 2 has unpacked PE 0's blocks. Element i from
+ * world PE f to world PE t: VAL(f * 8 + t, i). */
+static void test_shared_box(void)
+{
+    static const int sets[2][3] = { { 0, 1, 2 }, { 1, 0, 2 } }; /* start, log, 2nd PE */
+    const size_t n = 1000, ds = 2, ss = 3, dl = 2 * n * ds, sl = 2 * n * ss;
+    uint64_t *s = (uint64_t *)src, *d = (uint64_t *)dst;
+    if (npes < 3)
+        return;
+    cur = "alltoalls64 on sets sharing PE 2";
+    cur_n = n;
+    s_size = 2;
+    for (size_t e = 0; e < 2 * sl; e++)
+        s[e] = GUARD;
+    for (size_t e = 0; e <= 2 * dl + 1; e++)
+        d[e] = GUARD;
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 2; j++)
+            for (size_t i = 0; i < n; i++)
+                s[(size_t)k * sl + ((size_t)j * n + i) * ss] =
+                        (uint64_t)VAL(me * 8 + sets[k][j * 2], i);
+    shmem_barrier_all();
+    if (me == 0)
+        usleep(20000); /* PE 1's blocks, if unguarded, would land first */
+    for (int k = 0; k < 2; k++)
+        if (me == sets[k][0] || me == sets[k][2])
+            shmem_alltoalls64(d + (size_t)k * (dl + 1), s + (size_t)k * sl, ds, ss, n,
+                              sets[k][0], sets[k][1], 2, psync[k]);
+    shmem_barrier_all();
+    psync_zero();
+    for (int k = 0; k < 2; k++) {
+        int member = me == sets[k][0] || me == sets[k][2];
+        const uint64_t *e = d + (size_t)k * (dl + 1);
+        s_start = sets[k][0];
+        s_log = sets[k][1];
+        for (size_t x = 0; x <= dl; x++) {
+            size_t el = x / ds;
+            TCHECK(e[x] ==
+                   (member && x < dl && x % ds == 0
+                            ? (uint64_t)VAL(sets[k][el / n * 2] * 8 + me, el % n)
+                            : (uint64_t)GUARD));
+        }
+    }
+}
+
 /* ---- to_all ---------------------------------------------------------------------- */
 
 typedef void to_all_fn(int n, int inplace);
@@ -286,6 +355,7 @@ static void run_set(int start, int logstride, int size)
     separate();
     test_barrier();
     test_sized();
+    test_alltoalls();
     test_to_all();
     separate();
 }
@@ -305,6 +375,7 @@ int main(void)
     else
         run_set(1, 1, npes / 2);
     shmem_barrier_all();
+    test_shared_box();
     cur = "the end";
     psync_zero();
     check_zero(psync_sep[0], SHMEM_BARRIER_SYNC_SIZE);
