@@ -47,7 +47,7 @@ struct shoal_state {
      * device-aware paths of transport/dev_route.c), SHOAL_PATHS_PCNTR when SHOAL_PCNTR
      * counts every operation (transport/pcntr.c). One predictable branch when neither;
      * beside the segments, on the cache line every RMA reads anyway. */
-    int dev_paths;
+    int slow_paths;
     struct shoal_seg seg[SHOAL_NSEGS];
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;

@@ -1,7 +1,7 @@
 /* Performance counters (shmemx_pcntr_*, api/pcntr.c) and the dispatchers' out-of-line
  * forms that feed them.
  *
- * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.dev_paths, the flag the dispatchers
+ * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.slow_paths, the flag the dispatchers
  * of transport.h test anyway, so counting costs nothing while it is off. While it is
  * on, every put, get, AMO and put-with-signal leaves the inline path and comes here:
  * it is done, then counted in its context (one write or one read; put-with-signal
@@ -53,12 +53,12 @@ static void count(shmem_ctx_t ctx, int write, int net)
 
 static int counting(void)
 {
-    return shoal.dev_paths & SHOAL_PATHS_PCNTR;
+    return shoal.slow_paths & SHOAL_PATHS_PCNTR;
 }
 
 static int device(void)
 {
-    return shoal.dev_paths & SHOAL_PATHS_DEV;
+    return shoal.slow_paths & SHOAL_PATHS_DEV;
 }
 
 static int remote(const struct shoal_rref *r)
