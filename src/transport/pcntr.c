@@ -1,5 +1,6 @@
 /* Performance counters (shmemx_pcntr_*, api/pcntr.c) and the dispatchers' out-of-line
- * forms that feed them.
+ * forms that feed them, which also drive the network transport from same-node gets
+ * when it asks for that (SHOAL_PATHS_POLL).
  *
  * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.slow_paths, the flag the dispatchers
  * of transport.h test anyway, so counting costs nothing while it is off. While it is
@@ -61,6 +62,11 @@ static int device(void)
     return shoal.slow_paths & SHOAL_PATHS_DEV;
 }
 
+static int polling(void)
+{
+    return shoal.slow_paths & SHOAL_PATHS_POLL;
+}
+
 static int remote(const struct shoal_rref *r)
 {
     return r->tp != &shoal_transport_shm;
@@ -93,6 +99,10 @@ void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size
         shoal_tp_get_host(ctx, dst, r, len, nbi);
     if (counting())
         count(ctx, 0, nbi && remote(r));
+    /* A copy makes no network call: a PE polling same-node memory with gets would
+     * never serve its peers' operations that wait for its progress. */
+    if (polling() && !remote(r))
+        shoal.net->local_poll();
 }
 
 void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,

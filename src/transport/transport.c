@@ -49,14 +49,17 @@ void shoal_transport_init(void)
     shoal_init_phase("starting the network transport");
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
-    /* Read once: the dispatchers' one flag then sends operations to be counted. */
+    /* Read once: the dispatchers' one flag then sends operations to be counted, and
+     * same-node gets to drive a network transport that needs it. */
     if (shoal.cfg.pcntr)
         shoal.slow_paths |= SHOAL_PATHS_PCNTR;
+    if (shoal.net->local_poll)
+        shoal.slow_paths |= SHOAL_PATHS_POLL;
 }
 
 void shoal_transport_fini(void)
 {
-    shoal.slow_paths &= ~SHOAL_PATHS_PCNTR;
+    shoal.slow_paths &= ~(SHOAL_PATHS_PCNTR | SHOAL_PATHS_POLL);
     shoal.net->fini();
     shoal.net = &shoal_net_none;
     shoal.net_provider = NULL;

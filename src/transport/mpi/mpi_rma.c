@@ -9,8 +9,9 @@
  *   fence, quiet    MPI_Win_flush to each PE with operations outstanding (MPI
  *                   orders neither puts nor accumulates to different places, so
  *                   fence must complete them too, as in the paper).
- * Fetching AMOs and quiet, which a program may poll its own memory with, also drive
- * MPI progress every POLL_PROGRESS calls (poll_tick). */
+ * Fetching AMOs, quiet and same-node gets (local copies that come here through
+ * local_poll), which a program may poll its own memory with, also drive MPI progress
+ * every POLL_PROGRESS calls (poll_tick). */
 #include <string.h>
 
 #include "transport/mpi/mpi_tr.h"
@@ -22,8 +23,8 @@
  * this PE's MPI progress, which an AMO on its own memory does not make: it completes
  * at once, so its flush waits for nothing. A program that polls its own memory with
  * fetching AMOs alone (a user's spin loop or lock) would hold up every peer's
- * operation on that PE for ever; so one call in this many makes progress. (A get from
- * its own memory never comes here: it is a local copy, like a load.)
+ * operation on that PE for ever; so one call in this many makes progress. So does a
+ * get from same-node memory, a local copy that makes no MPI call (mpi_local_poll).
  * 64: MPI_Iprobe costs about half a fetching AMO to self (Open MPI 4.1, osc/ucx), so
  * about 1% on the hot path, and a starved peer waits some 64 polls at most. The count
  * is a relaxed load and store: a decrement lost between threads only delays one. */
@@ -262,6 +263,11 @@ void mpi_session_start(struct shoal_ctx *ctx, long options)
 void mpi_session_stop(struct shoal_ctx *ctx)
 {
     (void)ctx;
+}
+
+void mpi_local_poll(void)
+{
+    poll_tick();
 }
 
 void mpi_progress(void)
