@@ -51,7 +51,8 @@ struct mpi_tr {
     int nsets;
     struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
-    unsigned poll_left; /* polling calls until progress (mpi_rma.c) */
+    unsigned poll_left;       /* fetching AMOs and quiets until progress (mpi_rma.c) */
+    unsigned local_poll_left; /* same-node gets until progress (mpi_rma.c) */
     struct mpi_ctx dflt;
 };
 
