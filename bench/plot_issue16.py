@@ -20,6 +20,7 @@ OUTDIR/loads.csv (the load average as each run started); writes into OUTDIR
   issue16.md            the table: metric | Shoal | limit or target | met?; the get
                         from a computing PE also shows bench/limits/tcp_wake.c's kernel
                         round trip of the same shape (impl "machine", each repetition)
+                        and the floor it sets with the provider's own cost
 Runs of a --baseline build (impl@base) are drawn beside the current build's.
 --reference DIR: another bench.sh results folder (e.g. one taken on a quiet machine)
 whose fi_pingpong round trip is drawn too; item 3's targets are then checked against
@@ -46,8 +47,10 @@ RT_OPS = [  # (label, bench, size, factor to a round trip)
     ("put + quiet", "put_lat", 8, 1),
     ("fetch-add", "amo_fetch_add", 8, 1),
     ("ping-pong\n(2 x half RT)", "pingpong", 8, 2),
-    ("get from a\ncomputing PE", "get_busy", 8, 1),
-    ("get from a\nwaiting PE", "get_wait", 8, 1),
+    ("get from a\ncomputing PE:\nmean", "get_busy", 8, 1),
+    ("get from a\ncomputing PE:\nmedian get", "get_busy_p50", 8, 1),
+    ("get from a\nwaiting PE:\nmean", "get_wait", 8, 1),
+    ("get from a\nwaiting PE:\nmedian get", "get_wait_p50", 8, 1),
 ]
 COLLS = ["barrier", "bcast", "reduce", "collect", "fcollect"]
 
@@ -169,7 +172,7 @@ def latency_plot(run, rows):
         lim = ("<= 1.5 x fi_pingpong RT: " + ", ".join(f"{1.5 * rt:.3g} ({where})"
                                                         for rt, where in rts)) \
             if rts else "fi_pingpong missing"
-        if b == "get_busy":
+        if b.startswith("get_busy"):
             lim += wake_limit(run)
         strict = min((rt for rt, _ in rts), default=None)
         met = "–" if not (v and strict) else ("yes" if v[0] <= 1.5 * strict else "no")
@@ -180,13 +183,22 @@ def latency_plot(run, rows):
 def wake_limit(run):
     """The kernel's own round trip of the same shape (bench/limits/tcp_wake.c): a
     TCP ping to a thread asleep beside a busy one, raised as Shoal's progress
-    thread is where the run had the right, else at its PE's priority."""
+    thread is where the run had the right, else at its PE's priority; and the floor
+    under a get served that way: that round trip plus what the provider adds to a
+    round trip of plain TCP sockets (fi_pingpong's less tcp_wake's spinning one)."""
+    fi = run.get("pingpong", PROVIDER, 2, 8)
+    spin = run.get("tcp_spin_rt", "machine", 2, 8)
     for bench, how in (("tcp_wake_raised_rt", "thread raised 10 levels"),
                        ("tcp_wake_rt", "thread at its PE's priority")):
         w = run.get(bench, "machine", 2, 8)
         if w:
-            return (f"; kernel's own wake-up round trip, {how}: "
+            text = (f"; kernel's own wake-up round trip, {how}: "
                     f"{w[0]:.3g} [{w[1]:.3g}, {w[2]:.3g}]")
+            if fi and spin:
+                text += (f"; floor, that + the provider's own cost "
+                         f"({2 * fi[0]:.3g} - {spin[0]:.3g}): "
+                         f"{w[0] + 2 * fi[0] - spin[0]:.3g}")
+            return text
     return ""
 
 

@@ -107,11 +107,11 @@ static const char *target_name(void)
     return t;
 }
 
-int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
-               int max_pes)
+int bench_init(int argc, char **argv, struct bench_opts *o, const char *usage,
+               const char *name, int min_pes, int max_pes)
 {
     shmem_init();
-    bench_parse(argc, argv, o, "");
+    bench_parse(argc, argv, o, usage);
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (n < min_pes || (max_pes > 0 && n > max_pes)) {
         if (me == 0) {
@@ -147,6 +147,20 @@ double bench_slowest(double mine)
         for (int pe = 0; pe < shmem_n_pes(); pe++)
             worst = slowest_of[pe] > worst ? slowest_of[pe] : worst;
     return worst;
+}
+
+double bench_time_coll(void (*call)(int which, size_t count), int which, size_t count,
+                       long iters, long warmup)
+{
+    double sum = 0;
+    for (long i = -warmup; i < iters; i++) {
+        shmem_barrier_all();
+        double t0 = bench_now();
+        call(which, count);
+        if (i >= 0)
+            sum += bench_now() - t0;
+    }
+    return bench_slowest(sum / (double)iters * 1e6);
 }
 
 void *bench_malloc_filled(size_t bytes, int fill)

@@ -36,17 +36,25 @@ long bench_iters_for(const struct bench_opts *o, size_t size);
 /* "shoal", "oshmem" or the vendor string: the impl column of every result line. */
 const char *bench_impl(void);
 
-/* Starts a program with no options of its own: shmem_init, then bench_parse. With
- * fewer than min_pes PEs or more than max_pes (0: no limit) PE 0 says what program
- * `name` needs and the program ends (shmem_finalize, exit status 1). Returns this PE. */
-int bench_init(int argc, char **argv, struct bench_opts *o, const char *name, int min_pes,
-               int max_pes);
+/* Starts a program with no options of its own: shmem_init, then bench_parse (usage:
+ * what its -h adds, or NULL). With fewer than min_pes PEs or more than max_pes (0: no
+ * limit) PE 0 says what program `name` needs and the program ends (shmem_finalize,
+ * exit status 1). Returns this PE. */
+int bench_init(int argc, char **argv, struct bench_opts *o, const char *usage,
+               const char *name, int min_pes, int max_pes);
 
 /* The most PEs bench_slowest gathers from. */
 #define BENCH_MAX_PES 4096
 
 /* Collective: each PE gives its own figure; returns the largest (on PE 0; 0 elsewhere). */
 double bench_slowest(double mine);
+
+/* Times collective number `which` of a program on count elements (call runs it): a
+ * barrier before each call, which also makes pSync reuse safe on the 1.4 path, and
+ * warmup untimed calls first. Returns the slowest PE's average microseconds per call
+ * over iters calls (on PE 0; 0 elsewhere). */
+double bench_time_coll(void (*call)(int which, size_t count), int which, size_t count,
+                       long iters, long warmup);
 
 /* A new symmetric buffer of bytes, each set to fill; exits when the heap is short. */
 void *bench_malloc_filled(size_t bytes, int fill);

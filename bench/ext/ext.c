@@ -192,7 +192,7 @@ static void check_target(size_t size, size_t stride, long last, int per_op)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 1 << 20, 2000, 20 };
-    int me = bench_init(argc, argv, &o, "ext", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "ext", 2, 0);
     size_t small_max = o.max_size < 8192 ? o.max_size : 8192;
     size_t span = WINDOW * (2 * small_max > SCATTER ? 2 * small_max : SCATTER);
     if (span < o.max_size)

@@ -7,8 +7,6 @@
 #include "bench.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define STRIDE 2
 
@@ -20,8 +18,10 @@ enum kind { A32, A64, A128, KINDS };
 static const char *const names[KINDS] = { "alltoalls32", "alltoalls64", "alltoalls128" };
 static const size_t esizes[KINDS] = { 4, 8, 16 };
 
+static void *src, *dst; /* symmetric */
+
 /* One strided alltoall of nelems elements per block on the whole job. */
-static void run(enum kind k, void *dst, const void *src, size_t nelems)
+static void run(int k, size_t nelems)
 {
 #if BENCH_HAVE_SPEC_1_5
     switch (k) {
@@ -34,58 +34,26 @@ static void run(enum kind k, void *dst, const void *src, size_t nelems)
     case A128:
         shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, dst, src, STRIDE, STRIDE, nelems);
         break;
-    case KINDS: break;
     }
 #else
     int n = shmem_n_pes();
     switch (k) {
     case A32: shmem_alltoalls32(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
     case A64: shmem_alltoalls64(dst, src, STRIDE, STRIDE, nelems, 0, 0, n, psync); break;
-    case A128:
-    case KINDS: break;
     }
 #endif
-}
-
-/* Returns the slowest PE's average microseconds per call (valid on PE 0). */
-static double time_one(enum kind k, void *dst, const void *src, size_t nelems, long iters,
-                       long warmup)
-{
-    double sum = 0;
-    for (long i = -warmup; i < iters; i++) {
-        shmem_barrier_all(); /* also makes pSync reuse safe on the 1.4 path */
-        double t0 = bench_now();
-        run(k, dst, src, nelems);
-        if (i >= 0)
-            sum += bench_now() - t0;
-    }
-    return bench_slowest(sum / (double)iters * 1e6);
 }
 
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4096, 1000, 20 };
-    shmem_init();
-    bench_parse(argc, argv, &o, "  -s/-m: elements per block\n");
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    if (n > BENCH_MAX_PES) {
-        if (me == 0)
-            fprintf(stderr, "alltoalls supports at most %d PEs\n", BENCH_MAX_PES);
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(argc, argv, &o, "  -s/-m: elements per block\n", "alltoalls", 1,
+                        BENCH_MAX_PES);
+    int n = shmem_n_pes();
     /* n blocks of max_size elements, STRIDE apart, of the largest element */
     size_t span = o.max_size * (size_t)n * STRIDE * 16;
-    char *src = shmem_malloc(span);
-    char *dst = shmem_malloc(span);
-    if (!src || !dst) {
-        if (me == 0)
-            fprintf(stderr, "alltoalls: %zu bytes of symmetric heap twice do not fit\n",
-                    span);
-        shmem_global_exit(1);
-    }
-    memset(src, me + 1, span);
-    memset(dst, 0, span);
+    src = bench_malloc_filled(span, me + 1);
+    dst = bench_malloc_filled(span, 0);
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
@@ -99,7 +67,7 @@ int main(int argc, char **argv)
             bench_header(names[k], "# Elements/block  Latency (us)");
         for (size_t m = o.min_size; m <= o.max_size; m *= 2) {
             size_t bytes = m * esizes[k] * (size_t)n;
-            double us = time_one(k, dst, src, m, bench_iters_for(&o, bytes), o.warmup);
+            double us = bench_time_coll(run, k, m, bench_iters_for(&o, bytes), o.warmup);
             if (me == 0) {
                 printf("%-16zu %14.2f\n", m, us);
                 bench_result(names[k], m, "lat_us", us);

@@ -139,7 +139,7 @@ static double rate_mops(enum amo_kind k, long rounds, long warmup)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 20000, 100 };
-    int me = bench_init(argc, argv, &o, "amo", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "amo", 2, 0);
     target = bench_target(&global_target, sizeof global_target, sizeof *target);
     *target = 0;
     shmem_barrier_all();

@@ -5,8 +5,6 @@
 #include "bench.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #if !BENCH_HAVE_SPEC_1_5
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
@@ -18,11 +16,11 @@ static long *pwrk; /* reduction work array, sized for the largest reduction */
 enum coll { BARRIER, BCAST, REDUCE, FCOLLECT, ALLTOALL, COLLS };
 static const char *const coll_names[COLLS] = { "barrier", "bcast", "reduce", "fcollect",
                                                "alltoall" };
+static void *src, *dst; /* symmetric */
 
 /* One collective on the whole job; `bytes` is per PE (a multiple of 8). */
-static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
+static void run_coll(int c, size_t bytes)
 {
-    int n = shmem_n_pes();
 #if BENCH_HAVE_SPEC_1_5
     switch (c) {
     case BARRIER: shmem_barrier_all(); break;
@@ -30,10 +28,9 @@ static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
     case REDUCE: shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, bytes / 8); break;
     case FCOLLECT: shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
     case ALLTOALL: shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
-    case COLLS: break;
     }
-    (void)n;
 #else
+    int n = shmem_n_pes();
     switch (c) {
     case BARRIER: shmem_barrier_all(); break;
     case BCAST: shmem_broadcast64(dst, src, bytes / 8, 0, 0, 0, n, psync); break;
@@ -42,36 +39,20 @@ static void run_coll(enum coll c, void *dst, const void *src, size_t bytes)
         break;
     case FCOLLECT: shmem_fcollect64(dst, src, bytes / 8, 0, 0, n, psync); break;
     case ALLTOALL: shmem_alltoall64(dst, src, bytes / 8, 0, 0, n, psync); break;
-    case COLLS: break;
     }
 #endif
-}
-
-/* Returns the slowest PE's average microseconds per call (valid on PE 0). */
-static double time_coll(enum coll c, void *dst, const void *src, size_t bytes, long iters,
-                        long warmup)
-{
-    double sum = 0;
-    for (long i = -warmup; i < iters; i++) {
-        shmem_barrier_all(); /* also makes pSync reuse safe on the 1.4 path */
-        double t0 = bench_now();
-        run_coll(c, dst, src, bytes);
-        if (i >= 0)
-            sum += bench_now() - t0;
-    }
-    return bench_slowest(sum / (double)iters * 1e6);
 }
 
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 1u << 20, 1000, 20 };
-    int me = bench_init(argc, argv, &o, "coll", 1, BENCH_MAX_PES);
+    int me = bench_init(argc, argv, &o, NULL, "coll", 1, BENCH_MAX_PES);
     int n = shmem_n_pes();
     if (o.min_size < 8)
         o.min_size = 8;
     size_t span = o.max_size * (size_t)n; /* fcollect/alltoall move bytes per PE times n */
-    char *src = bench_malloc_filled(span, me + 1);
-    char *dst = bench_malloc_filled(span, 0);
+    src = bench_malloc_filled(span, me + 1);
+    dst = bench_malloc_filled(span, 0);
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
         psync[i] = SHMEM_SYNC_VALUE;
@@ -89,8 +70,8 @@ int main(int argc, char **argv)
                                       : "# Size/PE       Latency (us)");
         size_t first = c == BARRIER ? 0 : o.min_size, last = c == BARRIER ? 0 : o.max_size;
         for (size_t size = first; size <= last; size = size ? size * 2 : 1) {
-            double us = time_coll(c, dst, src, size, bench_iters_for(&o, size * (size_t)n),
-                                  o.warmup);
+            double us = bench_time_coll(run_coll, c, size,
+                                        bench_iters_for(&o, size * (size_t)n), o.warmup);
             if (me == 0) {
                 printf("%-14zu %14.2f\n", size, us);
                 bench_result(coll_names[c], size, "lat_us", us);

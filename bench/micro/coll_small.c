@@ -6,7 +6,6 @@
 #include "bench.h"
 
 #include <stdio.h>
-#include <string.h>
 
 enum coll { BARRIER, BCAST, REDUCE, COLLECT, FCOLLECT, COLLS };
 static const char *const names[COLLS] = { "barrier", "bcast", "reduce", "collect",
@@ -19,26 +18,25 @@ static long psync[SHMEM_COLLECT_SYNC_SIZE > SHMEM_REDUCE_SYNC_SIZE ? SHMEM_COLLE
                                                                    : SHMEM_REDUCE_SYNC_SIZE];
 #endif
 
-static void run(enum coll c)
+/* One collective of count longs per PE on the whole job. */
+static void run(int c, size_t count)
 {
 #if BENCH_HAVE_SPEC_1_5
     switch (c) {
     case BARRIER: shmem_barrier_all(); break;
-    case BCAST: shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 1, 0); break;
-    case REDUCE: shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 1); break;
-    case COLLECT: shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, 1); break;
-    case FCOLLECT: shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, 1); break;
-    case COLLS: break;
+    case BCAST: shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, count, 0); break;
+    case REDUCE: shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, count); break;
+    case COLLECT: shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, count); break;
+    case FCOLLECT: shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, count); break;
     }
 #else
     int n = shmem_n_pes();
     switch (c) {
     case BARRIER: shmem_barrier_all(); break;
-    case BCAST: shmem_broadcast64(dst, src, 1, 0, 0, 0, n, psync); break;
-    case REDUCE: shmem_long_sum_to_all(dst, src, 1, 0, 0, n, pwrk, psync); break;
-    case COLLECT: shmem_collect64(dst, src, 1, 0, 0, n, psync); break;
-    case FCOLLECT: shmem_fcollect64(dst, src, 1, 0, 0, n, psync); break;
-    case COLLS: break;
+    case BCAST: shmem_broadcast64(dst, src, count, 0, 0, 0, n, psync); break;
+    case REDUCE: shmem_long_sum_to_all(dst, src, (int)count, 0, 0, n, pwrk, psync); break;
+    case COLLECT: shmem_collect64(dst, src, count, 0, 0, n, psync); break;
+    case FCOLLECT: shmem_fcollect64(dst, src, count, 0, 0, n, psync); break;
     }
 #endif
 }
@@ -46,7 +44,8 @@ static void run(enum coll c)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 20000, 200 };
-    int me = bench_init(argc, argv, &o, "coll_small", 1, (int)(sizeof dst / sizeof dst[0]));
+    int me = bench_init(argc, argv, &o, NULL, "coll_small", 1,
+                        (int)(sizeof dst / sizeof dst[0]));
     int n = shmem_n_pes();
 #if !BENCH_HAVE_SPEC_1_5
     for (size_t i = 0; i < sizeof psync / sizeof psync[0]; i++)
@@ -55,15 +54,7 @@ int main(int argc, char **argv)
     src[0] = me + 1;
     shmem_barrier_all();
     for (int c = 0; c < COLLS; c++) {
-        double sum = 0;
-        for (long i = -o.warmup; i < o.iters; i++) {
-            shmem_barrier_all(); /* also makes pSync reuse safe on the 1.4 path */
-            double t0 = bench_now();
-            run((enum coll)c);
-            if (i >= 0)
-                sum += bench_now() - t0;
-        }
-        double worst = bench_slowest(sum / (double)o.iters * 1e6);
+        double worst = bench_time_coll(run, c, 1, o.iters, o.warmup);
         if (me == 0)
             bench_result(names[c], c == BARRIER ? 0 : 8, "lat_us", worst);
     }

@@ -24,7 +24,7 @@ static double per_call(const void *p, long n, int cached)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 1, 1000000, 0 };
-    bench_init(argc, argv, &o, "dev_cache", 1, 0);
+    bench_init(argc, argv, &o, NULL, "dev_cache", 1, 0);
     if (!shoal_dev) {
         fprintf(stderr, "dev_cache: no device backend; set SHOAL_DEVICE\n");
         shmem_global_exit(1);

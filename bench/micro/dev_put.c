@@ -17,7 +17,7 @@
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4u << 20, 1000, 20 };
-    int me = bench_init(argc, argv, &o, "dev_put", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "dev_put", 2, 0);
     char *h[2] = { shmem_malloc(o.max_size), shmem_malloc(o.max_size) };
     char *d[2] = { shmem_space_malloc(SHMEM_SPACE_DEVICE, o.max_size),
                    shmem_space_malloc(SHMEM_SPACE_DEVICE, o.max_size) };

@@ -38,17 +38,12 @@ int main(int argc, char **argv)
             argv[kept++] = argv[i];
     }
     argc = kept;
-    shmem_init();
-    bench_parse(argc, argv, &o,
-                "  -a   the flag is an atomic set, not a put\n"
-                "  -b   a 64 KiB put_nbi to the PE half-way round before each message\n");
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    if (n < 2) {
-        if (me == 0)
-            fprintf(stderr, "fence needs at least 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(
+            argc, argv, &o,
+            "  -a   the flag is an atomic set, not a put\n"
+            "  -b   a 64 KiB put_nbi to the PE half-way round before each message\n",
+            "fence", 2, 0);
+    int n = shmem_n_pes();
     /* One payload area and one flag per sender. */
     unsigned char *data = shmem_malloc(o.max_size * (size_t)n);
     long *flag = shmem_calloc((size_t)n, sizeof *flag);

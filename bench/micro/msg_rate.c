@@ -30,7 +30,7 @@ static double rate(int use_p, long rounds, long warmup)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 20000, 100 };
-    int me = bench_init(argc, argv, &o, "msg_rate", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "msg_rate", 2, 0);
     target = bench_target(global_target, sizeof global_target, sizeof global_target);
     shmem_barrier_all();
     if (me == 0) {

@@ -103,15 +103,7 @@ static double compute_while_waiting(int me)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 8, 8, 2000, 50 };
-    bench_parse(argc, argv, &o, "[-i iters] [-w warmup]");
-    shmem_init();
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "progress: needs 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
+    int me = bench_init(argc, argv, &o, NULL, "progress", 2, 0);
     if (me == 0)
         bench_header("Waiting on a PE that does not call SHMEM", "Metric         Value");
     for (int busy = 1; busy >= 0; busy--) {

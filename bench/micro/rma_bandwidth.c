@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4u << 20, 1000, 10 };
     const int window = 64;
-    int me = bench_init(argc, argv, &o, "rma_bandwidth", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "rma_bandwidth", 2, 0);
     char *dst = bench_malloc_filled(o.max_size, 1);
     char *src = bench_malloc_filled(o.max_size, 2);
     shmem_barrier_all();

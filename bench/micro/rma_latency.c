@@ -65,7 +65,7 @@ static double pingpong(int me, long iters, long warmup)
 int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 4u << 20, 10000, 100 };
-    int me = bench_init(argc, argv, &o, "rma_latency", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "rma_latency", 2, 0);
     char *dst = bench_target(global_dst, sizeof global_dst, o.max_size);
     char *src = bench_malloc_filled(o.max_size, 2);
     memset(dst, 1, o.max_size);

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 {
     struct bench_opts o = { 1, 1u << 20, 5000, 0 };
     static const char *const names[VARIANTS] = { "put_fence_set", "put_signal" };
-    int me = bench_init(argc, argv, &o, "signal", 2, 0);
+    int me = bench_init(argc, argv, &o, NULL, "signal", 2, 0);
     char *dst = bench_malloc_filled(o.max_size, 1);
     char *src = bench_malloc_filled(o.max_size, 2);
     int variants = BENCH_HAVE_SPEC_1_5 ? VARIANTS : 1;

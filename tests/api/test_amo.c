@@ -49,20 +49,8 @@ enum {
 static long long *rec;
 static const char *cur_type = "", *cur_where = "";
 
-#define NOTE()                                                                               \
-    fprintf(stderr, "PE %d: while testing %s on a %s target\n", me, cur_type, cur_where)
-#define TCHECK(c)                                                                            \
-    do {                                                                                     \
-        if (!(c))                                                                            \
-            NOTE();                                                                          \
-        CHECK(c);                                                                            \
-    } while (0)
-#define TCHECK_EQ(a, b)                                                                      \
-    do {                                                                                     \
-        if ((long long)(a) != (long long)(b))                                                \
-            NOTE();                                                                          \
-        CHECK_EQ(a, b);                                                                      \
-    } while (0)
+#define TCHECK(c) CHECK_WHILE(c, "testing %s on a %s target", cur_type, cur_where)
+#define TCHECK_EQ(a, b) CHECK_EQ_WHILE(a, b, "testing %s on a %s target", cur_type, cur_where)
 
 static void rec_set(int slot, long long v, int pe)
 {

@@ -14,12 +14,7 @@
 
 static const char *cur = "";
 
-#define TCHECK(c)                                                                            \
-    do {                                                                                     \
-        if (!(c))                                                                            \
-            fprintf(stderr, "PE %d: while testing %s\n", me, cur);                           \
-        CHECK(c);                                                                            \
-    } while (0)
+#define TCHECK(c) CHECK_WHILE(c, "testing %s", cur)
 
 /* The generic call returns the table's TYPE, not some other row's. */
 #define RETURNS(T, expr)                                                                     \

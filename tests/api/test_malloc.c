@@ -38,12 +38,7 @@ static struct slot slots[NS];
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static int op_no;
 
-#define SCHECK(c)                                                                            \
-    do {                                                                                     \
-        if (!(c))                                                                            \
-            fprintf(stderr, "PE %d: at random operation %d\n", me, op_no);                   \
-        CHECK(c);                                                                            \
-    } while (0)
+#define SCHECK(c) CHECK_WHILE(c, "doing random operation %d", op_no)
 
 /* xorshift64*: the same sequence on every PE. */
 static uint64_t rnd(void)

@@ -138,9 +138,8 @@ static void run_size(const struct sops *t, int kind)
     unsigned char *src, *dst;
 
     if (kind == HEAP) {
-        src = shmem_malloc(RSZ * E);
-        dst = shmem_malloc(DLEN * E);
-        CHECK(src != NULL && dst != NULL);
+        src = test_malloc(RSZ * E);
+        dst = test_malloc(DLEN * E);
     } else {
         src = t->static_src;
         dst = t->static_dst;

@@ -169,9 +169,8 @@ static void run_type(const struct tops *t, int kind)
     void *src, *dst;
 
     if (kind == HEAP) {
-        src = shmem_malloc(RSZ * t->esize);
-        dst = shmem_malloc(DLEN * t->esize);
-        CHECK(src != NULL && dst != NULL);
+        src = test_malloc(RSZ * t->esize);
+        dst = test_malloc(DLEN * t->esize);
     } else {
         src = t->static_src;
         dst = t->static_dst;

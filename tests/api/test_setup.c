@@ -85,8 +85,7 @@ static void check_working(void)
         shmem_long_atomic_inc(&counter, pe);
     shmem_barrier_all();
     CHECK_EQ(counter, n);
-    long *h = shmem_malloc(sizeof(long));
-    CHECK(h != NULL);
+    long *h = test_malloc(sizeof(long));
     shmem_free(h);
     shmem_barrier_all();
 }

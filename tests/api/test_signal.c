@@ -393,9 +393,8 @@ int main(void)
 {
     ring_init();
 
-    sig_heap = shmem_malloc(NSLOT * sizeof(uint64_t));
-    pay = shmem_malloc((size_t)NSLOT * REGB);
-    CHECK(sig_heap != NULL && pay != NULL);
+    sig_heap = test_malloc(NSLOT * sizeof(uint64_t));
+    pay = test_malloc((size_t)NSLOT * REGB);
     for (int i = 0; i < NSLOT; i++)
         sig_static[i] = sig_heap[i] = BASE;
     memset(pay, 0, (size_t)NSLOT * REGB);

@@ -69,12 +69,7 @@ static const char *cur_type = "";
 static const char *cur_cmp = "";
 
 #define TCHECK(c)                                                                            \
-    do {                                                                                     \
-        if (!(c))                                                                            \
-            fprintf(stderr, "PE %d: while testing %s with SHMEM_CMP_%s (stage %ld)\n", me,   \
-                    cur_type, cur_cmp, stage_id);                                            \
-        CHECK(c);                                                                            \
-    } while (0)
+    CHECK_WHILE(c, "testing %s with SHMEM_CMP_%s (stage %ld)", cur_type, cur_cmp, stage_id)
 
 static void poll_pause(void)
 {

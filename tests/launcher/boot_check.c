@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,116 @@ static void mode_progress(int n, const char *go)
     finish();
 }
 
+/* Creates DIR/NAME.RANK, a sign to the other PEs. */
+static void touch(const char *dir, const char *name, int rank, long content)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%d", dir, name, rank);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%ld\n", content) < 0 || fclose(f))
+        FAIL("cannot write %s", path);
+}
+
+/* Waits until DIR/NAME.RANK exists; returns what it holds. */
+static long await_file(const char *dir, const char *name, int rank)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%d", dir, name, rank);
+    struct timespec poll = { 0, 5 * 1000 * 1000 };
+    long v = 0;
+    for (;;) {
+        FILE *f = fopen(path, "r");
+        int got = f ? fscanf(f, "%ld", &v) : 0;
+        if (f)
+            fclose(f);
+        if (got == 1)
+            return v;
+        nanosleep(&poll, NULL);
+    }
+}
+
+/* Every PE leaves a partial line ("partial-end-R", no newline), even-numbered
+ * ones on stdout, odd-numbered ones on stderr; once all have (DIR/said.R), PE
+ * VICTIM ends as HOW says (kill, exit, nofinalize, abort) while the others wait
+ * in a barrier. oshrun must pass on every partial line, whole and ended, before
+ * its verdict. */
+static void mode_partial_end(const char *how, int victim, const char *dir)
+{
+    char text[64];
+    int n = snprintf(text, sizeof text, "partial-end-%d", info.rank);
+    if (write(1 + info.rank % 2, text, (size_t)n) != n)
+        FAIL("write failed");
+    if (info.rank != victim) {
+        touch(dir, "said", info.rank, 0);
+        finish();
+    }
+    for (int r = 0; r < info.size; r++)
+        if (r != victim)
+            await_file(dir, "said", r);
+    if (!strcmp(how, "kill"))
+        raise(SIGKILL);
+    if (!strcmp(how, "exit"))
+        exit(3);
+    if (!strcmp(how, "nofinalize"))
+        exit(0);
+    if (!strcmp(how, "abort"))
+        boot->abort(4, "disk on fire");
+    FAIL("unknown way to end '%s'", how);
+}
+
+/* Some PEs end, or hang, before shmem_init: with SET odd, the odd-numbered ones;
+ * with SET rest, all but PE 0 (PE 0 alone at one PE). The others start, say so
+ * (DIR/in.R) and wait. Once they all have, the late PEs exit 0, each written to
+ * DIR/gone.R first; the last of them waits until oshrun has reaped the others
+ * (their pids gone), then ends as HOW says: kill, exit (status 3), or hang (after
+ * creating DIR/hung.R), for the test to end the job. A PE exiting 0 ends no job
+ * while none waits in a setup exchange, so the verdict comes from the last late
+ * PE, and every late PE has ended (or hangs) by then. */
+static void mode_late(const char *set, const char *how, const char *dir)
+{
+    const char *re = getenv("SHOAL_RANK"), *se = getenv("SHOAL_SIZE");
+    if (!re || !se || !dir)
+        FAIL("late mode needs SHOAL_RANK, SHOAL_SIZE and a DIR argument");
+    int rank = atoi(re), size = atoi(se);
+    bool odd = !strcmp(set, "odd");
+    const char *piddir = getenv("BOOT_CHECK_PIDDIR");
+#define IS_LATE(r) (size == 1 || (odd ? (r) % 2 == 1 : (r) > 0))
+    if (!IS_LATE(rank)) {
+        start();
+        touch(dir, "in", rank, 0);
+        for (;;)
+            pause();
+    }
+    if (piddir) /* as start() would: no late PE may outlive the job either */
+        touch(piddir, "pe", rank, (long)getpid());
+    int last = size - 1;
+    while (!IS_LATE(last))
+        last--;
+    for (int r = 0; r < size; r++)
+        if (!IS_LATE(r))
+            await_file(dir, "in", r);
+    if (rank != last) {
+        touch(dir, "gone", rank, (long)getpid());
+        exit(0);
+    }
+    struct timespec poll = { 0, 5 * 1000 * 1000 };
+    for (int r = 0; r < last; r++)
+        if (IS_LATE(r))
+            while (kill((pid_t)await_file(dir, "gone", r), 0) == 0)
+                nanosleep(&poll, NULL);
+#undef IS_LATE
+    if (!strcmp(how, "kill"))
+        raise(SIGKILL);
+    if (!strcmp(how, "exit"))
+        exit(3);
+    if (!strcmp(how, "hang")) {
+        touch(dir, "hung", rank, 0);
+        for (;;)
+            pause();
+    }
+    FAIL("unknown way to end '%s'", how);
+}
+
 /* One line per PE: its CPUs, what oshrun said about them, its directory and
  * the variable named by the argument. */
 static void mode_where(const char *var)
@@ -270,6 +381,8 @@ int main(int argc, char **argv)
         mode_lost_contact();
     if (!strcmp(mode, "noinit"))
         return 0;
+    if (!strcmp(mode, "late"))
+        mode_late(a2, a3, argc > 4 ? argv[4] : NULL);
     if (!strcmp(mode, "noinit-one")) {
         /* PE RANK leaves without shmem_init while the others wait for it. */
         const char *r = getenv("SHOAL_RANK"), *s = getenv("SHOAL_SIZE");
@@ -296,6 +409,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         finish();
     }
+    if (!strcmp(mode, "partial-end"))
+        mode_partial_end(a2, target(a3), argc > 4 ? argv[4] : ".");
     if (!strcmp(mode, "stdin"))
         mode_stdin();
     if (!strcmp(mode, "progress"))

@@ -64,6 +64,21 @@ expect_err_lines() {
     n=$(grep -Ec -- "$1" "$T/err")
     [ "$n" -eq "$2" ] || fail "stderr has $n lines matching /$1/, expected $2"
 }
+# expect_before_verdict FILE VERDICT LINE...: VERDICT (a regex) matches FILE's last
+# line, and each LINE is a whole line of FILE before it.
+expect_before_verdict() {
+    local f=$1 v=$2 l n last
+    shift 2
+    last=$(wc -l <"$f")
+    n=$(grep -nE -- "$v" "$f" | head -1 | cut -d: -f1)
+    [ -n "$n" ] || fail "no verdict /$v/"
+    [ "$n" -eq "$last" ] || fail "output after the verdict"
+    for l in "$@"; do
+        n=$(grep -nxF -- "$l" "$f" | head -1 | cut -d: -f1)
+        [ -n "$n" ] || fail "no whole line '$l'"
+        [ "$n" -lt "$last" ] || fail "'$l' after the verdict"
+    done
+}
 expect_no_err() { [ ! -s "$T/err" ] || fail "unexpected stderr"; }
 # Time limits stretch by SHOAL_TEST_TIMEOUT_SCALE (a slow or loaded machine).
 scaled_ms() { awk -v s="${SHOAL_TEST_TIMEOUT_SCALE:-1}" -v t="$1" 'BEGIN { printf "%d", t * s * 1000 }'; }
@@ -246,6 +261,83 @@ partial)
         osh -n 1 "$CHECK" partial
         [ "$(od -c "$T/out")" = "$(printf 'partial-0' | od -c)" ] || fail "untagged output not passed on as is"
     fi
+    ;;
+partial_end)
+    # Every PE leaves a partial line (even PEs on stdout, odd ones on stderr); then
+    # PE LAST dies. oshrun passes each on whole, on a line of its own, before the
+    # verdict, and nothing after it. Into one file (2>&1), as on a terminal, then
+    # tagged, then into separate files.
+    mkdir "$T/said"
+    for how in kill exit nofinalize abort; do
+        case $how in
+        kill) want=137 verdict="^oshrun: PE $LAST \(pid [0-9]+\) was killed by signal 9 \(Killed\); ending the job$" ;;
+        exit) want=3 verdict="^oshrun: PE $LAST \(pid [0-9]+\) exited with status 3; ending the job$" ;;
+        nofinalize) want=1 verdict="^oshrun: PE $LAST \(pid [0-9]+\) exited without calling shmem_finalize; ending the job$" ;;
+        abort) want=4 verdict="^oshrun: PE $LAST aborted \(exit status 4\); ending the job$" ;;
+        esac
+        rm -f "$T/said"/*
+        run bash -c '"$@" 2>&1' - "$OSHRUN" -n "$NP" "$CHECK" partial-end "$how" "$LAST" "$T/said"
+        expect_rc "$want"
+        lines=()
+        for ((r = 0; r < NP; r++)); do lines+=("partial-end-$r"); done
+        [ "$how" = abort ] && lines+=("disk on fire")
+        expect_before_verdict "$T/out" "$verdict" "${lines[@]}"
+    done
+    rm -f "$T/said"/*
+    run bash -c '"$@" 2>&1' - "$OSHRUN" -n "$NP" --tag-output "$CHECK" partial-end kill "$LAST" "$T/said"
+    expect_rc 137
+    lines=()
+    for ((r = 0; r < NP; r++)); do lines+=("[$r] partial-end-$r"); done
+    expect_before_verdict "$T/out" "^oshrun: PE $LAST .*killed by signal 9" "${lines[@]}"
+    rm -f "$T/said"/*
+    osh -n "$NP" "$CHECK" partial-end kill "$LAST" "$T/said"
+    expect_rc 137
+    lines=()
+    for ((r = 1; r < NP; r += 2)); do lines+=("partial-end-$r"); done
+    expect_before_verdict "$T/err" "^oshrun: PE $LAST .*killed by signal 9" "${lines[@]}"
+    for ((r = 0; r < NP; r += 2)); do grep -qxF "partial-end-$r" "$T/out" || fail "stdout lacks the line partial-end-$r"; done
+    [ "$(tail -c 1 "$T/out" | od -An -c | tr -d ' ')" = '\n' ] || fail "stdout's last line was not ended"
+    ;;
+late)
+    # PEs that end or hang before shmem_init are named, and only they: "odd", the
+    # odd-numbered PEs (PE 0 alone at one PE); "rest", all but PE 0.
+    odd=$(seq 1 2 "$LAST" | paste -sd, | sed 's/,/, /g')
+    if [ "$LAST" -ge 3 ]; then rest="1-$LAST"; else rest=$(seq 1 "$LAST" | paste -sd, | sed 's/,/, /g'); fi
+    if [ "$NP" -eq 1 ]; then odd=0 rest=0; fi
+    named() { case $1 in *[,-]*) echo "PEs $1" ;; *) echo "PE $1" ;; esac; }
+    last_odd=$((NP == 1 ? 0 : LAST - (1 - LAST % 2)))
+    for how in kill exit; do
+        rm -rf "$T/late" && mkdir "$T/late"
+        osh -n "$NP" "$CHECK" late odd "$how" "$T/late"
+        if [ "$how" = kill ]; then
+            expect_rc 137
+            expect_err "^oshrun: PE $last_odd \(pid [0-9]+\) was killed by signal 9 \(Killed\); ending the job$"
+        else
+            expect_rc 3
+            expect_err "^oshrun: PE $last_odd \(pid [0-9]+\) exited with status 3; ending the job$"
+        fi
+        expect_err "^oshrun: $(named "$odd") never connected to oshrun \(did the program call shmem_init\?\)$"
+        expect_err_lines 'never connected' 1
+        expect_within 10
+    done
+    # Stopped from outside (here SIGTERM), PEs still running are named too.
+    rm -rf "$T/late" && mkdir "$T/late"
+    CMD="$OSHRUN -n $NP $CHECK late rest hang $T/late"
+    rm -f "$BOOT_CHECK_PIDDIR"/pe.*
+    "$OSHRUN" -n "$NP" "$CHECK" late rest hang "$T/late" </dev/null >"$T/out" 2>"$T/err" &
+    bg=$!
+    limit=$(($(date +%s%3N) + $(scaled_ms 20)))
+    until compgen -G "$T/late/hung.*" >/dev/null; do
+        if ! kill -0 "$bg" 2>/dev/null || [ "$(date +%s%3N)" -gt "$limit" ]; then
+            kill -KILL "$bg" 2>/dev/null
+            wait "$bg"
+            fail "the last late PE did not start to hang"
+        fi
+        sleep 0.02
+    done
+    signal_job TERM 143
+    expect_err "^oshrun: got signal 15 \(Terminated\); ending the job$"
+    expect_err "^oshrun: $(named "$rest") never connected to oshrun \(did the program call shmem_init\?\)$"
     ;;
 stdin)
     printf 'alpha\nbeta\n' >"$T/in"

@@ -113,8 +113,7 @@ int main(int argc, char **argv)
     int me = shmem_my_pe(), npes = shmem_n_pes();
     int compute = argc > 1 && strcmp(argv[1], "compute") == 0;
     CHECK(npes <= 64);
-    struct region *reg = shmem_malloc(sizeof *reg * (size_t)npes);
-    CHECK(reg != NULL);
+    struct region *reg = test_malloc(sizeof *reg * (size_t)npes);
     struct region *mine = &reg[me]; /* this PE's slot at every target */
     shmem_ctx_t side;
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &side), 0);

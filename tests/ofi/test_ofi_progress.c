@@ -122,8 +122,7 @@ int main(int argc, char **argv)
         return 0;
     }
     int compute = argc > 1 && strcmp(argv[1], "compute") == 0;
-    unsigned char *data = shmem_malloc(LEN);
-    CHECK(data != NULL);
+    unsigned char *data = test_malloc(LEN);
     memset(data, 0x5a + me, LEN);
     shmem_barrier_all();
     if (me == 0) {

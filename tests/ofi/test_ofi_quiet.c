@@ -64,11 +64,10 @@ int main(void)
     int targets = npes - 1;
     per = targets ? SMALL / targets : 0;
     region = (size_t)per * WORDS * sizeof(long);
-    small = shmem_malloc(region * (size_t)npes);
-    medium = shmem_malloc((size_t)MEDIUM * (size_t)npes);
-    large = shmem_malloc((size_t)LARGE * (size_t)npes);
-    char *large_src = shmem_malloc(LARGE);
-    CHECK(small && medium && large && large_src);
+    small = test_malloc(region * (size_t)npes);
+    medium = test_malloc((size_t)MEDIUM * (size_t)npes);
+    large = test_malloc((size_t)LARGE * (size_t)npes);
+    char *large_src = test_malloc(LARGE);
     shmem_ctx_t side;
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &side), 0);
     long buf[WORDS];

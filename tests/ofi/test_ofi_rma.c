@@ -114,8 +114,7 @@ static void session_round(unsigned char *dst)
 int main(void)
 {
     ring_init();
-    unsigned char *dst = shmem_malloc(BIG), *sym = shmem_malloc(BIG);
-    CHECK(dst && sym);
+    unsigned char *dst = test_malloc(BIG), *sym = test_malloc(BIG);
     int round = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int nbi = 0; nbi < 2; nbi++) {

@@ -13,9 +13,8 @@ static long *src, *dst; /* symmetric, npes * COLL_MAX_N each */
 
 void coll_setup(int npes)
 {
-    src = shmem_malloc((size_t)npes * COLL_MAX_N * sizeof *src);
-    dst = shmem_malloc((size_t)npes * COLL_MAX_N * sizeof *dst);
-    CHECK(src && dst);
+    src = test_malloc((size_t)npes * COLL_MAX_N * sizeof *src);
+    dst = test_malloc((size_t)npes * COLL_MAX_N * sizeof *dst);
 }
 
 void coll_teardown(void)

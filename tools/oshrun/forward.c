@@ -1,7 +1,7 @@
 /* Passing the PEs' output on, and oshrun's input in. Output goes out as it
  * arrives, cut at line ends so that lines of different PEs do not mix; a line
  * longer than the buffer, or one left unfinished for a moment, is passed on in
- * pieces. */
+ * pieces, and ended before another PE's text (or a verdict) follows it. */
 #include "oshrun.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define STREAM_BUF 65536
@@ -40,16 +41,34 @@ static void write_out(int fd, const char *p, size_t n)
     }
 }
 
-/* The stream whose last line is still open (no newline yet) on its destination,
- * with --tag-output: another PE's text must start a new line. */
-static const struct stream *open_line;
-
-/* Passes on n bytes; with --tag-output every line starts with its "[PE] " prefix.
- * A piece that ends mid-line leaves the line open for the same stream to go on. */
-static void pass_on(const struct job *j, const struct pe *pe, const struct stream *s,
-                    const char *p, size_t n)
+void streams_init(struct job *j)
 {
+    struct stat o, e;
+    j->one_dest =
+            !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+}
+
+static const struct stream **open_slot(struct job *j, int dest)
+{
+    return &j->open_line[j->one_dest ? 1 : dest];
+}
+
+/* Passes on n > 0 bytes of s. Another PE's line left open on the same
+ * destination is ended first (a newline), so that text of two PEs never shares a
+ * line; untagged, the PE's own other stream may go on with it, as it would
+ * without oshrun. With --tag-output every line starts with its "[PE] " prefix.
+ * A piece that ends mid-line leaves the line open for s to go on. */
+static void pass_on(struct job *j, const struct pe *pe, const struct stream *s, const char *p,
+                    size_t n)
+{
+    const struct stream **open = open_slot(j, s->dest);
+    bool line_start = *open != s;
+    bool cut = *open && line_start &&
+            (j->opt.tag_output || (*open != &pe->out && *open != &pe->err));
+    *open = p[n - 1] == '\n' ? NULL : s;
     if (!j->opt.tag_output) {
+        if (cut)
+            write_out(s->dest, "\n", 1);
         write_out(s->dest, p, n);
         return;
     }
@@ -69,11 +88,8 @@ static void pass_on(const struct job *j, const struct pe *pe, const struct strea
             return;
     }
     char *o = scratch;
-    if (open_line && open_line != s && open_line->dest == s->dest) {
+    if (cut)
         *o++ = '\n';
-        open_line = NULL;
-    }
-    bool line_start = open_line != s;
     const char *end = p + n;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -91,23 +107,37 @@ static void pass_on(const struct job *j, const struct pe *pe, const struct strea
             p++;
         }
     }
-    if (line_start && open_line == s)
-        open_line = NULL;
-    else if (!line_start)
-        open_line = s;
     write_out(s->dest, scratch, (size_t)(o - scratch));
+}
+
+/* Ends the open line on dest, if any. */
+static void end_line(struct job *j, int dest)
+{
+    const struct stream **open = open_slot(j, dest);
+    if (*open) {
+        write_out((*open)->dest, "\n", 1);
+        *open = NULL;
+    }
+}
+
+/* Passes on the partial line s holds, as it is. */
+static void pass_held(struct job *j, struct pe *pe, struct stream *s)
+{
+    if (s->len)
+        pass_on(j, pe, s, s->buf, s->len);
+    s->len = 0;
+    s->held_since = 0;
 }
 
 void stream_flush_close(struct job *j, struct pe *pe, struct stream *s)
 {
     if (s->fd < 0)
         return;
-    if (s->len)
-        pass_on(j, pe, s, s->buf, s->len);
-    if (open_line == s) { /* the next prefix must start a line */
-        write_out(s->dest, "\n", 1);
-        open_line = NULL;
-    }
+    pass_held(j, pe, s);
+    /* Tagged, the stream's last line ends with it. Untagged, a single PE's output
+     * is passed on as it is; another PE's text still starts a line of its own. */
+    if (j->opt.tag_output && *open_slot(j, s->dest) == s)
+        end_line(j, s->dest);
     close(s->fd);
     s->fd = -1;
     if (s->file >= 0)
@@ -115,8 +145,6 @@ void stream_flush_close(struct job *j, struct pe *pe, struct stream *s)
     s->file = -1;
     free(s->buf);
     s->buf = NULL;
-    s->len = 0;
-    s->held_since = 0;
 }
 
 /* Reads what the pipe has (once, or until it is empty when drain is set) and
@@ -160,9 +188,7 @@ static double flush_held(struct job *j, struct pe *pe, struct stream *s, double 
         return 0;
     if (now - s->held_since < PARTIAL_GRACE_S)
         return s->held_since + PARTIAL_GRACE_S;
-    pass_on(j, pe, s, s->buf, s->len);
-    s->len = 0;
-    s->held_since = 0;
+    pass_held(j, pe, s);
     return 0;
 }
 
@@ -178,6 +204,19 @@ double streams_flush_held(struct job *j, double now)
             next = b;
     }
     return next;
+}
+
+void streams_settle(struct job *j)
+{
+    for (int r = 0; r < j->size; r++) {
+        struct pe *pe = &j->pes[r];
+        stream_read(j, pe, &pe->out, true);
+        stream_read(j, pe, &pe->err, true);
+        pass_held(j, pe, &pe->out);
+        pass_held(j, pe, &pe->err);
+    }
+    end_line(j, 1);
+    end_line(j, 2);
 }
 
 /* The chunk is done once every open pipe has taken it; then stdin is read again. */

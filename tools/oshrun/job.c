@@ -29,28 +29,81 @@ void kill_pes(struct job *j, int sig)
         killpg(j->pgid, sig);
 }
 
-void job_end(struct job *j, int status, int sig, const char *fmt, ...)
+/* A started PE that never connected to oshrun has not called shmem_init (or is
+ * stuck before it). Those still running count only with running: otherwise they
+ * may merely be slower to start than the PE whose failure ends the job. */
+static bool unconnected(const struct pe *pe, bool running)
+{
+    return pe->pid && !pe->hello && (pe->exited || running);
+}
+
+/* Names them on one line: "PEs 2, 3 never connected ...", runs of three or more as "4-7". */
+static void report_unconnected(const struct job *j, bool running)
+{
+    char *list = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    if (!f)
+        return;
+    int count = 0;
+    for (int r = 0; r < j->size; r++) {
+        if (!unconnected(&j->pes[r], running))
+            continue;
+        int last = r;
+        while (last + 1 < j->size && unconnected(&j->pes[last + 1], running))
+            last++;
+        if (last - r >= 2) {
+            fprintf(f, "%s%d-%d", count ? ", " : "", r, last);
+        } else {
+            for (int q = r; q <= last; q++)
+                fprintf(f, "%s%d", count || q > r ? ", " : "", q);
+        }
+        count += last - r + 1;
+        r = last;
+    }
+    fclose(f);
+    if (count)
+        dprintf(2,
+                "oshrun: PE%s %s never connected to oshrun (did the program call "
+                "shmem_init?)\n",
+                count > 1 ? "s" : "", list);
+    free(list);
+}
+
+static void end_job(struct job *j, bool running, int status, int sig, const char *fmt,
+                    va_list ap)
 {
     if (j->ending)
         return;
     j->ending = true;
     j->status = status;
     /* What the PEs printed before the failure comes before the verdict. */
-    for (int r = 0; r < j->size; r++) {
-        stream_read(j, &j->pes[r], &j->pes[r].out, true);
-        stream_read(j, &j->pes[r], &j->pes[r].err, true);
-    }
+    streams_settle(j);
     char *msg;
-    va_list ap;
-    va_start(ap, fmt);
     if (vasprintf(&msg, fmt, ap) < 0)
         msg = NULL;
-    va_end(ap);
     dprintf(2, "oshrun: %s; ending the job\n", msg ? msg : fmt);
     free(msg);
+    report_unconnected(j, running);
     kill_pes(j, sig);
     j->kill_at = now_s() + KILL_GRACE_S;
     stdin_close_all(j);
+}
+
+void job_end(struct job *j, int status, int sig, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    end_job(j, false, status, sig, fmt, ap);
+    va_end(ap);
+}
+
+void job_stop(struct job *j, int status, int sig, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    end_job(j, true, status, sig, fmt, ap);
+    va_end(ap);
 }
 
 void pe_reaped(struct job *j, struct pe *pe, int wstatus)
@@ -176,7 +229,7 @@ void report_timeout(struct job *j)
     size_t len = 0;
     FILE *f = open_memstream(&list, &len);
     if (!f) {
-        job_end(j, 124, SIGTERM, "the job ran longer than --timeout %g s", j->opt.timeout);
+        job_stop(j, 124, SIGTERM, "the job ran longer than --timeout %g s", j->opt.timeout);
         return;
     }
     bool any = false;
@@ -202,7 +255,7 @@ void report_timeout(struct job *j)
         any |= count > 0;
     }
     fclose(f);
-    job_end(j, 124, SIGTERM, "the job ran longer than --timeout %g s; still running: %s",
-            j->opt.timeout, list);
+    job_stop(j, 124, SIGTERM, "the job ran longer than --timeout %g s; still running: %s",
+             j->opt.timeout, list);
     free(list);
 }

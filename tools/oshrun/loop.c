@@ -118,7 +118,7 @@ static void on_signals(struct job *j)
         } else {
             if (sig == SIGQUIT)
                 ask_reports(j);
-            job_end(j, 128 + sig, sig, "got signal %d (%s)", sig, strsignal(sig));
+            job_stop(j, 128 + sig, sig, "got signal %d (%s)", sig, strsignal(sig));
         }
     }
 }

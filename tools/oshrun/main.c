@@ -53,17 +53,20 @@ int main(int argc, char **argv)
                                 .out = { .fd = -1, .dest = 1, .file = -1 },
                                 .err = { .fd = -1, .dest = 2, .file = -1 } };
     setup_signals(&j);
+    streams_init(&j);
     if (j.opt.timeout > 0)
         j.timeout_at = now_s() + j.opt.timeout;
     spawn_pes(&j);
     run_job(&j);
-    if (j.never_connected && !j.ending)
+    if (j.never_connected && !j.ending) {
+        streams_settle(&j); /* a PE's last line may be open */
         fprintf(stderr,
                 "oshrun: warning: %d of %d PEs exited without ever calling shmem_init; if "
                 "%s is not an OpenSHMEM program linked with Shoal, each of its processes ran "
                 "alone instead of as one job (build it with oshcc, or start it with the "
                 "launcher of the OpenSHMEM it was built with)\n",
                 j.never_connected, j.size, j.opt.argv[0]);
+    }
     stdin_close_all(&j);
     bind_plan_free(&j.bind);
     free(j.pes);

@@ -134,6 +134,10 @@ struct job {
     char *stdin_buf;
     size_t stdin_len;
     int never_connected; /* PEs that exited 0 without calling shmem_init */
+    /* By destination fd (1, 2): the stream whose text there ends mid-line, if any.
+     * When stdout and stderr are one file (a terminal, 2>&1), slot 1 serves both. */
+    const struct stream *open_line[3];
+    bool one_dest; /* stdout and stderr are one file */
 
     bool ending;       /* a verdict is in; PEs are being killed */
     int status;        /* oshrun's exit status */
@@ -169,8 +173,12 @@ void setup_signals(struct job *j);
 void await_exit(struct job *j, struct pe *pe);
 void run_job(struct job *j);
 
-/* job.c */
+/* job.c: job_end for a PE's failure or oshrun's own; job_stop when the job is
+ * ended from outside (--timeout, a signal to oshrun), where PEs still running
+ * that never connected are named as well as those that ended without connecting. */
 void job_end(struct job *j, int status, int sig, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+void job_stop(struct job *j, int status, int sig, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 void kill_pes(struct job *j, int sig);
 /* Each PE names the Shoal routine it is in (SIGUSR1 or SIGQUIT to oshrun, --timeout). */
@@ -188,10 +196,15 @@ void chan_close(struct pe *pe);
 void remove_pe_regions(const struct pe *pe);
 
 /* forward.c */
+/* Notes whether oshrun's stdout and stderr are one file (open lines are then shared). */
+void streams_init(struct job *j);
 void stream_read(struct job *j, struct pe *pe, struct stream *s, bool drain);
 void stream_flush_close(struct job *j, struct pe *pe, struct stream *s);
 /* Passes on partial lines held longer than the grace; returns the next deadline (0 = none). */
 double streams_flush_held(struct job *j, double now);
+/* Passes on all the PEs have written so far, unfinished lines too, and ends any
+ * open line: a message of oshrun's own then follows the PEs' output on a line of its own. */
+void streams_settle(struct job *j);
 void stdin_read(struct job *j);
 void stdin_write(struct job *j, struct pe *pe);
 void stdin_close(struct job *j, struct pe *pe);

@@ -195,9 +195,11 @@ static void on_abort(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
                      const unsigned char *payload)
 {
     int status = h->arg & 0xff; /* what the exit status of the PE itself would be */
-    /* The PE's message is a complete line of its own ("shoal: PE n: routine: ..."). */
+    /* The PE's message is a complete line of its own ("shoal: PE n: routine: ..."),
+     * after what the PEs printed before it. */
     if (h->len) {
-        fprintf(stderr, "%.*s\n", (int)h->len, (const char *)payload);
+        streams_settle(j);
+        dprintf(2, "%.*s\n", (int)h->len, (const char *)payload);
         job_end(j, status, SIGTERM, "PE %d aborted (exit status %d)", pe->rank, status);
     } else
         job_end(j, status, SIGTERM, "PE %d called shmem_global_exit(%d)", pe->rank, h->arg);

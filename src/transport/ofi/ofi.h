@@ -13,6 +13,7 @@
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -117,14 +118,15 @@ struct ofi_ctx {
     int more_pending; /* a posted put still carries FI_MORE: flush before waits */
     int more_pe;      /* where the flush goes: the last batched put's target */
     uint64_t more_addr, more_key;
-    /* Fence (ofi_order.c): while fence_pending, a put or AMO first calls
-     * ofi_fence_wait. fence_full: it waits for every earlier operation (counters, or
-     * AMOs before the fence); otherwise only a target in dirty from before the fence
-     * (fence_owed of them) waits, for one read to it. epoch: fences so far, plus 1.
-     * amos_out: AMOs left in flight since the last full wait. */
-    int fence_pending, fence_full, amos_out;
-    int amos_local; /* some of them to this node's PEs, which puts reach by stores */
+    /* Fence (ofi_order.c): what the last fences owe the next put or AMO, which
+     * calls ofi_fence_wait while it is not 0: OFI_FENCE_ALL, a wait for every
+     * earlier operation (counters, or AMOs before the fence); otherwise the number
+     * of targets in dirty from before the fence, each owed one read by the first
+     * put or AMO to it. epoch: fences so far, plus 1. amos_out: AMOs left in flight
+     * since the last full wait. */
     unsigned fence_owed;
+    int amos_out;
+    int amos_local; /* some of them to this node's PEs, which puts reach by stores */
     uint64_t epoch;
     int direct_pending; /* a direct put's source may still be read: local
                                        completion must wait for the write counter */
@@ -455,7 +457,9 @@ void ofi_wait_writes(struct ofi_ctx *c, const char *what);
 void ofi_wait_writes_local(struct ofi_ctx *c, const char *what);
 /* Writes of c known to be visible at their targets. */
 uint64_t ofi_writes_done(struct ofi_ctx *c);
-/* What a fence of c owes a put or AMO to pe (c->fence_pending): every earlier
+/* c->fence_owed that waits for every earlier operation, not for targets one by one. */
+#define OFI_FENCE_ALL UINT_MAX
+/* What a fence of c owes a put or AMO to pe (c->fence_owed): every earlier
  * operation, or (quiet_read) the earlier puts to pe. */
 void ofi_fence_wait(struct ofi_ctx *c, int pe);
 /* quiet_read: waits until c's puts to pe are visible there (one read). */
@@ -564,7 +568,7 @@ static inline void ofi_before_write(struct ofi_ctx *c, int pe)
 {
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
-    if (SHOAL_UNLIKELY(c->fence_pending))
+    if (SHOAL_UNLIKELY(c->fence_owed))
         ofi_fence_wait(c, pe);
 }
 

@@ -99,7 +99,7 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
     if (!b->slot) {
         /* The fence a bundle would owe, and the slot, are waited for before it is
          * marked open: waits progress, and progress flushes open bundles. */
-        if (SHOAL_UNLIKELY(c->fence_pending))
+        if (SHOAL_UNLIKELY(c->fence_owed))
             ofi_fence_wait(c, pe);
         struct ofi_slot *s = ofi_slot_get(c);
         if (!c->bundling)

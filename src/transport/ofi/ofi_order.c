@@ -33,12 +33,12 @@
  *   epoch (the put that paid is usually to it), so fence costs O(1) and a settle
  *   never walks the set. AMOs are not ordered with puts by those reads: a fence
  *   after AMOs left in flight since the last full wait (amos_out) makes the
- *   next put or AMO wait for every earlier operation, as before (fence_full).
+ *   next put or AMO wait for every earlier operation, as before (OFI_FENCE_ALL).
  *   Asking the read counter whether they are done would cost a provider progress
  *   call per fence, which in an "AMO flag" loop finds the last flag still in
  *   flight: measured 1.4x slower per message at 4 PEs;
  * - counters: no per-target completion; the next put or AMO waits for every
- *   earlier operation (fence_full).
+ *   earlier operation (OFI_FENCE_ALL).
  * Puts to this PE and the PEs of its node are stores, which no lazy wait can hold
  * back: AMOs the network still carries there (amos_local) complete at the fence. */
 #include "transport/ofi/ofi.h"
@@ -92,8 +92,8 @@ static void settle(struct ofi_ctx *c)
     unsigned n = c->ndirty;
     SHOAL_LOG(OFI, TRACE, "settling puts to %u PEs", n);
     c->ndirty = 0;
-    c->fence_owed = 0; /* no PE is left in dirty */
-    c->fence_pending = c->fence_full;
+    if (c->fence_owed != OFI_FENCE_ALL)
+        c->fence_owed = 0; /* no PE is left in dirty */
     for (unsigned i = 0; i < n; i++) {
         int pe = c->dirty[i];
         c->dirty_since[pe] = 0;
@@ -131,15 +131,15 @@ void ofi_settle_pe(struct ofi_ctx *c, int pe)
     uint64_t since = c->dirty_since[pe];
     if (since && since < c->epoch) {
         c->dirty_since[pe] = c->epoch;
-        if (--c->fence_owed == 0)
-            c->fence_pending = c->fence_full;
+        if (c->fence_owed != OFI_FENCE_ALL)
+            c->fence_owed--;
     }
 }
 
 void ofi_fence_wait(struct ofi_ctx *c, int pe)
 {
-    if (c->fence_full) {
-        c->fence_pending = c->fence_full = 0;
+    if (c->fence_owed == OFI_FENCE_ALL) {
+        c->fence_owed = 0;
         ofi_wait_issued(c);
         return;
     }
@@ -200,7 +200,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
         ofi_progress_others(c);
         ofi_backoff(&b);
     }
-    c->fence_pending = c->fence_full = 0;
+    c->fence_owed = 0;
     ofi_trigger_release(c);
     if (shoal.cfg.ofi_mr_cache <= 0)
         ofi_reg_release(c);
@@ -230,14 +230,15 @@ void ofi_fence(struct shoal_ctx *ctx)
     if (ofi.writes_ordered) {
         /* The provider orders them. */
     } else if (ofi.quiet_read && !c->amos_out) {
-        /* Every PE in dirty now owes a settle to the next put or AMO to it. */
+        /* Every PE in dirty now owes a settle to the next put or AMO to it, unless
+         * an earlier fence's wait for everything still stands. */
         if (c->ndirty) {
             c->epoch++;
-            c->fence_owed = c->ndirty;
-            c->fence_pending = 1;
+            if (c->fence_owed != OFI_FENCE_ALL)
+                c->fence_owed = c->ndirty;
         }
     } else if (c->writes != ofi_writes_done(c) || c->reads != fi_cntr_read(c->rcntr)) {
-        c->fence_pending = c->fence_full = 1;
+        c->fence_owed = OFI_FENCE_ALL;
     }
     ofi_unlock(c);
 }

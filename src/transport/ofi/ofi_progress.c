@@ -393,11 +393,12 @@ static int progress_all(int flush)
 
 void ofi_progress(void)
 {
-    /* A clock read on every poll of a wait would cost a few percent of it: every
-     * 8th poll, about 10 us apart, marks a spinning PE busy all the same. */
-    static __thread unsigned polls;
-    if (polls++ % 8 == 0)
-        ofi_pe_busy();
+    /* A thread polling in a wait is busy: marked on every poll, as one poll that
+     * serves a peer's get costs 10-50 us of socket calls on a virtual machine,
+     * and marks 8 polls apart left OFI_PE_BUSY_NS gaps that woke the thread
+     * beside it (a clock read is tens of ns). */
+    if (ofi.progress_running)
+        __atomic_store_n(&ofi.pe_busy_ns, ofi_now_ns(), __ATOMIC_RELAXED);
     if (ofi.progress_running && !shoal.own_core)
         __atomic_store_n(&ofi.pe_drove_ns, ofi_now_ns(), __ATOMIC_RELAXED);
     progress_all(1);
@@ -572,15 +573,14 @@ static void *progress_main(void *arg)
             sleep_polling(&away_ns);
             continue;
         }
-        away_ns = OFI_POLL_MIN_NS;
         uint64_t before = completions();
         if (!progress_all(0)) {
             /* A PE thread is in a wait on the default context and drives it:
-             * do not spin beside it for the lock. */
-            struct timespec t = { 0, OFI_POLL_MIN_NS };
-            nanosleep(&t, NULL);
+             * keep away from it as from a busy PE. */
+            sleep_polling(&away_ns);
             continue;
         }
+        away_ns = OFI_POLL_MIN_NS;
         if (ofi.progress_fd >= 0) {
             sleep_on_fd(completions() != before, &stuck_ns);
             continue;
