@@ -54,8 +54,8 @@ void shoal_trigger_quiet_check(const char *routine, shmem_ctx_t ctx);
 void shoal_debug_local(const char *routine, const void *buf);
 static inline void shoal_check_local(const char *routine, const void *buf)
 {
-    /* dev_paths first: the dispatcher tests it next, so the two share one load. */
-    if (SHOAL_UNLIKELY(shoal.dev_paths) && SHOAL_UNLIKELY(shoal.cfg.debug))
+    /* slow_paths first: the dispatcher tests it next, so the two share one load. */
+    if (SHOAL_UNLIKELY(shoal.slow_paths) && SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_debug_local(routine, buf);
 }
 

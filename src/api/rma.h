@@ -24,11 +24,14 @@ void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *so
 
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. The
  * same-node copy with no device in play is all that stays inline, behind one test of
- * shoal.dev_paths (on the cache line the resolution reads anyway). Forced inline down
- * from the API routines (GCC's unit-growth limit left them out of line in the big
- * rma_*.c files): shmem_long_p is then one load and one store, and putmem tail-calls
- * memcpy, as before the device work. The route resolves afresh (a few ns against a
- * network or device transfer), so that no local's address escapes the fast path. */
+ * shoal.slow_paths (on the cache line the resolution reads anyway); a get leaves it
+ * also where the network transport must be driven while a PE polls same-node memory
+ * with gets (SHOAL_PATHS_POLL: the MPI transport, which a get to itself, a local copy,
+ * would otherwise never enter). Forced inline down from the API routines (GCC's
+ * unit-growth limit left them out of line in the big rma_*.c files): shmem_long_p is
+ * then one load and one store, and putmem tail-calls memcpy, as before the device
+ * work. The route resolves afresh (a few ns against a network or device transfer), so
+ * that no local's address escapes the fast path. */
 static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
                                        const void *source, size_t len, int pe, int nbi)
 {
@@ -36,7 +39,8 @@ static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.dev_paths))
+    if (SHOAL_LIKELY(r.ptr != NULL) &&
+        SHOAL_LIKELY(!(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)))
         shoal_shm_copy(r.ptr, source, len);
     else
         shoal_put_route(fn, ctx, dest, source, len, pe, nbi);
@@ -49,7 +53,7 @@ static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.dev_paths))
+    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.slow_paths))
         shoal_shm_copy(dest, r.ptr, len);
     else
         shoal_get_route(fn, ctx, dest, source, len, pe, nbi);
@@ -118,7 +122,7 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
      * counters count them complete. */
     if (!r.ptr)
         shoal_tp_net_quiet(ctx);
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
         shoal_dev_quiet();
 }
 

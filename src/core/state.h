@@ -45,9 +45,11 @@ struct shoal_state {
      * SHOAL_PATHS_DEV when device memory is in play (a device heap,
      * SHMEM_ENABLE_DEVICE_AWARENESS, or SHMEM_DEBUG with a device runtime loaded: the
      * device-aware paths of transport/dev_route.c), SHOAL_PATHS_PCNTR when SHOAL_PCNTR
-     * counts every operation (transport/pcntr.c). One predictable branch when neither;
-     * beside the segments, on the cache line every RMA reads anyway. */
-    int dev_paths;
+     * counts every operation (transport/pcntr.c); gets alone when SHOAL_PATHS_POLL
+     * says the network transport must be driven while this PE copies from same-node
+     * memory (its local_poll). One predictable branch when none; beside the segments,
+     * on the cache line every RMA reads anyway. */
+    int slow_paths;
     struct shoal_seg seg[SHOAL_NSEGS];
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
@@ -90,6 +92,9 @@ struct shoal_state {
 };
 #define SHOAL_PATHS_DEV 1
 #define SHOAL_PATHS_PCNTR 2
+#define SHOAL_PATHS_POLL 4
+/* The bits that send every operation aside, not only gets. */
+#define SHOAL_PATHS_ALL_OPS (SHOAL_PATHS_DEV | SHOAL_PATHS_PCNTR)
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 #define SHOAL_SET_BOX_BYTES ((size_t)64 * 1024)
 

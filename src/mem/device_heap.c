@@ -101,7 +101,7 @@ void shoal_device_init(int local_index)
         shoal_fatal("shmem_init", "%s is set, but SHOAL_DEVICE=none",
                     size ? "SHMEM_SYMMETRIC_SIZE_DEVICE" : "SHMEM_ENABLE_DEVICE_AWARENESS");
     if (shoal_dev && (asked || c->debug))
-        shoal.dev_paths |= SHOAL_PATHS_DEV;
+        shoal.slow_paths |= SHOAL_PATHS_DEV;
     if (size)
         heap_create(c, size);
 }
@@ -125,6 +125,6 @@ void shoal_device_fini(void)
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;
     shoal.dev_stage = NULL;
-    shoal.dev_paths &= ~SHOAL_PATHS_DEV;
+    shoal.slow_paths &= ~SHOAL_PATHS_DEV;
     shoal_dev_shutdown();
 }

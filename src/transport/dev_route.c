@@ -1,4 +1,5 @@
-/* The device-aware forms of transport.h's dispatchers, taken when shoal.dev_paths is set.
+/* The device-aware forms of transport.h's dispatchers, taken when shoal.slow_paths has
+ * SHOAL_PATHS_DEV.
  *
  * Where the bytes go:
  *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node

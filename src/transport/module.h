@@ -11,8 +11,9 @@
 #include "core/state.h"
 #include "transport/transport.h"
 
-/* Raised whenever the ops table or the host table changes shape (2: dev_ifaces). */
-#define SHOAL_MODULE_VERSION 2
+/* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,
+ * 3: local_poll). */
+#define SHOAL_MODULE_VERSION 3
 
 struct shoal_module_host {
     int version;

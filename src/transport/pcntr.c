@@ -1,7 +1,8 @@
 /* Performance counters (shmemx_pcntr_*, api/pcntr.c) and the dispatchers' out-of-line
- * forms that feed them.
+ * forms that feed them, which also drive the network transport from same-node gets
+ * when it asks for that (SHOAL_PATHS_POLL).
  *
- * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.dev_paths, the flag the dispatchers
+ * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.slow_paths, the flag the dispatchers
  * of transport.h test anyway, so counting costs nothing while it is off. While it is
  * on, every put, get, AMO and put-with-signal leaves the inline path and comes here:
  * it is done, then counted in its context (one write or one read; put-with-signal
@@ -53,12 +54,17 @@ static void count(shmem_ctx_t ctx, int write, int net)
 
 static int counting(void)
 {
-    return shoal.dev_paths & SHOAL_PATHS_PCNTR;
+    return shoal.slow_paths & SHOAL_PATHS_PCNTR;
 }
 
 static int device(void)
 {
-    return shoal.dev_paths & SHOAL_PATHS_DEV;
+    return shoal.slow_paths & SHOAL_PATHS_DEV;
+}
+
+static int polling(void)
+{
+    return shoal.slow_paths & SHOAL_PATHS_POLL;
 }
 
 static int remote(const struct shoal_rref *r)
@@ -93,6 +99,10 @@ void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size
         shoal_tp_get_host(ctx, dst, r, len, nbi);
     if (counting())
         count(ctx, 0, nbi && remote(r));
+    /* A copy makes no network call: a PE polling same-node memory with gets would
+     * never serve its peers' operations that wait for its progress. */
+    if (polling() && !remote(r))
+        shoal.net->local_poll();
 }
 
 void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,

@@ -49,14 +49,17 @@ void shoal_transport_init(void)
     shoal_init_phase("starting the network transport");
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
-    /* Read once: the dispatchers' one flag then sends operations to be counted. */
+    /* Read once: the dispatchers' one flag then sends operations to be counted, and
+     * same-node gets to drive a network transport that needs it. */
     if (shoal.cfg.pcntr)
-        shoal.dev_paths |= SHOAL_PATHS_PCNTR;
+        shoal.slow_paths |= SHOAL_PATHS_PCNTR;
+    if (shoal.net->local_poll)
+        shoal.slow_paths |= SHOAL_PATHS_POLL;
 }
 
 void shoal_transport_fini(void)
 {
-    shoal.dev_paths &= ~SHOAL_PATHS_PCNTR;
+    shoal.slow_paths &= ~(SHOAL_PATHS_PCNTR | SHOAL_PATHS_POLL);
     shoal.net->fini();
     shoal.net = &shoal_net_none;
     shoal.net_provider = NULL;
@@ -167,7 +170,7 @@ void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
 {
     struct shoal_rref r = own(dest_sym, pe);
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_DEV))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_DEV))
         shoal_dev_put(SHMEM_CTX_DEFAULT, &r, src, len, 0);
     else
         r.tp->put(SHMEM_CTX_DEFAULT, r.seg, r.off, src, len, pe);
@@ -176,7 +179,7 @@ void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
 void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len)
 {
     struct shoal_rref r = own(src_sym, pe);
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_DEV))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_DEV))
         shoal_dev_get(SHMEM_CTX_DEFAULT, dst, &r, len, 0);
     else
         r.tp->get(SHMEM_CTX_DEFAULT, dst, r.seg, r.off, len, pe);

@@ -22,6 +22,7 @@
  *   fence          puts and AMOs to one PE issued after it land after those before;
  *   quiet          every operation of the context is complete at its target;
  *   progress       drives the provider, for peers' operations that target this PE;
+ *   local_poll     the same now and then, from gets that copied same-node memory;
  *   nap            sleeps up to us microseconds, waking early when network traffic
  *                  for this PE arrives (NULL: waits just sleep).
  * Operations take world PE numbers of PEs that this transport reaches. */
@@ -160,6 +161,11 @@ struct shoal_transport_ops {
     void (*session_start)(struct shoal_ctx *ctx, long options);
     void (*session_stop)(struct shoal_ctx *ctx);
     void (*progress)(void);
+    /* Called after each get served by a same-node copy, which makes no network call,
+     * for a transport whose peers' operations on this PE wait for this PE's progress
+     * (MPI), so that a PE polling same-node memory with gets still serves them; it
+     * makes progress now and then. NULL where none is needed: the gets stay inline. */
+    void (*local_poll)(void);
     /* The device memory it can reach on other nodes: bit 1u << SHOAL_DEV_IFACE_x
      * (device/device.h) for each way the device layer may offer a device heap (a host
      * alias, device-memory registration by interface); 0: none. shmem_init refuses a
@@ -277,9 +283,11 @@ void shoal_dev_quiet(void);
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
 
-/* The dispatchers' out-of-line forms, taken when shoal.dev_paths is set: they count
- * the operation when SHOAL_PCNTR is on, then take the device-aware path when device
- * memory is in play, the inline one otherwise (transport/pcntr.c). */
+/* The dispatchers' out-of-line forms, taken when shoal.slow_paths is set (gets) or has
+ * a bit of SHOAL_PATHS_ALL_OPS (the rest): they count the operation when SHOAL_PCNTR
+ * is on, then take the device-aware path when device memory is in play, the inline
+ * one otherwise; a get from same-node memory then drives the network transport when
+ * it asks for that (SHOAL_PATHS_POLL, ops->local_poll) (transport/pcntr.c). */
 void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
                     int nbi);
 void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
@@ -327,7 +335,7 @@ static inline void shoal_tp_get_host(shmem_ctx_t ctx, void *dst, const struct sh
 static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
                                 size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
         shoal_slow_put(ctx, r, src, len, nbi);
     else
         shoal_tp_put_host(ctx, r, src, len, nbi);
@@ -336,7 +344,7 @@ static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, con
 static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
                                 size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
+    if (SHOAL_UNLIKELY(shoal.slow_paths))
         shoal_slow_get(ctx, dst, r, len, nbi);
     else
         shoal_tp_get_host(ctx, dst, r, len, nbi);
@@ -387,7 +395,7 @@ static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
                                 enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
                                 uint64_t cmp, void *fetch, int nbi, int mo)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)) {
         shoal_slow_amo(ctx, r, op, type, v, cmp, fetch, nbi);
         return;
     }
@@ -422,7 +430,7 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
                                        const struct shoal_rref *sig, uint64_t signal,
                                        enum shoal_amo_op sig_op, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths)) {
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)) {
         shoal_slow_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
         return;
     }
@@ -435,7 +443,7 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
 static inline void shoal_tp_fence(shmem_ctx_t ctx)
 {
     /* A device copy is ordered before later puts only by completing it. */
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
         shoal_dev_quiet();
     shoal_shm_fence();
     shoal.net->fence(ctx);
@@ -445,7 +453,7 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
  * what it completed (pcntr.c). */
 static inline void shoal_tp_net_quiet(shmem_ctx_t ctx)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths & SHOAL_PATHS_PCNTR))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_PCNTR))
         shoal_pcntr_quiet(ctx);
     else
         shoal.net->quiet(ctx);
@@ -453,7 +461,7 @@ static inline void shoal_tp_net_quiet(shmem_ctx_t ctx)
 
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
-    if (SHOAL_UNLIKELY(shoal.dev_paths))
+    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
         shoal_dev_quiet();
     shoal_shm_fence();
     shoal_tp_net_quiet(ctx);

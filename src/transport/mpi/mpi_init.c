@@ -215,6 +215,7 @@ const struct shoal_transport_ops mpi_ops = {
     .session_start = mpi_session_start,
     .session_stop = mpi_session_stop,
     .progress = mpi_progress,
+    .local_poll = mpi_local_poll,
     /* A window over the device heap's host alias (emu). Memory the network must
      * register as device memory (cuda, rocm) would need a device-aware MPI, which
      * this transport does not ask for. */

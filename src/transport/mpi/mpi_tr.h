@@ -51,7 +51,8 @@ struct mpi_tr {
     int nsets;
     struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
-    unsigned poll_left; /* fetching AMOs and quiets until progress (mpi_rma.c) */
+    unsigned poll_left;       /* fetching AMOs and quiets until progress (mpi_rma.c) */
+    unsigned local_poll_left; /* same-node gets until progress (mpi_rma.c) */
     struct mpi_ctx dflt;
 };
 
@@ -101,6 +102,7 @@ void mpi_local_complete(struct shoal_ctx *ctx);
 void mpi_session_start(struct shoal_ctx *ctx, long options);
 void mpi_session_stop(struct shoal_ctx *ctx);
 void mpi_progress(void);
+void mpi_local_poll(void);
 
 extern const struct shoal_transport_ops mpi_ops;
 
