@@ -17,17 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void result(const char *bench, size_t size, const char *metric, double value)
-{
-    printf("RESULT,%s,machine,2,%zu,%s,%.6g\n", bench, size, metric, value);
-}
+#include "limits.h"
 
 /* Each flag on its own cache line, as each PE's flag lives in its own heap. */
 struct shared {
@@ -49,9 +39,9 @@ static double two_processes(struct shared *s, void (*parent)(struct shared *, lo
         child(s, iters);
         _exit(0);
     }
-    double t0 = now();
+    double t0 = limits_now_us();
     parent(s, iters);
-    double t = now() - t0;
+    double t = (limits_now_us() - t0) * 1e-6;
     waitpid(pid, NULL, 0);
     return t;
 }
@@ -104,14 +94,14 @@ static void memcpy_sweep(size_t max, long iters)
     printf("# memcpy bandwidth\n# Size      Bandwidth (MB/s)\n");
     for (size_t size = 1; size <= max; size *= 2) {
         long n = size <= 8192 ? iters : (long)((double)iters * 8192.0 / (double)size) + 10;
-        double t0 = now();
+        double t0 = limits_now_us();
         for (long i = 0; i < n; i++) {
             memcpy(dst, src, size);
             __asm__ volatile("" : : "r"(dst) : "memory"); /* keep every copy */
         }
-        double mbs = (double)size * (double)n / (now() - t0) / 1e6;
+        double mbs = (double)size * (double)n / (limits_now_us() - t0);
         printf("%-10zu %18.2f\n", size, mbs);
-        result("memcpy_bw", size, "bw_MBps", mbs);
+        limits_result("memcpy_bw", size, "bw_MBps", mbs);
     }
     free(src);
     free(dst);
@@ -119,11 +109,7 @@ static void memcpy_sweep(size_t max, long iters)
 
 int main(int argc, char **argv)
 {
-    long iters = argc > 1 ? atol(argv[1]) : 100000;
-    if (iters < 1) {
-        fprintf(stderr, "usage: %s [iterations]\n", argv[0]);
-        return 2;
-    }
+    long iters = limits_iters(argc, argv, 100000, "iterations");
     struct shared *s =
             mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (s == MAP_FAILED) {
@@ -132,12 +118,12 @@ int main(int argc, char **argv)
     }
     double pp = two_processes(s, ping_side, pong_side, iters) / (double)iters / 2.0 * 1e6;
     printf("# shared-memory ping-pong, half round trip: %.3f us\n", pp);
-    result("shm_pingpong", 8, "lat_us", pp);
+    limits_result("shm_pingpong", 8, "lat_us", pp);
 
     atomic_store(&s->counter, 0);
     double at = two_processes(s, even_side, odd_side, iters) / (double)iters / 2.0 * 1e6;
     printf("# cross-process atomic fetch-add hand-off: %.3f us\n", at);
-    result("atomic_rtt", 8, "lat_us", at);
+    limits_result("atomic_rtt", 8, "lat_us", at);
 
     memcpy_sweep((size_t)4 << 20, iters / 10 + 1);
     munmap(s, sizeof *s);

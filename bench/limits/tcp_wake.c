@@ -28,12 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
+#include "limits.h"
 
 static void die(const char *what)
 {
@@ -166,29 +161,27 @@ static void measure(const char *name, int how, long iters, int client_cpu, int s
         die("malloc");
     char buf[8] = "ping!!!";
     for (long i = -warm; i < iters; i++) {
-        double t0 = now_us();
+        double t0 = limits_now_us();
         if (send(fd, buf, 8, 0) != 8 || !read8(fd, buf, 1))
             die("round trip");
         if (i >= 0)
-            sum += rt[i] = now_us() - t0;
+            sum += rt[i] = limits_now_us() - t0;
     }
     close(fd);
     waitpid(pid, NULL, 0);
     qsort(rt, (size_t)iters, sizeof *rt, by_value);
     printf("# %s: CPUs %d and %d, mean %.2f us, median %.2f us\n", name, client_cpu,
            server_cpu, sum / (double)iters, rt[iters / 2]);
-    printf("RESULT,%s,machine,2,8,lat_us,%.6g\n", name, sum / (double)iters);
-    printf("RESULT,%s_p50,machine,2,8,lat_us,%.6g\n", name, rt[iters / 2]);
+    char p50[64];
+    snprintf(p50, sizeof p50, "%s_p50", name);
+    limits_result(name, 8, "lat_us", sum / (double)iters);
+    limits_result(p50, 8, "lat_us", rt[iters / 2]);
     free(rt);
 }
 
 int main(int argc, char **argv)
 {
-    long iters = argc > 1 ? atol(argv[1]) : 2000;
-    if (iters < 1) {
-        fprintf(stderr, "usage: %s [round trips]\n", argv[0]);
-        return 2;
-    }
+    long iters = limits_iters(argc, argv, 2000, "round trips");
     int client = nth_cpu(0), server = nth_cpu(1);
     measure("tcp_spin_rt", SPIN, iters, client, server);
     measure("tcp_wake_rt", WAKE, iters, client, server);
