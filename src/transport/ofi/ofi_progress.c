@@ -450,10 +450,12 @@ void ofi_progress(void)
      * serves a peer's get costs 10-50 us of socket calls on a virtual machine,
      * and marks 8 polls apart left OFI_PE_BUSY_NS gaps that woke the thread
      * beside it (a clock read is tens of ns). */
-    if (ofi.progress_running)
-        __atomic_store_n(&ofi.pe_busy_ns, ofi_now_ns(), __ATOMIC_RELAXED);
-    if (ofi.progress_running && !shoal.own_core)
-        __atomic_store_n(&ofi.pe_drove_ns, ofi_now_ns(), __ATOMIC_RELAXED);
+    if (ofi.progress_running) {
+        uint64_t now = ofi_now_ns();
+        __atomic_store_n(&ofi.pe_busy_ns, now, __ATOMIC_RELAXED);
+        if (!shoal.own_core)
+            __atomic_store_n(&ofi.pe_drove_ns, now, __ATOMIC_RELAXED);
+    }
     progress_all(1);
 }
 
