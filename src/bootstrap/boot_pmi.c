@@ -232,8 +232,8 @@ static void put(const char *key, const char *value)
 {
     char reply[MSG_MAX];
     if (pmi_version == 2) {
-        ask2("publishing setup data", reply, sizeof reply, "cmd=kvs-put;key=%s;value=%s;", key,
-             value);
+        ask2("publishing setup data", reply, sizeof reply, "cmd=kvs-put;key=%s;value=%s;",
+             key, value);
         expect(reply, "kvs-put-response", "publishing setup data");
     } else {
         ask1("publishing setup data", reply, sizeof reply,
@@ -281,6 +281,23 @@ static void get(int src, const char *key, char *value, size_t len)
 
 /* ---- start ------------------------------------------------------------------ */
 
+static __attribute__((noreturn)) void pmi_abort(int status, const char *msg);
+
+/* A PE that exits without shmem_finalize leaves its peers waiting for it, and hydra
+ * ends such a job with status 0: the PE ends the job itself, with a failing status. */
+static void exit_check(int status, void *arg)
+{
+    (void)arg;
+    if (finalized || pmi_fd < 0)
+        return;
+    char msg[192];
+    snprintf(msg, sizeof msg,
+             "shoal: PE %d: exited with status %d without calling shmem_finalize; ending "
+             "the job",
+             my_rank, status);
+    pmi_abort(status ? status : 1, msg);
+}
+
 /* Reads PMI_FD and friends from the environment; -1 after saying what is wrong. */
 static int read_env(const struct shoal_config *cfg)
 {
@@ -313,7 +330,8 @@ static int greet(int version)
     char cmd[64], ver[16];
     if (field(reply, "cmd", cmd, sizeof cmd) || strcmp(cmd, "response_to_init"))
         bad_reply("starting", reply);
-    int got = reply_ok(reply) && !field(reply, "pmi_version", ver, sizeof ver) ? atoi(ver) : 0;
+    int got =
+            reply_ok(reply) && !field(reply, "pmi_version", ver, sizeof ver) ? atoi(ver) : 0;
     pmi_version = saved;
     return got;
 }
@@ -359,6 +377,7 @@ static int pmi1_init(struct shoal_boot_info *info)
     if (field(reply, "kvsname", kvsname, sizeof kvsname))
         bad_reply("starting", reply);
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
+    on_exit(exit_check, NULL);
     return 0;
 }
 
@@ -387,6 +406,7 @@ static int pmi2_init(struct shoal_boot_info *info)
         return -1;
     }
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
+    on_exit(exit_check, NULL);
     return 0;
 }
 

@@ -36,8 +36,7 @@ void *shoal_dlopen_module(const char *name, char *why, size_t why_len)
     if (dladdr((void *)shoal_dlopen_module, &self) && self.dli_fname) {
         const char *slash = strrchr(self.dli_fname, '/');
         if (slash)
-            h = try_dir(self.dli_fname, (size_t)(slash - self.dli_fname), name, why,
-                        why_len);
+            h = try_dir(self.dli_fname, (size_t)(slash - self.dli_fname), name, why, why_len);
     }
     if (!h)
         h = try_dir(SHOAL_MODULE_INSTALL_DIR, strlen(SHOAL_MODULE_INSTALL_DIR), name, why,

@@ -27,8 +27,9 @@ static int mb_init(struct shoal_boot_info *info)
     if (!up) {
         mpi_env_defaults();
         if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
-            fprintf(stderr, "shoal: shmem_init: MPI_Init_thread failed; start the program "
-                            "with the launcher of the MPI Shoal's module uses\n");
+            fprintf(stderr,
+                    "shoal: shmem_init: MPI_Init_thread failed; start the program "
+                    "with the launcher of the MPI Shoal's module uses\n");
             return -1;
         }
         boot_own_mpi = 1;
@@ -62,8 +63,9 @@ static int mb_barrier(void)
 static int mb_allgather(const void *in, void *out, size_t len)
 {
     if (len > (size_t)INT32_MAX) {
-        fprintf(stderr, "shoal: PE %d: a setup exchange of %zu bytes is more than MPI "
-                        "takes in one call; report this as a bug\n",
+        fprintf(stderr,
+                "shoal: PE %d: a setup exchange of %zu bytes is more than MPI "
+                "takes in one call; report this as a bug\n",
                 boot_rank, len);
         return -1;
     }
