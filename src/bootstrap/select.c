@@ -4,6 +4,7 @@
 #include "bootstrap.h"
 #include "env.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,12 @@ static int pmix_launched(const struct shoal_config *cfg)
 static int mpi_transport(const struct shoal_config *cfg)
 {
     return cfg->transport && strncmp(cfg->transport, "mpi", 3) == 0;
+}
+
+/* A program linked with MPI: its MPI library talks to the PMI launcher too. */
+static int mpi_linked(void)
+{
+    return dlsym(RTLD_DEFAULT, "MPI_Init") != NULL;
 }
 
 /* Names the launcher that started us when Shoal cannot talk to it, or returns 0. */
@@ -132,9 +139,10 @@ const struct shoal_boot_ops *shoal_boot_select(void)
         return &shoal_boot_oshrun;
     if (pmix_launched(&cfg))
         return pmix_or_why(&cfg);
-    /* The MPI transport takes its job from MPI: the MPI library is then the only
-     * client of the launcher, which PMI allows no second of on the same socket. */
-    if (mpi_transport(&cfg) &&
+    /* The MPI transport, and a program that uses MPI itself, take the job from MPI:
+     * the MPI library is then the launcher's only client, as PMI allows no second
+     * on the same socket. */
+    if ((mpi_transport(&cfg) || mpi_linked()) &&
         (cfg.foreign_pmi_fd >= 0 || (cfg.foreign_pmi_port && *cfg.foreign_pmi_port)))
         return mpi_or_why();
     if (cfg.foreign_pmi_fd >= 0)
