@@ -17,7 +17,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
 {
     char why[2048];
     const char *name;
-    void *h = shoal_mpi_module_open(why, sizeof why, &name);
+    void *h = shoal_module_mpi_open(why, sizeof why, &name);
     if (!h) {
         fprintf(stderr,
                 "shoal: shmem_init: the MPI bootstrap cannot load libshoal-%s.so (%s); "

@@ -47,7 +47,7 @@ void *shoal_dlopen_module(const char *name, char *why, size_t why_len)
     return h;
 }
 
-const char *shoal_mpi_module_name(void)
+const char *shoal_module_mpi_name(void)
 {
     /* An MPI already in the process decides: the module must use that one. */
     void *init = dlsym(RTLD_DEFAULT, "MPI_Init");
@@ -62,9 +62,9 @@ const char *shoal_mpi_module_name(void)
     return "mpi";
 }
 
-void *shoal_mpi_module_open(char *why, size_t why_len, const char **name)
+void *shoal_module_mpi_open(char *why, size_t why_len, const char **name)
 {
-    *name = shoal_mpi_module_name();
+    *name = shoal_module_mpi_name();
     void *h = shoal_dlopen_module(*name, why, why_len);
     /* A build whose one MPI module is MPICH's names it "mpi". */
     if (!h && strcmp(*name, "mpi")) {

@@ -13,11 +13,11 @@ void *shoal_dlopen_module(const char *name, char *why, size_t why_len);
 /* The MPI module that fits this process: "mpich" when MPICH is already loaded (a
  * hybrid program) or a PMI launcher (mpiexec.hydra, srun --mpi=pmi2) started it,
  * else "mpi" (the MPI Shoal was configured with, Open MPI on Debian). */
-const char *shoal_mpi_module_name(void);
+const char *shoal_module_mpi_name(void);
 
 /* Loads the MPI module that fits (falling back to "mpi" when the "mpich" one is
  * not built) and returns its handle, or NULL with the reasons in why; *name is the
  * module it looked for first. */
-void *shoal_mpi_module_open(char *why, size_t why_len, const char **name);
+void *shoal_module_mpi_open(char *why, size_t why_len, const char **name);
 
 #endif

@@ -49,8 +49,8 @@ static int foreign_launcher(const struct shoal_config *cfg, char *buf, size_t le
                 cfg->foreign_pmi_size);
     if (cfg->foreign_slurm_ntasks > 1)
         return snprintf(buf, len,
-                        "Slurm's srun without a PMI plugin (SLURM_NTASKS=%ld); use "
-                        "srun --mpi=pmi2 or --mpi=pmix",
+                        "Slurm's srun without --mpi=pmi2 or --mpi=pmix, which Shoal can use "
+                        "(SLURM_NTASKS=%ld)",
                         cfg->foreign_slurm_ntasks);
     return 0;
 }
@@ -150,7 +150,7 @@ const struct shoal_boot_ops *shoal_boot_select(void)
     if (foreign_launcher(&cfg, msg, sizeof msg)) {
         fprintf(stderr,
                 "shoal: this program was started by %s, which Shoal cannot bootstrap "
-                "from; launch it with `oshrun -n N prog` instead\n",
+                "from in this build; launch it with `oshrun -n N prog` instead\n",
                 msg);
         return NULL;
     }

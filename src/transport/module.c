@@ -22,7 +22,7 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
     /* The MPI module is the one of the MPI this process runs under, as for the MPI
      * bootstrap, which may have loaded it already. */
     void *h = strcmp(name, "mpi") ? shoal_dlopen_module(name, why, sizeof why)
-                                  : shoal_mpi_module_open(why, sizeof why, &file);
+                                  : shoal_module_mpi_open(why, sizeof why, &file);
     if (!h)
         shoal_fatal("shmem_init",
                     "cannot load the %s transport module libshoal-%s.so (%s); "
