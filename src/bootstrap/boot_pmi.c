@@ -38,6 +38,9 @@ static char jobid[256];   /* PMI-2: PMI_JOBID, when the launcher sets it */
 static unsigned ag_seq;   /* numbers the allgathers: keys of one never meet another's */
 static int finalized;
 static int under_slurm;
+/* The abort a dying PE sends, built beforehand: a signal handler may not format. */
+static char dying_msg[160];
+static size_t dying_len;
 /* One request and its reply at a time. */
 static pthread_mutex_t pmi_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -283,6 +286,32 @@ static void get(int src, const char *key, char *value, size_t len)
 
 static __attribute__((noreturn)) void pmi_abort(int status, const char *msg);
 
+/* The abort command in this protocol, into buf; returns its length. */
+static size_t abort_cmd(char *buf, size_t len, int status)
+{
+    int n;
+    if (pmi_version == 2) {
+        n = snprintf(buf + 6, len - 6,
+                     "cmd=abort;isworld=TRUE;msg=PE %d ended the job with status %d;",
+                     my_rank, status);
+        char head[7];
+        snprintf(head, sizeof head, "%-6d", n);
+        memcpy(buf, head, 6);
+        n += 6;
+    } else {
+        n = snprintf(buf, len, "cmd=abort exitcode=%d\n", status);
+    }
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+static void pmi_dying(void)
+{
+    if (!finalized && pmi_fd >= 0 && under_slurm && dying_len) {
+        ssize_t w = send(pmi_fd, dying_msg, dying_len, MSG_NOSIGNAL);
+        (void)w;
+    }
+}
+
 /* A PE that exits without shmem_finalize leaves its peers waiting for it, and hydra
  * ends such a job with status 0: the PE ends the job itself, with a failing status. */
 static void exit_check(int status, void *arg)
@@ -377,6 +406,7 @@ static int pmi1_init(struct shoal_boot_info *info)
     if (field(reply, "kvsname", kvsname, sizeof kvsname))
         bad_reply("starting", reply);
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
+    dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
     return 0;
 }
@@ -406,6 +436,7 @@ static int pmi2_init(struct shoal_boot_info *info)
         return -1;
     }
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
+    dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
     return 0;
 }
@@ -516,19 +547,9 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
      * hydra knows no abort command but ends the job when a PE exits before
      * finalizing, with its status. */
     if (!finalized && pmi_fd >= 0 && under_slurm) {
-        char m[128];
-        int n = pmi_version == 2
-                ? snprintf(m + 6, sizeof m - 6,
-                           "cmd=abort;isworld=TRUE;msg=PE %d ended the job with status %d;",
-                           my_rank, status)
-                : snprintf(m, sizeof m, "cmd=abort exitcode=%d\n", status);
-        if (pmi_version == 2) {
-            char head[7];
-            snprintf(head, sizeof head, "%-6d", n);
-            memcpy(m, head, 6);
-            n += 6;
-        }
-        ssize_t w = send(pmi_fd, m, (size_t)n, MSG_NOSIGNAL);
+        char m[160];
+        size_t n = abort_cmd(m, sizeof m, status);
+        ssize_t w = send(pmi_fd, m, n, MSG_NOSIGNAL);
         (void)w;
     }
     _exit(status);
@@ -542,6 +563,7 @@ const struct shoal_boot_ops shoal_boot_pmi1 = {
     .finalize = pmi_finalize,
     .publish_last_sync = pmi_publish_last_sync,
     .first_left = pmi_first_left,
+    .dying = pmi_dying,
     .abort = pmi_abort,
 };
 
@@ -553,5 +575,6 @@ const struct shoal_boot_ops shoal_boot_pmi2 = {
     .finalize = pmi_finalize,
     .publish_last_sync = pmi_publish_last_sync,
     .first_left = pmi_first_left,
+    .dying = pmi_dying,
     .abort = pmi_abort,
 };
