@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Longest message either side sends: the servers' own limits are 1024 bytes of
@@ -551,6 +552,11 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
         size_t n = abort_cmd(m, sizeof m, status);
         ssize_t w = send(pmi_fd, m, n, MSG_NOSIGNAL);
         (void)w;
+    } else if (!under_slurm) {
+        /* hydra's proxy may act on this exit before it has forwarded the message
+         * above from our stderr pipe, and end the job without it: give it time. */
+        struct timespec t = { 0, 100 * 1000 * 1000 };
+        nanosleep(&t, NULL);
     }
     _exit(status);
 }
