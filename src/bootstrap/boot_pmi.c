@@ -15,6 +15,7 @@
 #include "env.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -305,8 +306,56 @@ static size_t abort_cmd(char *buf, size_t len, int status)
     return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
+/* Set before this PE tells the launcher it is done: the launcher may then close the
+ * socket, which is no longer news. */
+static volatile int leaving;
+
+/* Between bootstrap calls nothing reads the socket, and PEs waiting in a barrier over
+ * shared memory would wait for ever if the launcher died: this thread sleeps until
+ * the launcher's end of the socket closes, and ends the PE then. It only polls for the
+ * hang-up, so it never takes a byte of a reply. */
+static void *watch_launcher(void *arg)
+{
+    (void)arg;
+    struct pollfd p = { .fd = pmi_fd, .events = POLLRDHUP };
+    for (;;) {
+        int n = poll(&p, 1, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (leaving || finalized)
+            return NULL;
+        if (n > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))) {
+            /* Give a reply in flight, or an abort this PE sent, its moment. */
+            struct timespec t = { 0, 200 * 1000 * 1000 };
+            nanosleep(&t, NULL);
+            if (leaving || finalized)
+                return NULL;
+            fprintf(stderr,
+                    "shoal: PE %d: lost contact with the %s launcher: it has ended the job "
+                    "or was killed; ending this PE\n",
+                    my_rank, proto());
+            _exit(1);
+        }
+        if (n < 0)
+            return NULL;
+    }
+}
+
+static void start_watch(void)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* Small: the thread only waits in poll. */
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_create(&t, &attr, watch_launcher, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 static void pmi_dying(void)
 {
+    leaving = 1;
     if (!finalized && pmi_fd >= 0 && under_slurm && dying_len) {
         ssize_t w = send(pmi_fd, dying_msg, dying_len, MSG_NOSIGNAL);
         (void)w;
@@ -409,6 +458,7 @@ static int pmi1_init(struct shoal_boot_info *info)
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
     dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
+    start_watch();
     return 0;
 }
 
@@ -439,6 +489,7 @@ static int pmi2_init(struct shoal_boot_info *info)
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
     dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
+    start_watch();
     return 0;
 }
 
@@ -507,6 +558,7 @@ static void pmi_finalize(void)
     pthread_mutex_lock(&pmi_lock);
     if (!finalized) {
         char reply[MSG_MAX];
+        leaving = 1;
         if (pmi_version == 2) {
             ask2("finishing", reply, sizeof reply, "cmd=finalize;");
             expect(reply, "finalize-response", "finishing");
@@ -535,6 +587,7 @@ static int pmi_first_left(uint64_t *syncs)
 
 static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
 {
+    leaving = 1;
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
     /* Printed here: launchers differ in whether and how they print an abort message. */
