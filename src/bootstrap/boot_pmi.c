@@ -40,9 +40,6 @@ static char jobid[256];   /* PMI-2: PMI_JOBID, when the launcher sets it */
 static unsigned ag_seq;   /* numbers the allgathers: keys of one never meet another's */
 static int finalized;
 static int under_slurm;
-/* The abort a dying PE sends, built beforehand: a signal handler may not format. */
-static char dying_msg[160];
-static size_t dying_len;
 /* One request and its reply at a time. */
 static pthread_mutex_t pmi_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -288,22 +285,49 @@ static void get(int src, const char *key, char *value, size_t len)
 
 static __attribute__((noreturn)) void pmi_abort(int status, const char *msg);
 
-/* The abort command in this protocol, into buf; returns its length. */
+/* Appends s to buf[*n..len); with put_int, safe in a signal handler. */
+static void put_str(char *buf, size_t *n, size_t len, const char *s)
+{
+    while (*s && *n + 1 < len)
+        buf[(*n)++] = *s++;
+}
+
+static void put_int(char *buf, size_t *n, size_t len, int v)
+{
+    char d[12];
+    int k = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        d[k++] = (char)('0' + u % 10);
+    while ((u /= 10) && k < (int)sizeof d);
+    if (v < 0)
+        put_str(buf, n, len, "-");
+    while (k && *n + 1 < len)
+        buf[(*n)++] = d[--k];
+}
+
+/* The abort command, into buf; returns its length. Slurm takes it in the protocol
+ * agreed; hydra knows no PMI-2 abort but reads a PMI-1 line on either. Formats by
+ * hand: a dying PE sends it from a signal handler. */
 static size_t abort_cmd(char *buf, size_t len, int status)
 {
-    int n;
-    if (pmi_version == 2) {
-        n = snprintf(buf + 6, len - 6,
-                     "cmd=abort;isworld=TRUE;msg=PE %d ended the job with status %d;",
-                     my_rank, status);
-        char head[7];
-        snprintf(head, sizeof head, "%-6d", n);
-        memcpy(buf, head, 6);
-        n += 6;
+    size_t n = 0;
+    if (pmi_version == 2 && under_slurm) {
+        n = 6;
+        put_str(buf, &n, len, "cmd=abort;isworld=TRUE;msg=PE ");
+        put_int(buf, &n, len, my_rank);
+        put_str(buf, &n, len, " ended the job with status ");
+        put_int(buf, &n, len, status);
+        put_str(buf, &n, len, ";");
+        size_t h = 0;
+        memset(buf, ' ', 6);
+        put_int(buf, &h, 7, (int)(n - 6));
     } else {
-        n = snprintf(buf, len, "cmd=abort exitcode=%d\n", status);
+        put_str(buf, &n, len, "cmd=abort exitcode=");
+        put_int(buf, &n, len, status);
+        put_str(buf, &n, len, "\n");
     }
-    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+    return n;
 }
 
 /* Set before this PE tells the launcher it is done: the launcher may then close the
@@ -353,11 +377,14 @@ static void start_watch(void)
     pthread_attr_destroy(&attr);
 }
 
-static void pmi_dying(void)
+static void pmi_dying(int sig)
 {
     leaving = 1;
-    if (!finalized && pmi_fd >= 0 && under_slurm && dying_len) {
-        ssize_t w = send(pmi_fd, dying_msg, dying_len, MSG_NOSIGNAL);
+    if (!finalized && pmi_fd >= 0) {
+        char m[160];
+        /* The status a shell gives a process killed by sig. */
+        size_t n = abort_cmd(m, sizeof m, 128 + sig);
+        ssize_t w = send(pmi_fd, m, n, MSG_NOSIGNAL);
         (void)w;
     }
 }
@@ -456,7 +483,6 @@ static int pmi1_init(struct shoal_boot_info *info)
     if (field(reply, "kvsname", kvsname, sizeof kvsname))
         bad_reply("starting", reply);
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
-    dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
     start_watch();
     return 0;
@@ -487,7 +513,6 @@ static int pmi2_init(struct shoal_boot_info *info)
         return -1;
     }
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
-    dying_len = abort_cmd(dying_msg, sizeof dying_msg, 1);
     on_exit(exit_check, NULL);
     start_watch();
     return 0;
@@ -596,20 +621,19 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
     else
         fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 my_rank, status);
-    /* No lock: abort may come from a thread while another waits in a fence. Slurm
-     * ends the other PEs on an abort (and not on an exit, unless --kill-on-bad-exit);
-     * hydra knows no abort command but ends the job when a PE exits before
-     * finalizing, with its status. */
-    if (!finalized && pmi_fd >= 0 && under_slurm) {
+    /* hydra's proxy may end the job on the abort before it has forwarded the message
+     * above from our stderr pipe: give it time. */
+    if (!under_slurm) {
+        struct timespec t = { 0, 100 * 1000 * 1000 };
+        nanosleep(&t, NULL);
+    }
+    /* No lock: abort may come from a thread while another waits in a fence. The
+     * launcher ends the other PEs, and the job with this status. */
+    if (!finalized && pmi_fd >= 0) {
         char m[160];
         size_t n = abort_cmd(m, sizeof m, status);
         ssize_t w = send(pmi_fd, m, n, MSG_NOSIGNAL);
         (void)w;
-    } else if (!under_slurm) {
-        /* hydra's proxy may act on this exit before it has forwarded the message
-         * above from our stderr pipe, and end the job without it: give it time. */
-        struct timespec t = { 0, 100 * 1000 * 1000 };
-        nanosleep(&t, NULL);
     }
     _exit(status);
 }

@@ -30,10 +30,11 @@ struct shoal_boot_ops {
     /* The PE with the fewest syncs among those that published theirs, or -1 when
      * none has (yet). May ask the launcher: call it only from a wait's slow path. */
     int (*first_left)(uint64_t *syncs);
-    /* Called from a fatal signal's handler (so async-signal-safe), before the PE
-     * dies of it: tells a launcher that would not end the job on a task's death
-     * (Slurm without KillOnBadExit) to end it. NULL where the launcher does. */
-    void (*dying)(void);
+    /* Called from the handler of the fatal signal sig (so async-signal-safe), before
+     * the PE dies of it: tells a launcher that would not end the job on a task's
+     * death (Slurm without KillOnBadExit), or not with its status (hydra), to end it.
+     * NULL where the launcher does. */
+    void (*dying)(int sig);
     /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,
      * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);

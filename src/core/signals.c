@@ -78,7 +78,7 @@ static void on_fatal(int sig)
     ssize_t w = write(STDERR_FILENO, buf, n);
     (void)w;
     if (shoal.boot && shoal.boot->dying)
-        shoal.boot->dying();
+        shoal.boot->dying(sig);
     /* The default action, with the signal unblocked: the process ends by it. */
     signal(sig, SIG_DFL);
     sigset_t set;
