@@ -102,6 +102,12 @@ until sinfo -h -o %T 2>/dev/null | grep -Eq '^(idle|mix)'; do
     sleep 0.1
 done
 
+# One allocation for every step: no scheduling between them.
+salloc --no-shell -n $cpus -J shoaltest >"$T/log/salloc.out" 2>&1 ||
+    fail "salloc did not grant the node"
+jobid=$(sed -n 's/.*Granted job allocation \([0-9]*\).*/\1/p' "$T/log/salloc.out")
+[ -n "$jobid" ] || fail "salloc named no job"
+
 limit=$((40 * scale))
 out=$T/out err=$T/err
 # job WANT_RC ENV... -- SRUN ARGS: runs srun --mpi=pmi2, checks its status.
@@ -113,7 +119,7 @@ job() {
     shift
     echo "+ $envs srun --mpi=pmi2 $*"
     # srun ends its step when told to stop (and returns 137 for tasks it killed).
-    env $envs timeout $limit srun --mpi=pmi2 "$@" </dev/null >"$out" 2>"$err"
+    env $envs timeout $limit srun --jobid="$jobid" --mpi=pmi2 "$@" </dev/null >"$out" 2>"$err"
     rc=$?
     cat "$out"
     cat "$err" >&2
