@@ -7,7 +7,12 @@
  * two ways, so copies into it land in the owner's memory. Copies are plain memcpy
  * through the second mapping and complete on return, except copy_async's: like a GPU
  * stream's, they are queued and done, in order, only at the next sync, so a caller
- * that does not wait for them (quiet) sees the old bytes, and a test can tell. */
+ * that does not wait for them (quiet) sees the old bytes, and a test can tell.
+ *
+ * Streams (emu.h) model a GPU's: each is a thread that runs, in order, the kernels
+ * launched on it (functions that reach device memory only through this backend's
+ * copies) and the stream memory operations (write a host word, wait on one). The
+ * library's own copies never wait for them, as on a GPU. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,6 +23,7 @@
 #include <unistd.h>
 
 #include "device/device.h"
+#include "device/emu/emu.h"
 
 struct region {
     uintptr_t dev; /* what the program sees: PROT_NONE */
@@ -44,6 +50,10 @@ struct pending {
 static struct pending *queue;
 static size_t nqueued, qcap;
 
+/* The stream operations' words (stream_words): ordinary memory, since emu's streams
+ * are threads of this process. */
+static uint32_t *words;
+
 static int emu_init(int local_index, char *err, size_t len)
 {
     (void)local_index, (void)err, (void)len;
@@ -66,6 +76,8 @@ static void emu_fini(void)
     queue = NULL;
     nqueued = qcap = 0;
     pthread_mutex_unlock(&lock);
+    free(words);
+    words = NULL;
 }
 
 /* The region holding [p, p + len), or NULL; under lock. */
@@ -293,6 +305,177 @@ static void emu_nic(void *p, struct shoal_dev_nic *nic)
                                    alias };
 }
 
+/* ---- streams ------------------------------------------------------------------------ */
+
+enum item_kind { ITEM_KERNEL, ITEM_WRITE, ITEM_WAIT, ITEM_COPY };
+
+struct item {
+    enum item_kind kind;
+    void (*fn)(void *);
+    void *arg;
+    uint32_t *w;
+    uint32_t v;
+    void *dst; /* ITEM_COPY: device ranges */
+    const void *src;
+    size_t len;
+};
+
+struct shoal_emu_stream {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct item *items;
+    size_t head, tail, cap; /* ring of cap items; head == tail: empty */
+    int running;            /* an item has been taken and is not finished */
+    int stop;
+};
+
+static void *stream_main(void *arg)
+{
+    struct shoal_emu_stream *st = arg;
+    pthread_mutex_lock(&st->mu);
+    for (;;) {
+        while (st->head == st->tail && !st->stop)
+            pthread_cond_wait(&st->cv, &st->mu);
+        if (st->head == st->tail)
+            break;
+        struct item it = st->items[st->head % st->cap];
+        st->running = 1;
+        pthread_mutex_unlock(&st->mu);
+        switch (it.kind) {
+        case ITEM_KERNEL: it.fn(it.arg); break;
+        case ITEM_WRITE: __atomic_store_n(it.w, it.v, __ATOMIC_RELEASE); break;
+        case ITEM_COPY:
+            if (emu_d2d(it.dst, it.src, it.len))
+                fprintf(stderr,
+                        "shoal: emu: a stream copy of %zu bytes from %p to %p left "
+                        "device memory; the stream skipped it\n",
+                        it.len, it.src, it.dst);
+            break;
+        case ITEM_WAIT:
+            /* A GPU's wait holds its stream without a CPU: a short sleep stands in. */
+            while ((int32_t)(__atomic_load_n(it.w, __ATOMIC_ACQUIRE) - it.v) < 0)
+                usleep(20);
+            break;
+        }
+        pthread_mutex_lock(&st->mu);
+        st->head++;
+        st->running = 0;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return NULL;
+}
+
+struct shoal_emu_stream *shoal_emu_stream_create(void)
+{
+    struct shoal_emu_stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->cap = 256;
+    st->items = calloc(st->cap, sizeof *st->items);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_cond_init(&st->cv, NULL);
+    if (!st->items || pthread_create(&st->thread, NULL, stream_main, st)) {
+        free(st->items);
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+static int enqueue(struct shoal_emu_stream *st, struct item it)
+{
+    pthread_mutex_lock(&st->mu);
+    if (st->tail - st->head == st->cap) { /* full: grow, keeping the order */
+        struct item *n = calloc(2 * st->cap, sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&st->mu);
+            return -1;
+        }
+        for (size_t i = st->head; i != st->tail; i++)
+            n[i % (2 * st->cap)] = st->items[i % st->cap];
+        free(st->items);
+        st->items = n;
+        st->cap *= 2;
+    }
+    st->items[st->tail++ % st->cap] = it;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
+    return 0;
+}
+
+int shoal_emu_launch(struct shoal_emu_stream *st, void (*fn)(void *), void *arg)
+{
+    return enqueue(st, (struct item){ .kind = ITEM_KERNEL, .fn = fn, .arg = arg });
+}
+
+void shoal_emu_stream_synchronize(struct shoal_emu_stream *st)
+{
+    pthread_mutex_lock(&st->mu);
+    while (st->head != st->tail)
+        pthread_cond_wait(&st->cv, &st->mu);
+    pthread_mutex_unlock(&st->mu);
+}
+
+int shoal_emu_stream_busy(struct shoal_emu_stream *st)
+{
+    pthread_mutex_lock(&st->mu);
+    int busy = st->head != st->tail;
+    pthread_mutex_unlock(&st->mu);
+    return busy;
+}
+
+void shoal_emu_stream_destroy(struct shoal_emu_stream *st)
+{
+    shoal_emu_stream_synchronize(st);
+    pthread_mutex_lock(&st->mu);
+    st->stop = 1;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
+    pthread_join(st->thread, NULL);
+    pthread_mutex_destroy(&st->mu);
+    pthread_cond_destroy(&st->cv);
+    free(st->items);
+    free(st);
+}
+
+static uint32_t *emu_stream_words(size_t n)
+{
+    if (words)
+        return NULL;
+    words = calloc(n, sizeof *words);
+    return words;
+}
+
+static int emu_stream_write(void *stream, uint32_t *w, uint32_t v)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WRITE, .w = w, .v = v });
+}
+
+static int emu_stream_wait(void *stream, uint32_t *w, uint32_t v)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WAIT, .w = w, .v = v });
+}
+
+static int emu_stream_copy(void *stream, void *dst, const void *src, size_t len)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream,
+                   (struct item){ .kind = ITEM_COPY, .dst = dst, .src = src, .len = len });
+}
+
+/* Nothing to flush: the network writes emu memory through the host alias. */
+static int emu_flush_nic_writes(void)
+{
+    return 0;
+}
+
 const struct shoal_dev_ops shoal_dev_emu = {
     .name = "emu",
     .init = emu_init,
@@ -309,4 +492,9 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .sync = emu_sync,
     .copy_async = emu_copy_async,
     .nic = emu_nic,
+    .flush_nic_writes = emu_flush_nic_writes,
+    .stream_words = emu_stream_words,
+    .stream_write = emu_stream_write,
+    .stream_wait = emu_stream_wait,
+    .stream_copy = emu_stream_copy,
 };
