@@ -16,9 +16,11 @@
  * condition does not hold yet stays in the list while the proxy serves the others.
  * Collectives block the proxy while they run.
  *
- * A put or get between device memory of this PE and a same-node PE's device heap
- * needs no proxy: it is a copy through the peer's IPC mapping, queued on the stream
- * itself. */
+ * What the stream can do on its own needs no proxy: a put or get between device
+ * memory of this PE and a same-node PE's device heap is a copy through the peer's IPC
+ * mapping, a SET signal into such a heap a 64-bit stream write, and a wait for EQ or
+ * GE on this PE's device heap a 64-bit stream wait (while the network does not write
+ * device memory itself, which would need a flush before the stream goes on). */
 #include <pthread.h>
 #include <shmemx.h>
 #include <stdlib.h>
@@ -134,9 +136,10 @@ static struct sop *next_reached(struct sop **prev_out)
     return NULL;
 }
 
-/* Polls while operations wait for their streams: spins for about 50 us after the last
- * one ran (a stream that has just reached one often reaches the next soon), then naps
- * 50 us at a time, so a proxy waiting behind a long kernel costs little CPU. */
+/* Polls while operations wait for their streams, driving the network meanwhile: spins
+ * for about 50 us after the last one ran (a stream that has just reached one often
+ * reaches the next soon), then naps 50 us at a time, so a proxy waiting behind a long
+ * kernel costs little CPU. */
 static void *proxy_main(void *arg)
 {
     (void)arg;
@@ -151,10 +154,13 @@ static void *proxy_main(void *arg)
         struct sop *prev, *o = next_reached(&prev);
         if (!o) {
             pthread_mutex_unlock(&st.lock);
+            /* The program's threads may all wait for their streams, outside Shoal:
+             * what peers' operations need from this PE, the proxy drives. */
+            shoal_progress();
             struct timespec now;
             clock_gettime(CLOCK_MONOTONIC, &now);
             long us = (now.tv_sec - idle_since.tv_sec) * 1000000L +
-                      (now.tv_nsec - idle_since.tv_nsec) / 1000;
+                    (now.tv_nsec - idle_since.tv_nsec) / 1000;
             if (us > 50)
                 nanosleep(&(struct timespec){ 0, 50000 }, NULL);
             pthread_mutex_lock(&st.lock);
@@ -270,13 +276,18 @@ static struct shoal_rref check_rma(const char *routine, const void *sym, size_t 
     return r;
 }
 
-/* The same-node peer's copy of a device-heap object, when local is device memory too:
- * then the stream copies on its own. NULL otherwise. */
-static void *stream_copyable(const struct shoal_rref *r, const void *local)
+/* The same-node peer's copy of a device-heap object, or NULL. */
+static void *peer_device(const struct shoal_rref *r)
 {
-    if (r->seg != SHOAL_SEG_DEVICE || !shoal.dev_peer[r->pe] || !shoal_dev_is_device(local))
+    if (r->seg != SHOAL_SEG_DEVICE || !shoal.dev_peer[r->pe])
         return NULL;
     return (char *)shoal.dev_peer[r->pe] + r->off;
+}
+
+/* The peer's copy when local is device memory too: then the stream copies on its own. */
+static void *stream_copyable(const struct shoal_rref *r, const void *local)
+{
+    return shoal_dev_is_device(local) ? peer_device(r) : NULL;
 }
 
 static void check_team(const char *routine, shmem_team_t team)
@@ -292,8 +303,13 @@ void shmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int 
     void *peer = stream_copyable(&r, source);
     if (peer && shoal_dev_stream_copy(stream, peer, source, nbytes) == 0)
         return;
-    queue(stream, &(struct sop){ .kind = SOP_PUT, .routine = __func__, .dest = dest,
-                                 .src = source, .n = nbytes, .pe = pe });
+    queue(stream,
+          &(struct sop){ .kind = SOP_PUT,
+                         .routine = __func__,
+                         .dest = dest,
+                         .src = source,
+                         .n = nbytes,
+                         .pe = pe });
 }
 SHOAL_PROFILED(shmemx_putmem_on_stream)
 
@@ -304,8 +320,13 @@ void shmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int 
     void *peer = stream_copyable(&r, dest);
     if (peer && shoal_dev_stream_copy(stream, dest, peer, nbytes) == 0)
         return;
-    queue(stream, &(struct sop){ .kind = SOP_GET, .routine = __func__, .dest = dest,
-                                 .src = source, .n = nbytes, .pe = pe });
+    queue(stream,
+          &(struct sop){ .kind = SOP_GET,
+                         .routine = __func__,
+                         .dest = dest,
+                         .src = source,
+                         .n = nbytes,
+                         .pe = pe });
 }
 SHOAL_PROFILED(shmemx_getmem_on_stream)
 
@@ -313,26 +334,50 @@ void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                     shmemx_stream_t stream)
 {
-    check_rma(__func__, dest, nbytes, pe);
-    check_rma(__func__, sig_addr, sizeof *sig_addr, pe);
+    struct shoal_rref r = check_rma(__func__, dest, nbytes, pe);
+    struct shoal_rref rs = check_rma(__func__, sig_addr, sizeof *sig_addr, pe);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_fatal(__func__, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD",
                     sig_op);
-    queue(stream, &(struct sop){ .kind = SOP_PUT_SIGNAL, .routine = __func__, .dest = dest,
-                                 .src = source, .n = nbytes, .pe = pe, .sig = sig_addr,
-                                 .signal = signal, .sig_op = sig_op });
+    void *peer = stream_copyable(&r, source), *peer_sig = peer_device(&rs);
+    /* The payload's copy completes before the stream's write of the signal. */
+    if (peer && peer_sig && sig_op == SHMEM_SIGNAL_SET &&
+        shoal_dev_stream_copy(stream, peer, source, nbytes) == 0) {
+        if (shoal_dev_stream_write64(stream, peer_sig, signal))
+            shoal_fatal(__func__, "the %s device refused a stream write of the signal",
+                        shoal_dev->name);
+        return;
+    }
+    queue(stream,
+          &(struct sop){ .kind = SOP_PUT_SIGNAL,
+                         .routine = __func__,
+                         .dest = dest,
+                         .src = source,
+                         .n = nbytes,
+                         .pe = pe,
+                         .sig = sig_addr,
+                         .signal = signal,
+                         .sig_op = sig_op });
 }
 SHOAL_PROFILED(shmemx_putmem_signal_on_stream)
 
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
                                         shmemx_stream_t stream)
 {
-    check_rma(__func__, sig_addr, sizeof *sig_addr, shmem_my_pe());
+    struct shoal_rref r = check_rma(__func__, sig_addr, sizeof *sig_addr, shmem_my_pe());
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
         shoal_fatal(__func__, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE",
                     cmp);
-    queue(stream, &(struct sop){ .kind = SOP_SIGNAL_WAIT, .routine = __func__,
-                                 .sig = sig_addr, .signal = cmp_value, .sig_op = cmp });
+    if ((cmp == SHMEM_CMP_EQ || cmp == SHMEM_CMP_GE) && r.seg == SHOAL_SEG_DEVICE &&
+        shoal.dev_nic_iface < SHOAL_DEV_IFACE_CUDA &&
+        shoal_dev_stream_wait64(stream, sig_addr, cmp_value, cmp == SHMEM_CMP_EQ) == 0)
+        return;
+    queue(stream,
+          &(struct sop){ .kind = SOP_SIGNAL_WAIT,
+                         .routine = __func__,
+                         .sig = sig_addr,
+                         .signal = cmp_value,
+                         .sig_op = cmp });
 }
 SHOAL_PROFILED(shmemx_signal_wait_until_on_stream)
 
@@ -345,7 +390,8 @@ SHOAL_PROFILED(shmemx_quiet_on_stream)
 void shmemx_barrier_all_on_stream(shmemx_stream_t stream)
 {
     queue(stream,
-          &(struct sop){ .kind = SOP_BARRIER, .routine = __func__, .team = SHMEM_TEAM_WORLD });
+          &(struct sop){
+                  .kind = SOP_BARRIER, .routine = __func__, .team = SHMEM_TEAM_WORLD });
 }
 SHOAL_PROFILED(shmemx_barrier_all_on_stream)
 
@@ -364,8 +410,14 @@ int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *sou
     if (PE_root < 0 || PE_root >= shmem_team_n_pes(team))
         shoal_fatal(__func__, "PE_root %d is not a member of the team (%d PEs)", PE_root,
                     shmem_team_n_pes(team));
-    queue(stream, &(struct sop){ .kind = SOP_BROADCAST, .routine = __func__, .team = team,
-                                 .dest = dest, .src = source, .n = nelems, .pe = PE_root });
+    queue(stream,
+          &(struct sop){ .kind = SOP_BROADCAST,
+                         .routine = __func__,
+                         .team = team,
+                         .dest = dest,
+                         .src = source,
+                         .n = nelems,
+                         .pe = PE_root });
     return 0;
 }
 SHOAL_PROFILED(shmemx_broadcastmem_on_stream)
@@ -374,8 +426,13 @@ int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *sour
                                  size_t nelems, shmemx_stream_t stream)
 {
     check_team(__func__, team);
-    queue(stream, &(struct sop){ .kind = SOP_ALLTOALL, .routine = __func__, .team = team,
-                                 .dest = dest, .src = source, .n = nelems });
+    queue(stream,
+          &(struct sop){ .kind = SOP_ALLTOALL,
+                         .routine = __func__,
+                         .team = team,
+                         .dest = dest,
+                         .src = source,
+                         .n = nelems });
     return 0;
 }
 SHOAL_PROFILED(shmemx_alltoallmem_on_stream)
@@ -389,9 +446,14 @@ SHOAL_PROFILED(shmemx_alltoallmem_on_stream)
                                           size_t nreduce, shmemx_stream_t stream)            \
     {                                                                                        \
         check_team(__func__, team);                                                          \
-        queue(stream, &(struct sop){ .kind = SOP_REDUCE, .routine = __func__, .team = team,  \
-                                     .dest = dest, .src = source, .n = nreduce,              \
-                                     .reduce = sum_##N });                                   \
+        queue(stream,                                                                        \
+              &(struct sop){ .kind = SOP_REDUCE,                                             \
+                             .routine = __func__,                                            \
+                             .team = team,                                                   \
+                             .dest = dest,                                                   \
+                             .src = source,                                                  \
+                             .n = nreduce,                                                   \
+                             .reduce = sum_##N });                                           \
         return 0;                                                                            \
     }                                                                                        \
     SHOAL_PROFILED(shmemx_##N##_sum_reduce_on_stream)

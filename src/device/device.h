@@ -89,6 +89,11 @@ struct shoal_dev_ops {
     /* A copy between two device ranges (a peer's through its IPC mapping), queued on
      * the program's stream. */
     int (*stream_copy)(void *stream, void *dst, const void *src, size_t len);
+    /* A 64-bit word of device memory (this PE's or a peer's through its IPC mapping)
+     * written, or waited on, in stream order: stream_wait64 holds the stream until
+     * *w == v (eq) or (int64_t)(*w - v) >= 0. */
+    int (*stream_write64)(void *stream, uint64_t *w, uint64_t v);
+    int (*stream_wait64)(void *stream, uint64_t *w, uint64_t v, int eq);
 };
 
 extern const struct shoal_dev_ops shoal_dev_emu;
@@ -168,6 +173,14 @@ static inline int shoal_dev_stream_wait(void *stream, uint32_t *w, uint32_t v)
 static inline int shoal_dev_stream_copy(void *stream, void *d, const void *s, size_t n)
 {
     return shoal_dev->stream_copy(stream, d, s, n);
+}
+static inline int shoal_dev_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    return shoal_dev->stream_write64(stream, w, v);
+}
+static inline int shoal_dev_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    return shoal_dev->stream_wait64(stream, w, v, eq);
 }
 
 /* ---- memory-type cache -------------------------------------------------------------

@@ -37,7 +37,8 @@ static const char tstream_ptx[] =
         " setp.lt.u64 %p2, %rd6, %rd3;\n @%p2 bra LOOP;\n mov.u32 %r2, 2;\n"
         " st.volatile.global.u32 [%rd2], %r2;\n ret;\n"
         "SEEN:\n mov.u32 %r2, 1;\n st.volatile.global.u32 [%rd2], %r2;\n ret;\n}\n"
-        ".visible .entry fill(.param .u64 p, .param .u64 n, .param .u64 v, .param .u64 d)\n{\n"
+        ".visible .entry fill(.param .u64 p, .param .u64 n, .param .u64 v, .param .u64 "
+        "d)\n{\n"
         " .reg .pred %p<3>;\n .reg .b64 %rd<12>;\n"
         " ld.param.u64 %rd1, [p];\n ld.param.u64 %rd2, [n];\n ld.param.u64 %rd3, [v];\n"
         " ld.param.u64 %rd4, [d];\n mov.u64 %rd5, %globaltimer;\n"
@@ -176,7 +177,7 @@ static inline void tstream_hold_emu(void *a)
 }
 
 static inline void tstream_hold(void *s, volatile uint32_t *flag, volatile uint32_t *seen,
-                         unsigned limit_ms)
+                                unsigned limit_ms)
 {
     if (tstream_is_emu()) {
         struct tstream_hold_arg *h = malloc(sizeof *h);

@@ -7,9 +7,12 @@
  *
  * Each round r, on PE me's stream:
  *   fill(src, value(me, r)) after a delay;       -- work before
- *   putmem_signal_on_stream(dst[r] on next, src, sig = r, SET);
- *   signal_wait_until_on_stream(sig, GE, r);     -- prev's round-r data is here
+ *   putmem_signal_on_stream(dst[r] on next, src, ...);
+ *   signal_wait_until_on_stream(...);            -- prev's round-r data is here
  *   copy(out[r], dst[r]);                         -- work after
+ * with the signal in the device heap, SET to r (odd rounds: on one node the stream
+ * does both itself), or in the host heap, ADD 1 (even rounds: through the proxy),
+ * waited for with GE, as next may run rounds ahead;
  * then put/quiet/barrier_all, get, team barrier, broadcast, alltoall and sum reduce on
  * the stream, each followed by a copy of its result that the host checks. */
 #include <shmem.h>
@@ -52,13 +55,14 @@ int main(void)
     uint64_t *src = shmem_space_malloc(SHMEM_SPACE_DEVICE, blk);
     uint64_t *dst = shmem_space_malloc(SHMEM_SPACE_DEVICE, ROUNDS * blk);
     uint64_t *sig = shmem_space_alloc(SHMEM_SPACE_DEVICE, 1, sizeof(uint64_t));
+    uint64_t *hsig = shmem_calloc(1, sizeof(uint64_t));
     uint64_t *a2a_src = shmem_space_malloc(SHMEM_SPACE_DEVICE, (size_t)np * blk);
     uint64_t *a2a_dst = shmem_space_malloc(SHMEM_SPACE_DEVICE, (size_t)np * blk);
     uint64_t *red_src = shmem_space_malloc(SHMEM_SPACE_DEVICE, blk);
     uint64_t *red_dst = shmem_space_malloc(SHMEM_SPACE_DEVICE, blk);
     uint64_t *bc = shmem_space_malloc(SHMEM_SPACE_DEVICE, blk);
     uint64_t *box = shmem_space_malloc(SHMEM_SPACE_DEVICE, blk); /* put + barrier */
-    CHECK(src && dst && sig && a2a_src && a2a_dst && red_src && red_dst && bc && box);
+    CHECK(src && dst && sig && hsig && a2a_src && a2a_dst && red_src && red_dst && bc && box);
     uint64_t *out = tdev_malloc((ROUNDS + 8) * blk); /* the program's own device memory */
     uint64_t *got = tdev_malloc(blk);
 
@@ -68,9 +72,15 @@ int main(void)
 
     for (int r = 1; r <= ROUNDS; r++) {
         tstream_fill(s, src, W, value(me, r), 2000);
-        shmemx_putmem_signal_on_stream(dst + (size_t)(r - 1) * W, src, blk, sig,
-                                       (uint64_t)r, SHMEM_SIGNAL_SET, next, s);
-        shmemx_signal_wait_until_on_stream(sig, SHMEM_CMP_GE, (uint64_t)r, s);
+        uint64_t *d = dst + (size_t)(r - 1) * W;
+        if (r % 2) {
+            shmemx_putmem_signal_on_stream(d, src, blk, sig, (uint64_t)r, SHMEM_SIGNAL_SET,
+                                           next, s);
+            shmemx_signal_wait_until_on_stream(sig, SHMEM_CMP_GE, (uint64_t)r, s);
+        } else {
+            shmemx_putmem_signal_on_stream(d, src, blk, hsig, 1, SHMEM_SIGNAL_ADD, next, s);
+            shmemx_signal_wait_until_on_stream(hsig, SHMEM_CMP_GE, (uint64_t)r / 2, s);
+        }
         tstream_copy(s, out + (size_t)(r - 1) * W, dst + (size_t)(r - 1) * W, blk);
     }
     uint64_t *o = out + (size_t)ROUNDS * W;
@@ -101,6 +111,7 @@ int main(void)
      * (The host barrier comes first on every PE, before the streams' collectives.) */
     CHECK(__atomic_load_n(seen, __ATOMIC_ACQUIRE) == 0);
     expect_words(sig, 1, 0, "signal before the stream ran", 0);
+    CHECK(shmem_signal_fetch(hsig) == 0);
     shmem_barrier_all();
     __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
     tstream_sync(s);

@@ -35,6 +35,7 @@ typedef struct {
 #define CU_MEMHOSTALLOC_PORTABLE 1
 #define CU_MEMHOSTALLOC_DEVICEMAP 2
 #define CU_STREAM_WAIT_VALUE_GEQ 0
+#define CU_STREAM_WAIT_VALUE_EQ 1
 #define CU_STREAM_WRITE_VALUE_DEFAULT 0
 #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX 0
 #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER 100
@@ -69,6 +70,8 @@ static struct {
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamWriteValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
     CUresult (*StreamWaitValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
+    CUresult (*StreamWaitValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
     /* Optional (CUDA 11.3 and later): NULL when the driver lacks it. */
     CUresult (*FlushGPUDirectRDMAWrites)(int, int);
     uint32_t *words; /* stream_words' block, and its address for the device */
@@ -131,6 +134,8 @@ static int load(char *err, size_t len)
         SYM(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
         SYM(StreamWriteValue32, "cuStreamWriteValue32_v2"),
         SYM(StreamWaitValue32, "cuStreamWaitValue32_v2"),
+        SYM(StreamWriteValue64, "cuStreamWriteValue64_v2"),
+        SYM(StreamWaitValue64, "cuStreamWaitValue64_v2"),
 #undef SYM
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
@@ -336,6 +341,27 @@ static int cuda_stream_copy(void *stream, void *dst, const void *src, size_t len
     return rc ? -1 : 0;
 }
 
+static int cuda_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    if (enter())
+        return -1;
+    CUresult rc = cu.StreamWriteValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT);
+    leave();
+    return rc ? -1 : 0;
+}
+
+static int cuda_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    if (enter())
+        return -1;
+    CUresult rc =
+            cu.StreamWaitValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
+                                 eq ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ);
+    leave();
+    return rc ? -1 : 0;
+}
+
 /* The NIC reaches GPU memory when the network registers it as CUDA memory of this
  * device (libfabric's FI_HMEM_CUDA: GPUDirect RDMA, or the provider's own copies). */
 static void cuda_nic(void *p, struct shoal_dev_nic *nic)
@@ -419,4 +445,6 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .stream_write = cuda_stream_write,
     .stream_wait = cuda_stream_wait,
     .stream_copy = cuda_stream_copy,
+    .stream_write64 = cuda_stream_write64,
+    .stream_wait64 = cuda_stream_wait64,
 };

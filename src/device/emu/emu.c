@@ -307,7 +307,7 @@ static void emu_nic(void *p, struct shoal_dev_nic *nic)
 
 /* ---- streams ------------------------------------------------------------------------ */
 
-enum item_kind { ITEM_KERNEL, ITEM_WRITE, ITEM_WAIT, ITEM_COPY };
+enum item_kind { ITEM_KERNEL, ITEM_WRITE, ITEM_WAIT, ITEM_COPY, ITEM_WRITE64, ITEM_WAIT64 };
 
 struct item {
     enum item_kind kind;
@@ -315,10 +315,21 @@ struct item {
     void *arg;
     uint32_t *w;
     uint32_t v;
-    void *dst; /* ITEM_COPY: device ranges */
+    void *dst; /* ITEM_COPY: device ranges; ITEM_WRITE64, ITEM_WAIT64: dst, v64, eq */
     const void *src;
     size_t len;
+    uint64_t v64;
+    int eq;
 };
+
+/* ITEM_WAIT64's test, on device memory read through its alias. */
+static int holds64(const struct item *it)
+{
+    uint64_t x;
+    if (emu_d2h(&x, it->dst, sizeof x))
+        return 1; /* not device memory: refused when queued, so never here */
+    return it->eq ? x == it->v64 : (int64_t)(x - it->v64) >= 0;
+}
 
 struct shoal_emu_stream {
     pthread_t thread;
@@ -345,6 +356,15 @@ static void *stream_main(void *arg)
         switch (it.kind) {
         case ITEM_KERNEL: it.fn(it.arg); break;
         case ITEM_WRITE: __atomic_store_n(it.w, it.v, __ATOMIC_RELEASE); break;
+        case ITEM_WRITE64:
+            if (emu_h2d(it.dst, &it.v64, sizeof it.v64))
+                fprintf(stderr, "shoal: emu: a stream write to %p left device memory\n",
+                        it.dst);
+            break;
+        case ITEM_WAIT64:
+            while (!holds64(&it))
+                usleep(20);
+            break;
         case ITEM_COPY:
             if (emu_d2d(it.dst, it.src, it.len))
                 fprintf(stderr,
@@ -470,6 +490,21 @@ static int emu_stream_copy(void *stream, void *dst, const void *src, size_t len)
                    (struct item){ .kind = ITEM_COPY, .dst = dst, .src = src, .len = len });
 }
 
+static int emu_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    if (!stream || !rw_of(w, sizeof *w))
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WRITE64, .dst = w, .v64 = v });
+}
+
+static int emu_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    if (!stream || !rw_of(w, sizeof *w))
+        return -1;
+    return enqueue(stream,
+                   (struct item){ .kind = ITEM_WAIT64, .dst = w, .v64 = v, .eq = eq });
+}
+
 /* Nothing to flush: the network writes emu memory through the host alias. */
 static int emu_flush_nic_writes(void)
 {
@@ -497,4 +532,6 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .stream_write = emu_stream_write,
     .stream_wait = emu_stream_wait,
     .stream_copy = emu_stream_copy,
+    .stream_write64 = emu_stream_write64,
+    .stream_wait64 = emu_stream_wait64,
 };

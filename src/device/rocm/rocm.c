@@ -36,6 +36,7 @@ typedef struct {
 #define HIP_HOST_MALLOC_PORTABLE 1
 #define HIP_HOST_MALLOC_MAPPED 2
 #define HIP_STREAM_WAIT_VALUE_GTE 0
+#define HIP_STREAM_WAIT_VALUE_EQ 1
 typedef struct ihipStream_t *hipStream_t;
 
 static struct {
@@ -66,6 +67,8 @@ static struct {
     hipError_t (*HostGetDevicePointer)(void **, void *, unsigned);
     hipError_t (*StreamWriteValue32)(hipStream_t, void *, uint32_t, unsigned);
     hipError_t (*StreamWaitValue32)(hipStream_t, void *, uint32_t, unsigned, uint32_t);
+    hipError_t (*StreamWriteValue64)(hipStream_t, void *, uint64_t, unsigned);
+    hipError_t (*StreamWaitValue64)(hipStream_t, void *, uint64_t, unsigned, uint64_t);
 } hip;
 
 /* Makes this PE's device current for one entry; leave(prev) restores the caller's. */
@@ -117,6 +120,8 @@ static int rocm_init(int local_index, char *err, size_t len)
         SYM(HostGetDevicePointer, "hipHostGetDevicePointer"),
         SYM(StreamWriteValue32, "hipStreamWriteValue32"),
         SYM(StreamWaitValue32, "hipStreamWaitValue32"),
+        SYM(StreamWriteValue64, "hipStreamWriteValue64"),
+        SYM(StreamWaitValue64, "hipStreamWaitValue64"),
 #undef SYM
     };
     int n = 0, version = 0;
@@ -290,6 +295,28 @@ static int rocm_stream_copy(void *stream, void *dst, const void *src, size_t len
     return rc ? -1 : 0;
 }
 
+static int rocm_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWriteValue64((hipStream_t)stream, w, v, 0);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
+static int rocm_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWaitValue64((hipStream_t)stream, w, v,
+                                   eq ? HIP_STREAM_WAIT_VALUE_EQ : HIP_STREAM_WAIT_VALUE_GTE,
+                                   ~(uint64_t)0);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
 /* The NIC reaches GPU memory when the network registers it as ROCm memory
  * (libfabric's FI_HMEM_ROCR, which finds the device from the pointer itself). */
 static void rocm_nic(void *p, struct shoal_dev_nic *nic)
@@ -366,4 +393,6 @@ const struct shoal_dev_ops shoal_dev_rocm = {
     .stream_write = rocm_stream_write,
     .stream_wait = rocm_stream_wait,
     .stream_copy = rocm_stream_copy,
+    .stream_write64 = rocm_stream_write64,
+    .stream_wait64 = rocm_stream_wait64,
 };
