@@ -126,7 +126,9 @@ void shoal_device_fini(void)
             shoal_fatal("shmem_finalize",
                         "cannot synchronise with the other PEs before freeing the device "
                         "heap");
-        shoal_dev_free((void *)seg->base);
+        if (shoal_dev_free((void *)seg->base))
+            shoal_fatal("shmem_finalize", "the %s device could not free the device heap",
+                        shoal_dev->name);
         free(shoal.dev_peer);
         shoal.dev_peer = NULL;
     }

@@ -4,7 +4,9 @@
  * stray host load or store through a device pointer faults at once, and a second,
  * read-write mapping that only this file's copy routines use. A peer on the same
  * node opens the memfd through /proc/<pid>/fd (the IPC handle) and maps it the same
- * two ways, so copies into it land in the owner's memory. Copies are plain memcpy
+ * two ways, so copies into it land in the owner's memory; it holds a shared lock on
+ * the memfd while it has it open, so that the owner freeing it meanwhile, undefined on
+ * a GPU, is caught here ("freed while a peer has it open"). Copies are plain memcpy
  * through the second mapping and complete on return, except copy_async's: like a GPU
  * stream's, they are queued and done, in order, only at the next sync, so a caller
  * that does not wait for them (quiet) sees the old bytes, and a test can tell.
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -29,7 +32,8 @@ struct region {
     uintptr_t dev; /* what the program sees: PROT_NONE */
     char *rw;      /* the same pages, read-write, for the copy routines */
     size_t size;
-    int fd; /* the memfd (own allocations; -1 for opened peer memory) */
+    int fd;  /* the memfd: own allocations, or a peer's held open (and locked) */
+    int own; /* this process allocated it */
 };
 
 struct ipc {
@@ -66,8 +70,7 @@ static void emu_fini(void)
     for (size_t i = 0; i < nregions; i++) {
         munmap((void *)regions[i].dev, regions[i].size);
         munmap(regions[i].rw, regions[i].size);
-        if (regions[i].fd >= 0)
-            close(regions[i].fd);
+        close(regions[i].fd);
     }
     free(regions);
     regions = NULL;
@@ -122,7 +125,7 @@ static void *add_region(int fd, size_t size, int own)
         regions = r;
         cap = ncap;
     }
-    regions[nregions++] = (struct region){ (uintptr_t)dev, rw, size, own ? fd : -1 };
+    regions[nregions++] = (struct region){ (uintptr_t)dev, rw, size, fd, own };
     pthread_mutex_unlock(&lock);
     return dev;
 }
@@ -144,20 +147,28 @@ static void *emu_alloc(size_t size)
     return p;
 }
 
-/* Removes the region starting exactly at p (own allocation or opened peer memory). */
+/* Removes the region starting exactly at p (own allocation or opened peer memory). An
+ * own allocation that a peer still has open stays, and the call fails. */
 static int drop(void *p, int own)
 {
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < nregions; i++) {
         struct region r = regions[i];
-        if (r.dev != (uintptr_t)p || (r.fd >= 0) != own)
+        if (r.dev != (uintptr_t)p || r.own != own)
             continue;
+        if (own && flock(r.fd, LOCK_EX | LOCK_NB)) {
+            pthread_mutex_unlock(&lock);
+            fprintf(stderr,
+                    "shoal: emu: device memory at %p freed while a peer has it open "
+                    "(undefined on a GPU)\n",
+                    p);
+            return -1;
+        }
         regions[i] = regions[--nregions];
         pthread_mutex_unlock(&lock);
         munmap((void *)r.dev, r.size);
         munmap(r.rw, r.size);
-        if (r.fd >= 0)
-            close(r.fd);
+        close(r.fd);
         return 0;
     }
     pthread_mutex_unlock(&lock);
@@ -225,7 +236,7 @@ static int emu_ipc_get(void *p, struct shoal_dev_ipc *h)
     struct ipc c = { .pid = getpid() };
     pthread_mutex_lock(&lock);
     struct region *r = find((uintptr_t)p, 1);
-    if (r && r->fd >= 0) {
+    if (r && r->own) {
         c.fd = r->fd;
         c.size = r->size;
         c.off = (uintptr_t)p - r->dev;
@@ -247,8 +258,11 @@ static void *emu_ipc_open(const struct shoal_dev_ipc *h)
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    char *p = add_region(fd, c.size, 0);
-    close(fd); /* the mappings keep the memory */
+    char *p = NULL;
+    if (flock(fd, LOCK_SH) == 0)
+        p = add_region(fd, c.size, 0);
+    if (!p)
+        close(fd);
     return p ? p + c.off : NULL;
 }
 
