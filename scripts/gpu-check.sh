@@ -76,7 +76,8 @@ export BENCH_IMPL=shoal-$dev
     SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n 4 bench/bucket_sort \
         -e 4M -a 1M -V all
 } >"$out/bench_$dev.log" 2>&1
-grep -v '^RESULT' "$out/bench_$dev.log" | grep -v '^[0-9]' | head -60
+# The summary: everything but the result lines and dev_put's numeric rows.
+grep -v -E '^(RESULT|[0-9]+[[:space:]]+[0-9])' "$out/bench_$dev.log" | head -80
 # The same runs on the emulated device of this machine, for comparison.
 if [ "$dev" != emu ]; then
     BENCH_IMPL=shoal-emu SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M \

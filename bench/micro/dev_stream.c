@@ -4,8 +4,9 @@
  *   8 B device-to-device put latency;
  *   how long a 1 MiB device put takes while a kernel of the program holds the GPU for
  *     about a second, as a share of the kernel's time;
- *   what an 8 B stream-ordered put adds to its stream over a plain 8 B stream copy, and
- *     a host put's latency beside it.
+ *   what an 8 B stream-ordered put adds to its stream over a plain 8 B stream copy,
+ *     device to device (the stream's own copy) and into a host-heap object (through
+ *     the proxy), and a host put's latency beside it.
  * Medians of -i repetitions. Shoal-internal (the backend's copies, the test streams),
  * so it links libshoal statically. */
 #include "bench.h"
@@ -64,13 +65,16 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     if (me == 0) {
         printf("# PE 0 -> PE 1 on %s, medians of %d\n", tdev_name(), reps);
-        printf("%-6s %10s %12s %12s %8s\n", "kind", "bytes", "put GB/s", "copy GB/s", "ratio");
+        printf("%-6s %10s %12s %12s %8s\n", "kind", "bytes", "put GB/s", "copy GB/s",
+               "ratio");
         unsigned char *pd = shmem_ptr(dsym, 1), *ph = shmem_ptr(hsym, 1);
         struct {
             const char *kind;
             void *dst, *peer;
             const void *src;
-        } k[] = { { "H-D", dsym, pd, hbuf }, { "D-H", hsym, ph, dbuf }, { "D-D", dsym, pd, dbuf } };
+        } k[] = { { "H-D", dsym, pd, hbuf },
+                  { "D-H", hsym, ph, dbuf },
+                  { "D-D", dsym, pd, dbuf } };
         for (size_t c = 0; c < 3; c++)
             for (size_t n = 1 << 20; n <= big; n *= 16) {
                 for (int i = 0; i < reps; i++) {
@@ -146,12 +150,23 @@ int main(int argc, char **argv)
             tp[r] = bench_now() - t0;
         }
         double empty = median(te, 5) / K * 1e6, sput = median(tp, 5) / K * 1e6;
-        printf("stream op: 8 B copy %.2f us, 8 B put_on_stream %.2f us: +%.2f us per put "
-               "(host put %.3f us)\n",
-               empty, sput, sput - empty, host_lat);
+        /* Into PE 1's host heap: the proxy runs each put. */
+        for (int r = 0; r < 5; r++) {
+            double t0 = bench_now();
+            for (int i = 0; i < K; i++)
+                shmemx_putmem_on_stream(hsym, dbuf, 8, 1, s);
+            tstream_sync(s);
+            tp[r] = bench_now() - t0;
+        }
+        double pput = median(tp, 5) / K * 1e6;
+        printf("stream op: 8 B copy %.2f us; 8 B put_on_stream D-D %.2f us (+%.2f), through "
+               "the proxy (D to a host-heap object) %.2f us (+%.2f); host put %.3f us\n",
+               empty, sput, sput - empty, pput, pput - empty, host_lat);
         bench_result("stream_copy_8B", 8, "us", empty);
         bench_result("stream_put_8B", 8, "us", sput);
         bench_result("stream_put_overhead_8B", 8, "us", sput - empty);
+        bench_result("stream_put_proxy_8B", 8, "us", pput);
+        bench_result("stream_put_proxy_overhead_8B", 8, "us", pput - empty);
     }
     shmem_barrier_all();
     tstream_destroy(s);
