@@ -1,6 +1,6 @@
 /* Distributed bucket sort with the append pattern (seed slides "A47", paper 002
- * section 7.1), in the slides' six variants (-V, default HA_HI; "all" runs each in
- * turn). Every variant counts, buckets and sorts on the device (bucket_sort.h: GPU
+ * section 7.1), in the slides' six variants (-V, default HA_HI; "all" or a comma-separated
+ * list runs each in turn). Every variant counts, buckets and sorts on the device (bucket_sort.h: GPU
  * kernels with -K cuda or -K hip, host threads through Shoal's device copies with the
  * default -K host), from a key table that lives in device memory:
  *   HA_HI        host-allocated, host-initiated: the buckets are copied from the device
@@ -120,7 +120,8 @@ static void usage(const char *prog)
             "usage: %s [-e elements/PE] [-w word bytes 4|8] [-W words/element] [-H headroom "
             "%%]\n"
             "          [-S seed] [-a A_MsizeB: bytes per append] [-T threads] [-s slabs]\n"
-            "          [-V HA_HI|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|all]\n"
+            "          [-V HA_HI|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|all, or a "
+            "list: HA_HI,GA_HI]\n"
             "          [-K host|cuda|hip: what runs the device steps] [-k kernels file]\n",
             prog);
 }
@@ -531,9 +532,16 @@ int main(int argc, char **argv)
             return c == 'h' ? 0 : 2;
         }
     }
-    int want[VARIANTS] = { 0 }, any = 0;
-    for (int v = 0; v < VARIANTS; v++)
-        any |= want[v] = !strcmp(which, "all") || !strcmp(which, variant_name[v]);
+    int want[VARIANTS] = { 0 }, any = 0, unknown = 0;
+    char *list = strdup(which), *save = NULL; /* names, comma separated */
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        int known = 0;
+        for (int v = 0; v < VARIANTS; v++)
+            if (!strcmp(w, "all") || !strcmp(w, variant_name[v]))
+                known = want[v] = any = 1;
+        unknown |= !known;
+    }
+    free(list);
     K = !strcmp(kernels, "host")       ? &bs_host_kernels
             : !strcmp(kernels, "cuda") ? &bs_cuda_kernels
             : !strcmp(kernels, "hip")  ? &bs_hip_kernels
@@ -541,7 +549,7 @@ int main(int argc, char **argv)
     size_t eb = (size_t)p->word * (size_t)p->words;
     if (p->elements < 1 || (p->word != 4 && p->word != 8) || p->words < 1 ||
         p->headroom < 0 || p->chunk < eb || p->threads < 1 || p->threads > 256 ||
-        p->slabs < 1 || p->slabs > 4096 || !any || !K) {
+        p->slabs < 1 || p->slabs > 4096 || !any || unknown || !K) {
         if (me == 0) {
             usage(argv[0]);
             fprintf(stderr,
