@@ -110,8 +110,17 @@ if ! SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n
     bench/bucket_sort -e 4M -a 1M -V all $sort_kernels >"$out/bench_bucket_sort_$dev.log" 2>&1; then
     echo "bucket sort: FAILED (bench_bucket_sort_$dev.log)"
     status=1
+    grep -v '^RESULT' "$out/bench_bucket_sort_$dev.log" | tail -5
+    # Still a table, with the device steps on host threads, when the kernels did not load.
+    if [ -n "$sort_kernels" ]; then
+        echo "bucket sort: again with host-thread kernels (bench_bucket_sort_host_$dev.log)"
+        SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n 4 \
+            bench/bucket_sort -e 4M -a 1M -V all >"$out/bench_bucket_sort_host_$dev.log" 2>&1
+        grep -v '^RESULT' "$out/bench_bucket_sort_host_$dev.log"
+    fi
+else
+    grep -v '^RESULT' "$out/bench_bucket_sort_$dev.log"
 fi
-grep -v '^RESULT' "$out/bench_bucket_sort_$dev.log"
 # The same runs on the emulated device of this machine, for comparison.
 if [ "$dev" != emu ]; then
     BENCH_IMPL=shoal-emu SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M \
