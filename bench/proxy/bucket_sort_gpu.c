@@ -39,7 +39,8 @@ static struct {
     int hip;
     void *lib;
     int ordinal, dev;
-    void *ctx; /* CUDA's primary context */
+    int opened; /* the device is ours to call on (and to clean up) */
+    void *ctx;  /* CUDA's primary context */
     gpu_module mod;
     gpu_func count, starts, scatter, keys, bitonic, gather;
     gpu_stream stream[BS_STREAMS];
@@ -220,7 +221,7 @@ static int load_module(const char *file)
 
 static void gpu_fini(void)
 {
-    if (g.lib && bind() == 0) {
+    if (g.opened && bind() == 0) {
         for (int s = 0; s < BS_STREAMS; s++) {
             if (g.stream[s])
                 g.StreamSynchronize(g.stream[s]);
@@ -275,6 +276,7 @@ static int gpu_init(const struct bs_geom *geo, const char *file)
         fail("cuDevicePrimaryCtxRetain", rc);
         goto out;
     }
+    g.opened = 1;
     if (bind() || load_module(file))
         goto out;
     for (int s = 0; s < BS_STREAMS; s++) {
