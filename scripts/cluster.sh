@@ -85,10 +85,7 @@ cluster_pids() {
 }
 
 down() {
-    # Jobs first, so that slurmd is still there to end their steps.
-    if [ -e "$S/up" ]; then
-        run_on 1 / scancel --full --quiet --user=root >/dev/null 2>&1
-    fi
+    # Every process in the nodes, jobs and daemons alike, by its pid.
     for sig in TERM TERM TERM TERM TERM KILL KILL; do
         pids=$(cluster_pids)
         [ -n "$pids" ] || break

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Takes the virtual cluster down and checks that nothing of it is left: no process in
+# its namespaces, no namespace, mount, network link or file. Skipped (77) when
+# cluster.up was (SKIPFILE holds why).
+# usage: down.sh SKIPFILE
+here=$(cd "$(dirname "$0")" && pwd)
+cluster="$here/../../scripts/cluster.sh"
+if [ -s "$1" ]; then
+    echo "skipped: $(cat "$1")"
+    exit 77
+fi
+S=/var/tmp/shoal-cluster
+pids=""
+for f in /proc/[0-9]*/ns/net; do
+    # The cluster's processes are those whose network namespace is one of its own.
+    for ns in /run/netns/shoalcl-*; do
+        [ -e "$ns" ] && [ "$(stat -L -c %i "$f" 2>/dev/null)" = "$(stat -L -c %i "$ns")" ] &&
+            pids="$pids ${f#/proc/}"
+    done
+done
+[ -n "$pids" ] || { echo "FAIL: no cluster process was running before down"; exit 1; }
+"$cluster" down || { echo "FAIL: cluster.sh down failed"; exit 1; }
+status=0
+for p in $pids; do
+    p=${p%%/*}
+    [ -d "/proc/$p" ] && [ "$(cat "/proc/$p/stat" 2>/dev/null | cut -d' ' -f3)" != Z ] &&
+        { echo "FAIL: process $p ($(cat "/proc/$p/comm")) is left"; status=1; }
+done
+ls /run/netns 2>/dev/null | grep -q '^shoalcl-' && { echo "FAIL: network namespaces left: $(ls /run/netns)"; status=1; }
+grep -q "$S" /proc/self/mountinfo && { echo "FAIL: mounts left:"; grep "$S" /proc/self/mountinfo; status=1; }
+[ -e "$S" ] && { echo "FAIL: $S is left"; status=1; }
+[ "$status" -ne 0 ] || echo "down.sh: nothing of the cluster is left"
+exit $status
