@@ -76,12 +76,10 @@ cluster_pids() {
         [ -e "$f" ] && inodes="$inodes $(stat -L -c %i "$f")"
     done
     [ -n "$inodes" ] || return 0
-    for p in /proc/[0-9]*; do
-        i=$(stat -L -c %i "$p/ns/net" 2>/dev/null) || continue
-        for j in $inodes; do
-            [ "$i" = "$j" ] && echo "${p#/proc/}"
-        done
-    done
+    # One stat for every process: "INODE /proc/PID/ns/net".
+    stat -L -c '%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
+        awk -v want="$inodes" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ns[w[i]] = 1 }
+            $1 in ns { split($2, p, "/"); print p[3] }'
 }
 
 down() {

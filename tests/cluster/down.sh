@@ -10,19 +10,15 @@ if [ -s "$1" ]; then
     exit 77
 fi
 S=/var/tmp/shoal-cluster
-pids=""
-for f in /proc/[0-9]*/ns/net; do
-    # The cluster's processes are those whose network namespace is one of its own.
-    for ns in /run/netns/shoalcl-*; do
-        [ -e "$ns" ] && [ "$(stat -L -c %i "$f" 2>/dev/null)" = "$(stat -L -c %i "$ns")" ] &&
-            pids="$pids ${f#/proc/}"
-    done
-done
+# The cluster's processes: those whose network namespace is one of its own.
+inodes=$(stat -L -c %i /run/netns/shoalcl-* 2>/dev/null)
+pids=$(stat -L -c '%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
+    awk -v want="$inodes" 'BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ns[w[i]] = 1 }
+        $1 in ns { split($2, p, "/"); print p[3] }')
 [ -n "$pids" ] || { echo "FAIL: no cluster process was running before down"; exit 1; }
 "$cluster" down || { echo "FAIL: cluster.sh down failed"; exit 1; }
 status=0
 for p in $pids; do
-    p=${p%%/*}
     [ -d "/proc/$p" ] && [ "$(cat "/proc/$p/stat" 2>/dev/null | cut -d' ' -f3)" != Z ] &&
         { echo "FAIL: process $p ($(cat "/proc/$p/comm")) is left"; status=1; }
 done
