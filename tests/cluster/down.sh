@@ -18,9 +18,18 @@ pids=$(stat -L -c '%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
 [ -n "$pids" ] || { echo "FAIL: no cluster process was running before down"; exit 1; }
 "$cluster" down || { echo "FAIL: cluster.sh down failed"; exit 1; }
 status=0
+# A process still exiting may outlive its namespaces by a moment: 2 s to go.
+alive() { # PID: not gone and not a zombie
+    st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+    [ -n "$st" ] && [ "$st" != Z ]
+}
 for p in $pids; do
-    [ -d "/proc/$p" ] && [ "$(cat "/proc/$p/stat" 2>/dev/null | cut -d' ' -f3)" != Z ] &&
-        { echo "FAIL: process $p ($(cat "/proc/$p/comm")) is left"; status=1; }
+    i=0
+    while alive "$p" && [ "$i" -lt 20 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    alive "$p" && { echo "FAIL: process $p ($(cat "/proc/$p/comm" 2>/dev/null)) is left"; status=1; }
 done
 ls /run/netns 2>/dev/null | grep -q '^shoalcl-' && { echo "FAIL: network namespaces left: $(ls /run/netns)"; status=1; }
 grep -q "$S" /proc/self/mountinfo && { echo "FAIL: mounts left:"; grep "$S" /proc/self/mountinfo; status=1; }
