@@ -65,8 +65,16 @@ run_on() {
     [ -e "$S/up" ] || die "no cluster is up (run: $me up)"
     k=$(nodes)
     [ "$n" -ge 1 ] && [ "$n" -le "$k" ] || die "node $n does not exist (the cluster has $k)"
-    enter "$n" env CLUSTER_HOSTFILE="$S/hostfile" CLUSTER_RSH="$S/rsh" sh -c 'cd "$1" || exit 1; shift; exec "$@"' sh \
-        "$dir" "$@"
+    # The same directory inside the node (not the node's own /tmp of the same name).
+    id=$(stat -c %d:%i "$dir") || die "no directory $dir"
+    enter "$n" env CLUSTER_HOSTFILE="$S/hostfile" CLUSTER_RSH="$S/rsh" sh -c '
+        cd "$1" 2>/dev/null && [ "$(stat -c %d:%i .)" = "$2" ] || {
+            echo "cluster.sh: $1 is not on the shared file system (each node has its own" \
+                "/tmp, /dev/shm and /run): run from another directory" >&2
+            exit 1
+        }
+        shift 2
+        exec "$@"' sh "$dir" "$id" "$@"
 }
 
 # The processes in the cluster's network namespaces (ours: nothing else lives there).
