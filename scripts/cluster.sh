@@ -212,7 +212,6 @@ make_node() {
             mount --move /run/.cgroup /sys/fs/cgroup
             rmdir /run/.cgroup
             mount --bind "$2/hosts" /etc/hosts
-            mkdir -p /etc/slurm 2>/dev/null || true
             mount --bind "$2/etc" /etc/slurm' sh "$n" "$S"
 }
 
