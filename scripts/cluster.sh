@@ -44,7 +44,10 @@ enter() {
     n=$1
     shift
     if [ -s "$S/n$n.pid" ]; then
-        nsenter -t "$(cat "$S/n$n.pid")" --net --uts --mount -- "$@"
+        pid=$(cat "$S/n$n.pid")
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = munged ] ||
+            die "shoal-n$n's munged (pid $pid) is gone: run $me down, then up"
+        nsenter -t "$pid" --net --uts --mount -- "$@"
     else
         nsenter --net="/run/netns/$NS-n$n" --uts="$S/ns/n$n.uts" --mount="$S/ns/n$n.mnt" -- "$@"
     fi
