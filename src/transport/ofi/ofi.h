@@ -207,16 +207,17 @@ struct ofi_state {
      * no delivery completion; quiet settles them with one read per PE written, which
      * the provider orders after them (FI_ORDER_RMA_RAW). ofi_order.c. */
     int quiet_read;
-    int plain_amo_fetches; /* non-fetching AMOs go as fetching ones (quiet_read, shm) */
-    uint64_t put_flags;    /* completion flags of puts: op_flags, or 0 with quiet_read */
-    int locked;            /* threads share contexts or the progress thread runs */
-    int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
-    size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
-    int bundle_puts;       /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
-    size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
-    int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
-    int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
-    size_t key_bytes;      /* the provider's memory key size (mr_key_size) */
+    int plain_amo_fetches;      /* non-fetching AMOs go as fetching ones (quiet_read, shm) */
+    uint64_t put_flags;         /* completion flags of puts: op_flags, or 0 with quiet_read */
+    int locked;                 /* threads share contexts or the progress thread runs */
+    int emulate_amo;            /* SHMEM_OFI_ATOMIC_EMULATE */
+    size_t bundle_size;         /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    int bundle_puts;            /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
+    const char *bundle_off_why; /* why not, for SHMEM_INFO (ofi_info) */
+    size_t rma_iov_limit;       /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
+    int unreliable_ok;          /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;             /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
+    size_t key_bytes;           /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
@@ -335,6 +336,7 @@ static inline void ofi_put_posted(struct ofi_ctx *c, int pe, int injected)
 /* The operations of transport.h, by file: ofi_init.c */
 int ofi_net_init(void);
 void ofi_net_fini(void);
+void ofi_info(void);
 /* ofi_rma.c, ofi_amo.c, ofi_signal.c, ofi_order.c, ofi_ctx.c */
 void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
              int pe);

@@ -510,6 +510,12 @@ int ofi_net_init(void)
     /* Outside sessions a bundle the PE leaves behind to compute is the progress
      * thread's to send (ofi_bundle.c): without one it would wait for the PE. */
     ofi.bundle_puts = ofi.bundle_size > 0 && ofi.progress_thread;
+    ofi.bundle_off_why = ofi.bundle_puts ? NULL
+            : !shoal.cfg.ofi_bundle_size ? "SHMEM_OFI_BUNDLE_SIZE=0"
+            : !ofi.rma_iov_limit         ? "the provider's rma_iov_limit is 0"
+            : !ofi.bundle_size           ? "SHMEM_OFI_BOUNCE_SIZE=0"
+                                         : "no progress thread would send a bundle "
+                                           "the PE leaves behind (SHMEM_OFI_PROGRESS_THREAD)";
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -565,4 +571,32 @@ void ofi_net_fini(void)
     free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);
+}
+
+/* SHMEM_INFO: what init chose for the whole job, and why a path is off. */
+void ofi_info(void)
+{
+    printf("libfabric (PE 0), provider %s:\n", ofi.info->fabric_attr->prov_name);
+    if (ofi.bundle_puts)
+        printf("  small puts outside sessions: bundled (up to %zu B a message, target "
+               "ranges at most %zu)\n",
+               ofi.bundle_size, ofi.rma_iov_limit);
+    else
+        printf("  small puts outside sessions: one message each (%s)\n", ofi.bundle_off_why);
+    printf("  quiet: %s\n",
+           ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
+                          : "waits for the write and read counters");
+    printf("  single-transmit AMOs in sessions: %s\n",
+           ofi.unreliable_ok ? "on"
+                             : "off (the provider orders no atomic read after atomic writes, "
+                               "or registers memory per endpoint)");
+    printf("  triggered operations: %s\n",
+           ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
+                   : !(ofi.info->caps & FI_TRIGGER)
+                   ? "in the library (the provider has no FI_TRIGGER)"
+                   : !ofi.writes_ordered
+                   ? "in the library (the provider does not order writes with "
+                     "atomics, FI_ORDER_WAW)"
+                   : "in the library (SHMEM_OFI_QUIET reads puts back; "
+                     "triggered operations need the write counter)");
 }
