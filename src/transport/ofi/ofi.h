@@ -217,6 +217,8 @@ struct ofi_state {
     size_t rma_iov_limit;       /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
     int unreliable_ok;          /* single-transmit AMOs can be settled (ATOMIC_RAW) */
     int trigger_ok;             /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
+    int signal_write;           /* signal sets go as 8-byte writes (SHMEM_OFI_SIGNAL_WRITE) */
+    const char *signal_why;     /* why (not), for SHMEM_INFO */
     size_t key_bytes;           /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread; /* a progress thread runs (or will, after start-up) */
@@ -480,6 +482,19 @@ void ofi_quiet_locked(struct ofi_ctx *c);
  * counter catches up (direct protocol), 0 when it is free already. */
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
                    int pe);
+
+/* An 8-byte put that joins no bundle and carries flags (FI_FENCE): a signal set
+ * going as a write (ofi_signal.c). */
+void ofi_put_word(struct ofi_ctx *c, int seg, uint64_t off, const void *src, int pe,
+                  uint64_t flags);
+
+/* Whether a signal update goes as an 8-byte write rather than an atomic
+ * (ofi.signal_write): a set, to another PE (this PE reads its own words with loads,
+ * and must find its own set there on return, as an AMO ensures). */
+static inline int ofi_signal_as_write(enum shoal_amo_op op, int pe)
+{
+    return ofi.signal_write && op == SHOAL_AMO_WRITE && pe != shoal.my_pe;
+}
 
 /* ofi_amo.c */
 void ofi_amo_table(void);

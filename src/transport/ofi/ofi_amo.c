@@ -236,6 +236,10 @@ static void amo_single_transmit(struct ofi_ctx *c, const struct shoal_amo *a, in
 void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
                     uint64_t flags)
 {
+    if (SHOAL_UNLIKELY(a->signal) && ofi_signal_as_write(a->op, pe)) {
+        ofi_put_word(c, a->seg, a->off, a->operand, pe, flags);
+        return;
+    }
     uint64_t raddr = ofi_raddr(a->seg, a->off, pe), key = ofi_rkey(a->seg, pe);
     enum ofi_amo_kind kind = kind_of(a);
     /* Only native non-fetching AMOs to other PEs: this PE reads its own words

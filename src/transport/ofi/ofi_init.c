@@ -364,6 +364,30 @@ static int quiet_read_wanted(const struct fi_info *info)
             (info->tx_attr->msg_order & (FI_ORDER_RAW | FI_ORDER_RMA_RAW));
 }
 
+/* Whether signal sets go as 8-byte writes: only where such a write lands whole, so
+ * that a reader sees the old value or the new one. cxi's NIC writes an aligned word
+ * in one piece (what Cray OpenSHMEMX relies on). tcp and sockets copy a write out of
+ * the byte stream as it arrives, in two pieces when it straddles two socket reads;
+ * shm lands a one-range write with process_vm_writev, whose kernel copy promises no
+ * width. Those keep the atomic unless the user says on. */
+static void signal_write_choice(const struct fi_info *info)
+{
+    const char *v = shoal.cfg.ofi_signal_write;
+    if (set(v) && strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
+        shoal_fatal("shmem_init",
+                    "SHMEM_OFI_SIGNAL_WRITE=%s is not a choice; use auto, on or off", v);
+    int cxi = strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0;
+    if (set(v) && strcmp(v, "auto")) {
+        ofi.signal_write = !strcmp(v, "on");
+        ofi.signal_why = "SHMEM_OFI_SIGNAL_WRITE";
+    } else {
+        ofi.signal_write = cxi;
+        ofi.signal_why = cxi ? "the NIC lands an aligned 8-byte write whole"
+                             : "the provider may land an 8-byte write in pieces; "
+                               "SHMEM_OFI_SIGNAL_WRITE";
+    }
+}
+
 /* Reads what the provider granted into the transport's switches. */
 static void adopt_info(struct fi_info *info)
 {
@@ -416,6 +440,7 @@ static void adopt_info(struct fi_info *info)
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
             !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.key_bytes = info->domain_attr->mr_key_size;
+    signal_write_choice(info);
     SHOAL_LOG(OFI, INFO,
               "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s%s",
@@ -586,6 +611,10 @@ void ofi_info(void)
     printf("  quiet: %s\n",
            ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
                           : "waits for the write and read counters");
+    printf("  shmemx_signal_set, SHMEM_SIGNAL_SET: %s (%s)\n",
+           ofi.signal_write ? "an 8-byte write ordered after the payload"
+                            : "a network atomic",
+           ofi.signal_why);
     printf("  single-transmit AMOs in sessions: %s\n",
            ofi.unreliable_ok ? "on"
                              : "off (the provider orders no atomic read after atomic writes, "
