@@ -17,14 +17,15 @@
 #define WINDOW 64
 
 enum kind { SET, SIGNAL_SET, PUT_SIGNAL_SET, ADD, ADD_ST, FADD, KINDS };
-static const char *const names[KINDS] = { "amo_set", "signal_set", "put_signal_set",
-                                          "amo_add", "amo_add_single_transmit",
-                                          "amo_fetch_add" };
+static const char *const names[KINDS] = {
+    "amo_set",      "signal_set", "put_signal_set", "amo_add", "amo_add_single_transmit",
+    "amo_fetch_add"
+};
 
-static uint64_t counter;       /* symmetric: the adds land here */
-static uint64_t sigs[WINDOW];  /* symmetric: the sets land here */
-static uint64_t data[WINDOW];  /* symmetric: put_signal_set's payloads */
-static uint64_t adds;          /* symmetric: adds PE 0 sent, broadcast for the check */
+static uint64_t counter;      /* symmetric: the adds land here */
+static uint64_t sigs[WINDOW]; /* symmetric: the sets land here */
+static uint64_t data[WINDOW]; /* symmetric: put_signal_set's payloads */
+static uint64_t adds;         /* symmetric: adds PE 0 sent, broadcast for the check */
 static long failures, total_failures;
 
 static double run(enum kind k, long rounds, long warm)

@@ -143,6 +143,9 @@ struct ofi_ctx {
     struct ofi_pws pws[OFI_PWS_MAX];
     struct fid_ep *uep;           /* single-transmit endpoint: no counters, no acks waited */
     struct ofi_trig_op *trig_ops; /* posted triggered operations, freed at quiet */
+    struct fid_ep *tep;           /* where they go (ofi_trigger.c), opened at the first */
+    struct fid_cntr *tcntr;       /* its write counter */
+    uint64_t tdone;               /* what tcntr counted of operations already freed */
     unsigned char *utouched;      /* utouched[pe]: pe got single-transmit AMOs */
     unsigned nutouched;
     struct ofi_reg reg[OFI_REG_MAX];
@@ -365,11 +368,11 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
                               size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
                               enum shoal_amo_op sig_op, int pe, void *counter,
                               uint64_t threshold);
-/* Ends the job when one of c's triggered operations has not fired: quiet would
- * wait for it forever. */
-void ofi_trigger_check(struct ofi_ctx *c);
-/* Frees the records of c's triggered operations, all complete. */
-void ofi_trigger_release(struct ofi_ctx *c);
+/* Quiet's part: waits until every one of c's triggered operations whose trigger has
+ * fired is complete, and frees their records; the others wait on. */
+void ofi_trigger_quiet(struct ofi_ctx *c);
+/* Closes c's trigger endpoint and drops every record (context closed or parked). */
+void ofi_trigger_close_ep(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
 /* ofi_pcntr.c */
 void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);

@@ -412,8 +412,8 @@ static void adopt_info(struct fi_info *info)
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
-    /* Triggered operations complete on the write counter only. */
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered && !ofi.quiet_read;
+    /* Triggered operations: the payload and its signal fire in order by themselves. */
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
@@ -623,9 +623,6 @@ void ofi_info(void)
            ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
                    : !(ofi.info->caps & FI_TRIGGER)
                    ? "in the library (the provider has no FI_TRIGGER)"
-                   : !ofi.writes_ordered
-                   ? "in the library (the provider does not order writes with "
-                     "atomics, FI_ORDER_WAW)"
-                   : "in the library (SHMEM_OFI_QUIET reads puts back; "
-                     "triggered operations need the write counter)");
+                   : "in the library (the provider does not order writes with "
+                     "atomics, FI_ORDER_WAW)");
 }

@@ -191,7 +191,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
 {
     c->direct_pending = 0; /* the waits below cover them */
     if (SHOAL_UNLIKELY(c->trig_ops != NULL))
-        ofi_trigger_check(c);
+        ofi_trigger_quiet(c);
     ofi_wait_issued(c);
     /* Counters can run ahead of the CQ entries that copy gets out of slots. */
     struct shoal_backoff b = { 0 };
@@ -201,7 +201,6 @@ void ofi_quiet_locked(struct ofi_ctx *c)
         ofi_backoff(&b);
     }
     c->fence_owed = 0;
-    ofi_trigger_release(c);
     if (shoal.cfg.ofi_mr_cache <= 0)
         ofi_reg_release(c);
 }
