@@ -148,6 +148,12 @@ struct ofi_ctx {
     uint64_t tdone;               /* what tcntr counted of operations already freed */
     unsigned char *utouched;      /* utouched[pe]: pe got single-transmit AMOs */
     unsigned nutouched;
+    /* The last single-transmit AMO, held back so that the next ones to the same word
+     * with the same operation fold into it (ofi_amo.c); sent before anything else. */
+    int uheld;
+    int upe;
+    uint64_t uval;
+    struct shoal_amo uamo;
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
@@ -501,6 +507,8 @@ static inline int ofi_signal_as_write(enum shoal_amo_op op, int pe)
 
 /* ofi_amo.c */
 void ofi_amo_table(void);
+/* Sends the single-transmit AMO c holds back (c->uheld). */
+void ofi_unreliable_flush(struct ofi_ctx *c);
 /* flags: FI_FENCE, for a non-fetching AMO that must land after earlier writes. */
 void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
                     uint64_t flags);
@@ -538,7 +546,7 @@ void ofi_deferred_flush(struct ofi_ctx *c);
  * ordered after it, and before every wait. */
 static inline void ofi_flush_deferred(struct ofi_ctx *c)
 {
-    if (SHOAL_UNLIKELY(c->bundle.slot != NULL || c->npws))
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL || c->npws || c->uheld))
         ofi_deferred_flush(c);
 }
 
@@ -588,12 +596,17 @@ static inline int ofi_uep(struct ofi_ctx *c)
 }
 /* Ends c's session: sends what it held back, settles single-transmit AMOs. */
 void ofi_session_end(struct ofi_ctx *c);
+/* Waits until every single-transmit AMO c sent has been applied (or lost): one
+ * atomic read per PE that got some. Quiet and fence call it. */
+void ofi_unreliable_settle(struct ofi_ctx *c);
 void ofi_session_close(struct ofi_ctx *c);
 
 /* Waits the caller owes before a put or AMO to pe: a bundle to send, a fence. Held-back
  * signals may wait: nothing orders them before a later write but a fence. */
 static inline void ofi_before_write(struct ofi_ctx *c, int pe)
 {
+    if (SHOAL_UNLIKELY(c->uheld))
+        ofi_unreliable_flush(c);
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
     if (SHOAL_UNLIKELY(c->fence_owed))

@@ -190,6 +190,9 @@ void ofi_wait_issued(struct ofi_ctx *c)
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
     c->direct_pending = 0; /* the waits below cover them */
+    ofi_flush_deferred(c);
+    if (SHOAL_UNLIKELY(c->nutouched))
+        ofi_unreliable_settle(c);
     if (SHOAL_UNLIKELY(c->trig_ops != NULL))
         ofi_trigger_quiet(c);
     ofi_wait_issued(c);
@@ -217,8 +220,11 @@ void ofi_quiet(struct shoal_ctx *ctx)
 void ofi_fence(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
-    /* What a session holds back is issued before the fence. */
+    /* What a session holds back is issued before the fence, and single-transmit
+     * AMOs are applied before anything after it. */
     ofi_flush_deferred(c);
+    if (SHOAL_UNLIKELY(c->nutouched))
+        ofi_unreliable_settle(c);
     /* A put to this PE or one on its node is a store, which waits for no lazy
      * fence: AMOs the network carries there complete now. */
     if (c->amos_local) {

@@ -143,7 +143,9 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
-    /* A get may read what a bundled put writes. */
+    /* A get may read what a bundled put or a held-back AMO writes. */
+    if (SHOAL_UNLIKELY(c->uheld))
+        ofi_unreliable_flush(c);
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
     if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {
