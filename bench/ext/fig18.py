@@ -96,7 +96,7 @@ def main():
         meds, lo, hi = [], [], []
         for label, num, sw, den, seed in shown:
             r = ratios(runs, prov, num, sw, den)
-            m = statistics.median(r) if r else 0
+            m = statistics.median(r) if r else float("nan")
             meds.append(m)
             lo.append(m - min(r) if r else 0)
             hi.append(max(r) - m if r else 0)
@@ -104,11 +104,12 @@ def main():
                capsize=3, label=prov)
     seeds = [g[4] for g in shown]
     ax.bar([k + len(PROVIDERS) * width for k in range(len(shown))],
-           [s or 0 for s in seeds], width, color="grey", label="seed, Slingshot")
+           [s or float("nan") for s in seeds], width, color="grey", label="seed, Slingshot")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks([k + 1.5 * width for k in range(len(shown))])
     ax.set_xticklabels([g[0] for g in shown], fontsize=8)
-    ax.set_ylabel("ratio (> 1: the extension is faster)")
+    ax.set_yscale("log")
+    ax.set_ylabel("ratio, log scale (> 1: the extension is faster)")
     ax.set_title("Fig. 18 gains: ratio within each run, median and range over rounds")
     ax.legend(fontsize=8)
     fig.tight_layout()
