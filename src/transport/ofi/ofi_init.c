@@ -611,6 +611,20 @@ void ofi_info(void)
     printf("  quiet: %s\n",
            ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
                           : "waits for the write and read counters");
+    printf("  fence: %s\n",
+           ofi.writes_ordered ? "free (the provider orders writes and atomics, FI_ORDER_WAW)"
+                              : "waits, in the next put or AMO to a PE written before it");
+    printf("  non-fetching AMOs: %s\n",
+           !ofi.plain_amo_fetches ? "as such, counted on the write counter"
+                   : ofi.quiet_read
+                   ? "as fetching ones, result dropped (quiet's reads do not "
+                     "complete atomics)"
+                   : "as fetching ones, result dropped (the provider "
+                     "completes them before the target applies them)");
+    printf("  progress thread: %s\n",
+           ofi.progress_thread ? "on (SHMEM_OFI_PROGRESS_THREAD)"
+                               : "off (SHMEM_OFI_PROGRESS_THREAD; the provider progresses by "
+                                 "itself, or it was turned off)");
     printf("  shmemx_signal_set, SHMEM_SIGNAL_SET: %s (%s)\n",
            ofi.signal_write ? "an 8-byte write ordered after the payload"
                             : "a network atomic",
