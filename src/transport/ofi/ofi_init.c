@@ -412,8 +412,11 @@ static void adopt_info(struct fi_info *info)
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
-    /* Triggered operations: the payload and its signal fire in order by themselves. */
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered;
+    /* Triggered operations: the payload and its signal fire in order by themselves,
+     * from an endpoint of their own (ofi_trigger.c), which local registrations
+     * bound to the context's endpoint would not serve. */
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered &&
+            !(ofi.mr_local && (ofi.mr_mode & FI_MR_ENDPOINT));
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
@@ -637,6 +640,8 @@ void ofi_info(void)
            ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
                    : !(ofi.info->caps & FI_TRIGGER)
                    ? "in the library (the provider has no FI_TRIGGER)"
-                   : "in the library (the provider does not order writes with "
-                     "atomics, FI_ORDER_WAW)");
+                   : !ofi.writes_ordered
+                   ? "in the library (the provider does not order writes with "
+                     "atomics, FI_ORDER_WAW)"
+                   : "in the library (local buffers are registered per endpoint)");
 }

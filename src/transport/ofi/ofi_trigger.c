@@ -22,6 +22,7 @@ struct ofi_trig_op {
     struct fid_cntr *cntr;
     uint64_t threshold;
     unsigned nops; /* operations posted: 2, or 1 without a payload */
+    int fired;     /* its trigger had fired when quiet last looked */
     struct ofi_trig_op *next;
 };
 
@@ -124,25 +125,38 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
     ofi_unlock(c);
 }
 
+/* Marks the operations whose trigger has fired; returns how many messages they are. */
+static uint64_t mark_fired(struct ofi_ctx *c)
+{
+    uint64_t n = 0;
+    for (struct ofi_trig_op *t = c->trig_ops; t; t = t->next) {
+        t->fired = fi_cntr_read(t->cntr) >= t->threshold;
+        n += t->fired ? t->nops : 0;
+    }
+    return n;
+}
+
 void ofi_trigger_quiet(struct ofi_ctx *c)
 {
-    /* The operations whose trigger has fired; the provider has them, or soon. */
-    uint64_t fired = 0;
-    for (struct ofi_trig_op *t = c->trig_ops; t; t = t->next)
-        if (fi_cntr_read(t->cntr) >= t->threshold)
-            fired += t->nops;
+    /* Only fired operations complete, so once tcntr has counted as many as are
+     * marked, and no other has fired meanwhile (a thread may increment a trigger
+     * while this one waits), every marked one is complete. */
+    uint64_t fired = mark_fired(c), again;
     if (!fired)
         return;
-    ofi_wait_cntr(c, c->tcntr, c->tdone + fired, "a triggered put-with-signal", -1);
+    for (;;) {
+        ofi_wait_cntr(c, c->tcntr, c->tdone + fired, "a triggered put-with-signal", -1);
+        if ((again = mark_fired(c)) == fired)
+            break;
+        fired = again;
+    }
     c->tdone += fired;
-    /* Complete: their records may go. One that fired meanwhile was not counted. */
-    for (struct ofi_trig_op **p = &c->trig_ops; *p && fired;) {
+    for (struct ofi_trig_op **p = &c->trig_ops; *p;) {
         struct ofi_trig_op *t = *p;
-        if (fi_cntr_read(t->cntr) < t->threshold || t->nops > fired) {
+        if (!t->fired) {
             p = &t->next;
             continue;
         }
-        fired -= t->nops;
         *p = t->next;
         free(t);
     }
