@@ -107,6 +107,11 @@
       "How quiet completes puts over libfabric: auto (puts injected, one read per PE "       \
       "written, where the provider orders reads after writes) or counters (delivery-"        \
       "complete write counters)")                                                            \
+    X(SHMEM_OFI_SIGNAL_WRITE, NULL, STR, "auto", ofi_signal_write,                           \
+      "How shmemx_signal_set and put-with-signal's SHMEM_SIGNAL_SET reach the signal word "  \
+      "over libfabric: auto (an 8-byte write ordered after the payload where the provider "  \
+      "lands such a write with one store: cxi; a network atomic elsewhere), on (a write, "   \
+      "for a provider known to land aligned 8-byte writes whole) or off (an atomic)")        \
     X(SHMEM_OFI_STALL_TIMEOUT, NULL, INT, "60", ofi_stall_timeout,                           \
       "Seconds an operation may wait for the provider without headway (a post it keeps "     \
       "refusing, a get or counter that does not move) before the job ends naming the "       \

@@ -116,7 +116,7 @@ void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_
         return;
     /* A non-fetching AMO is complete at quiet; a fetching one when it returns,
      * unless it is non-blocking. */
-    int net = amo_remote(r) && (!fetch || (nbi & ~SHOAL_AMO_FROM_USER));
+    int net = amo_remote(r) && (!fetch || (nbi & ~(SHOAL_AMO_FROM_USER | SHOAL_AMO_SIGNAL)));
     count(ctx, fetch == NULL, net);
 }
 

@@ -134,6 +134,9 @@ struct shoal_transport_ops {
      * Returns 0, or nonzero after printing why. */
     int (*init)(void);
     void (*fini)(void);
+    /* SHMEM_INFO: prints on stdout, one line each, the choices init made for the whole
+     * job (what runs where, and why a path is off); NULL where there are none. */
+    void (*info)(void);
     /* Gives ctx its own transmit resources (ctx->net); 0 or -1. */
     int (*ctx_create)(struct shoal_ctx *ctx);
     void (*ctx_destroy)(struct shoal_ctx *ctx);

@@ -459,6 +459,30 @@ static int quiet_read_wanted(const struct fi_info *info)
             (info->tx_attr->msg_order & (FI_ORDER_RAW | FI_ORDER_RMA_RAW));
 }
 
+/* Whether signal sets go as 8-byte writes: only where such a write lands whole, so
+ * that a reader sees the old value or the new one. cxi's NIC writes an aligned word
+ * in one piece (what Cray OpenSHMEMX relies on). tcp and sockets copy a write out of
+ * the byte stream as it arrives, in two pieces when it straddles two socket reads;
+ * shm lands a one-range write with process_vm_writev, whose kernel copy promises no
+ * width. Those keep the atomic unless the user says on. */
+static void signal_write_choice(const struct fi_info *info)
+{
+    const char *v = shoal.cfg.ofi_signal_write;
+    if (set(v) && strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
+        shoal_fatal("shmem_init",
+                    "SHMEM_OFI_SIGNAL_WRITE=%s is not a choice; use auto, on or off", v);
+    int cxi = strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0;
+    if (set(v) && strcmp(v, "auto")) {
+        ofi.signal_write = !strcmp(v, "on");
+        ofi.signal_why = "SHMEM_OFI_SIGNAL_WRITE";
+    } else {
+        ofi.signal_write = cxi;
+        ofi.signal_why = cxi ? "the NIC lands an aligned 8-byte write whole"
+                             : "the provider may land an 8-byte write in pieces; "
+                               "SHMEM_OFI_SIGNAL_WRITE";
+    }
+}
+
 /* Reads what the provider granted into the transport's switches. */
 static void adopt_info(struct fi_info *info)
 {
@@ -483,8 +507,11 @@ static void adopt_info(struct fi_info *info)
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
-    /* Triggered operations complete on the write counter only. */
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered && !ofi.quiet_read;
+    /* Triggered operations: the payload and its signal fire in order by themselves,
+     * from an endpoint of their own (ofi_trigger.c), which local registrations
+     * bound to the context's endpoint would not serve. */
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered &&
+            !(ofi.mr_local && (ofi.mr_mode & FI_MR_ENDPOINT));
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
@@ -511,6 +538,7 @@ static void adopt_info(struct fi_info *info)
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
             !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.key_bytes = info->domain_attr->mr_key_size;
+    signal_write_choice(info);
     SHOAL_LOG(OFI, INFO,
               "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s%s",
@@ -607,6 +635,12 @@ int ofi_net_init(void)
     /* Outside sessions a bundle the PE leaves behind to compute is the progress
      * thread's to send (ofi_bundle.c): without one it would wait for the PE. */
     ofi.bundle_puts = ofi.bundle_size > 0 && ofi.progress_thread;
+    ofi.bundle_off_why = ofi.bundle_puts ? NULL
+            : !shoal.cfg.ofi_bundle_size ? "SHMEM_OFI_BUNDLE_SIZE=0"
+            : !ofi.rma_iov_limit         ? "the provider's rma_iov_limit is 0"
+            : !ofi.bundle_size           ? "SHMEM_OFI_BOUNCE_SIZE=0"
+                                         : "no progress thread would send a bundle "
+                                           "the PE leaves behind (SHMEM_OFI_PROGRESS_THREAD)";
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -662,4 +696,49 @@ void ofi_net_fini(void)
     free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);
+}
+
+/* SHMEM_INFO: what init chose for the whole job, and why a path is off. */
+void ofi_info(void)
+{
+    printf("libfabric (PE 0), provider %s:\n", ofi.info->fabric_attr->prov_name);
+    if (ofi.bundle_puts)
+        printf("  small puts outside sessions: bundled (up to %zu B a message, target "
+               "ranges at most %zu)\n",
+               ofi.bundle_size, ofi.rma_iov_limit);
+    else
+        printf("  small puts outside sessions: one message each (%s)\n", ofi.bundle_off_why);
+    printf("  quiet: %s\n",
+           ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
+                          : "waits for the write and read counters");
+    printf("  fence: %s\n",
+           ofi.writes_ordered ? "free (the provider orders writes and atomics, FI_ORDER_WAW)"
+                              : "waits, in the next put or AMO to a PE written before it");
+    printf("  non-fetching AMOs: %s\n",
+           !ofi.plain_amo_fetches ? "as such, counted on the write counter"
+                   : ofi.quiet_read
+                   ? "as fetching ones, result dropped (quiet's reads do not "
+                     "complete atomics)"
+                   : "as fetching ones, result dropped (the provider "
+                     "completes them before the target applies them)");
+    printf("  progress thread: %s\n",
+           ofi.progress_thread ? "on (SHMEM_OFI_PROGRESS_THREAD)"
+                               : "off (SHMEM_OFI_PROGRESS_THREAD; the provider progresses by "
+                                 "itself, or it was turned off)");
+    printf("  shmemx_signal_set, SHMEM_SIGNAL_SET: %s (%s)\n",
+           ofi.signal_write ? "an 8-byte write ordered after the payload"
+                            : "a network atomic",
+           ofi.signal_why);
+    printf("  single-transmit AMOs in sessions: %s\n",
+           ofi.unreliable_ok ? "on"
+                             : "off (the provider orders no atomic read after atomic writes, "
+                               "or registers memory per endpoint)");
+    printf("  triggered operations: %s\n",
+           ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
+                   : !(ofi.info->caps & FI_TRIGGER)
+                   ? "in the library (the provider has no FI_TRIGGER)"
+                   : !ofi.writes_ordered
+                   ? "in the library (the provider does not order writes with "
+                     "atomics, FI_ORDER_WAW)"
+                   : "in the library (local buffers are registered per endpoint)");
 }
