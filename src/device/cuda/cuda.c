@@ -285,6 +285,56 @@ static void cuda_nic(void *p, struct shoal_dev_nic *nic)
     *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_CUDA, cu.ordinal, p };
 }
 
+/* Device-initiated communication: the command ring lives in pinned host memory mapped
+ * into the device's address space (cuMemHostAlloc, DEVICEMAP), which kernels reach
+ * with system-scope atomics and fences. Looked up here, at first use, so that the
+ * driver functions the other operations need stay the only ones load() requires. */
+#define CU_MEMHOSTALLOC_PORTABLE 0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+static struct {
+    CUresult (*HostAlloc)(void **, size_t, unsigned);
+    CUresult (*HostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*FreeHost)(void *);
+} cuh;
+
+static void *cuda_host_alloc(size_t size, void **dev)
+{
+    void *p = NULL;
+    CUdeviceptr d = 0;
+    if (!cuh.HostAlloc) {
+        void *a = dlsym(cu.lib, "cuMemHostAlloc");
+        void *g = dlsym(cu.lib, "cuMemHostGetDevicePointer_v2");
+        void *f = dlsym(cu.lib, "cuMemFreeHost");
+        if (!a || !g || !f)
+            return NULL;
+        memcpy(&cuh.HostGetDevicePointer, &g, sizeof g);
+        memcpy(&cuh.FreeHost, &f, sizeof f);
+        memcpy(&cuh.HostAlloc, &a, sizeof a);
+    }
+    if (ready() ||
+        cuh.HostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))
+        return NULL;
+    if (cuh.HostGetDevicePointer(&d, p, 0)) {
+        cuh.FreeHost(p);
+        return NULL;
+    }
+    memset(p, 0, size);
+    *dev = (void *)(uintptr_t)d;
+    return p;
+}
+
+static void cuda_host_free(void *p)
+{
+    if (cuh.FreeHost && !ready())
+        cuh.FreeHost(p);
+}
+
+/* Kernels use device pointers and IPC mappings as they are. */
+static void *cuda_kernel_ptr(void *p)
+{
+    return p;
+}
+
 const struct shoal_dev_ops shoal_dev_cuda = {
     .name = "cuda",
     .init = cuda_init,
@@ -301,4 +351,7 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .sync = cuda_sync,
     .copy_async = cuda_copy_async,
     .nic = cuda_nic,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
+    .kernel_ptr = cuda_kernel_ptr,
 };

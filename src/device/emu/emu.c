@@ -293,6 +293,25 @@ static void emu_nic(void *p, struct shoal_dev_nic *nic)
                                    alias };
 }
 
+/* Kernels are host threads: ordinary host memory is what they and the proxy share, and
+ * they load and store device memory through its read-write alias. */
+static void *emu_host_alloc(size_t size, void **dev)
+{
+    void *p = calloc(1, size);
+    *dev = p;
+    return p;
+}
+
+static void emu_host_free(void *p)
+{
+    free(p);
+}
+
+static void *emu_kernel_ptr(void *p)
+{
+    return rw_of(p, 1);
+}
+
 const struct shoal_dev_ops shoal_dev_emu = {
     .name = "emu",
     .init = emu_init,
@@ -309,4 +328,8 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .sync = emu_sync,
     .copy_async = emu_copy_async,
     .nic = emu_nic,
+    .host_alloc = emu_host_alloc,
+    .host_free = emu_host_free,
+    .kernel_ptr = emu_kernel_ptr,
+    .host_kernels = 1,
 };
