@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/devinit.h"
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "coll/coll.h"
@@ -211,6 +212,9 @@ SHOAL_PROFILED(shmem_query_initialized)
 void shmem_finalize(void)
 {
     shoal_require_init("shmem_finalize");
+    /* Device-issued operations are complete before the barrier, like the host's. */
+    if (shoal.init_count == 1)
+        shoal_devinit_fini();
     /* The barrier completes the default context's operations. */
     shoal_barrier_world();
     if (--shoal.init_count > 0)
