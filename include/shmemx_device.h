@@ -27,6 +27,7 @@
 #define SHMEMX_DEV_FN static __device__ __forceinline__
 #else
 #include <sched.h>
+#include <time.h>
 #define SHMEMX_DEV_FN static inline
 #endif
 
@@ -154,8 +155,9 @@ SHMEMX_DEV_FN void shmemx_fence_(void)
 {
     __threadfence_system();
 }
-SHMEMX_DEV_FN void shmemx_pause_(void)
+SHMEMX_DEV_FN void shmemx_pause_(unsigned *polls)
 {
+    (void)polls;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     __nanosleep(100);
 #endif
@@ -234,9 +236,15 @@ SHMEMX_DEV_FN void shmemx_fence_(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
-SHMEMX_DEV_FN void shmemx_pause_(void)
+/* Emu kernels share the cores with the proxy and the other PEs: yield, then nap. */
+SHMEMX_DEV_FN void shmemx_pause_(unsigned *polls)
 {
-    sched_yield(); /* emu kernels share the cores with the proxy and the other PEs */
+    if (++*polls < 32) {
+        sched_yield();
+    } else {
+        struct timespec ts = { 0, 20000 };
+        nanosleep(&ts, NULL);
+    }
 }
 SHMEMX_DEV_FN void shmemx_wake_(struct shmemx_dev_ring *r)
 {
@@ -317,11 +325,12 @@ SHMEMX_DEV_FN uint64_t shmemx_post_(const struct shmemx_dev_state *st, uint32_t 
     uint64_t t = shmemx_fadd64_(&r->head, 1);
     struct shmemx_dev_cmd *c = &st->cmd[t & (r->slots - 1)];
     if (shmemx_ld64_(&c->seq) != t) {
+        unsigned polls = 0;
         shmemx_fadd64_(&r->stalls, 1);
         shmemx_bell_(r);
         while (shmemx_ld64_(&c->seq) != t) {
             shmemx_check_proxy_(r, routine);
-            shmemx_pause_();
+            shmemx_pause_(&polls);
         }
     }
     c->op = op;
@@ -342,9 +351,10 @@ SHMEMX_DEV_FN uint64_t shmemx_answer_(const struct shmemx_dev_state *st, uint64_
 {
     struct shmemx_dev_ring *r = st->ring;
     struct shmemx_dev_cmd *c = &st->cmd[t & (r->slots - 1)];
+    unsigned polls = 0;
     while (shmemx_ld64_(&c->seq) != t + 2) {
         shmemx_check_proxy_(r, routine);
-        shmemx_pause_();
+        shmemx_pause_(&polls);
     }
     uint64_t v = *(volatile uint64_t *)&c->ret;
     shmemx_st64_(&c->seq, t + r->slots);
@@ -483,6 +493,7 @@ SHMEMX_DEV_FN uint64_t shmemx_wait_(const void *ivar, unsigned w, int is_signed,
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
         shmemx_abort_(routine, "cmp must be one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE");
     char *q = st->peer[st->my_pe] + shmemx_off_(st, ivar, w, routine);
+    unsigned polls = 0;
     for (;;) {
         uint64_t v = shmemx_amo_here_(q, w, SHMEMX_DEV_AMO_FETCH, 0, 0);
         if (w == 4 && is_signed)
@@ -491,7 +502,7 @@ SHMEMX_DEV_FN uint64_t shmemx_wait_(const void *ivar, unsigned w, int is_signed,
                                                     : value,
                         is_signed))
             return v;
-        shmemx_pause_();
+        shmemx_pause_(&polls);
     }
 }
 
@@ -557,9 +568,10 @@ SHMEMX_DEV_FN void shmemx_dev_quiet(void)
     if (shmemx_ld64_(&r->done) >= t)
         return;
     shmemx_bell_(r);
+    unsigned polls = 0;
     while (shmemx_ld64_(&r->done) < t) {
         shmemx_check_proxy_(r, "shmemx_dev_quiet");
-        shmemx_pause_();
+        shmemx_pause_(&polls);
     }
 }
 
