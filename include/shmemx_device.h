@@ -507,6 +507,58 @@ SHMEMX_DEV_FN uint64_t shmemx_wait_(const void *ivar, unsigned w, int is_signed,
 }
 
 /* ---- the routines ----------------------------------------------------------------- */
+#ifdef SHMEMX_DEV_GPU
+/* Block-wide forms (GPU only): every thread of the block calls them with the same
+ * arguments; the threads copy together on the direct path, one of them posts to the
+ * proxy otherwise. They return when the block's part is done (like the thread forms). */
+SHMEMX_DEV_FN void shmemx_copy_block_(char *d, const char *s, size_t n)
+{
+    size_t i = threadIdx.x + (size_t)threadIdx.y * blockDim.x +
+               (size_t)threadIdx.z * blockDim.x * blockDim.y;
+    size_t nt = (size_t)blockDim.x * blockDim.y * blockDim.z;
+    if ((((uintptr_t)d | (uintptr_t)s) & 15) == 0) {
+        size_t w = n / 16;
+        for (size_t k = i; k < w; k += nt)
+            ((uint4 *)d)[k] = ((const uint4 *)s)[k];
+        for (size_t k = w * 16 + i; k < n; k += nt)
+            d[k] = s[k];
+    } else {
+        for (size_t k = i; k < n; k += nt)
+            d[k] = s[k];
+    }
+}
+
+SHMEMX_DEV_FN void shmemx_block_(void *dest, const void *source, size_t n, int pe, int get,
+                                 const char *routine)
+{
+    const struct shmemx_dev_state *st = shmemx_st_();
+    char *p = shmemx_peer_(st, pe, routine);
+    int lead = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    if (p && n) {
+        uint64_t d = shmemx_off_(st, dest, n, routine), s = shmemx_off_(st, source, n, routine);
+        if (get)
+            shmemx_copy_block_(st->peer[st->my_pe] + d, p + s, n);
+        else
+            shmemx_copy_block_(p + d, st->peer[st->my_pe] + s, n);
+    } else if (lead) {
+        if (get)
+            shmemx_get_(dest, source, n, pe, 0, routine);
+        else
+            shmemx_put_(dest, source, n, pe, 0, routine);
+    }
+    __syncthreads();
+}
+
+SHMEMX_DEV_FN void shmemx_dev_putmem_block(void *dest, const void *source, size_t n, int pe)
+{
+    shmemx_block_(dest, source, n, pe, 0, "shmemx_dev_putmem_block");
+}
+SHMEMX_DEV_FN void shmemx_dev_getmem_block(void *dest, const void *source, size_t n, int pe)
+{
+    shmemx_block_(dest, source, n, pe, 1, "shmemx_dev_getmem_block");
+}
+#endif
+
 
 SHMEMX_DEV_FN int shmemx_dev_my_pe(void)
 {
@@ -605,6 +657,16 @@ SHMEMX_DEV_FN uint64_t shmemx_dev_signal_fetch(const uint64_t *sig_addr)
 /* Typed families, from the specification's type tables (shoal/type_tables.h). The
  * value of p, g and the AMOs travels as bits: two's complement makes signed and
  * unsigned alike, floats only move. */
+/* Every RMA type of at most 8 bytes (long double is not one): p and g, and the RMA
+ * types of device code. */
+#define SHMEMX_DEV_PG_TYPES_(X)                                                              \
+    X(float, float) X(double, double) X(char, char) X(signed char, schar) X(short, short)   \
+    X(int, int) X(long, long) X(long long, longlong) X(unsigned char, uchar)                 \
+    X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)                  \
+    X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)    \
+    X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32)             \
+    X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
+
 #define SHMEMX_DEV_RMA_(T, N)                                                                \
     SHMEMX_DEV_FN void shmemx_dev_##N##_put(T *dest, const T *source, size_t nelems, int pe) \
     {                                                                                        \
@@ -638,10 +700,14 @@ SHMEMX_DEV_FN uint64_t shmemx_dev_signal_fetch(const uint64_t *sig_addr)
         shmemx_put_signal_(dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe,   \
                            1, "shmemx_dev_" #N "_put_signal_nbi");                           \
     }
+/* Device code has no long double (CUDA treats it as double): host-only there. */
+#ifdef SHMEMX_DEV_GPU
+SHMEMX_DEV_PG_TYPES_(SHMEMX_DEV_RMA_)
+#else
 SHMEM_RMA_TYPES(SHMEMX_DEV_RMA_)
+#endif
 #undef SHMEMX_DEV_RMA_
 
-/* p and g: every RMA type of at most 8 bytes (long double is not one). */
 #define SHMEMX_DEV_PG_(T, N)                                                                 \
     SHMEMX_DEV_FN void shmemx_dev_##N##_p(T *dest, T value, int pe)                          \
     {                                                                                        \
@@ -656,13 +722,6 @@ SHMEM_RMA_TYPES(SHMEMX_DEV_RMA_)
         memcpy(&v, &b, sizeof v);                                                            \
         return v;                                                                            \
     }
-#define SHMEMX_DEV_PG_TYPES_(X)                                                              \
-    X(float, float) X(double, double) X(char, char) X(signed char, schar) X(short, short)   \
-    X(int, int) X(long, long) X(long long, longlong) X(unsigned char, uchar)                 \
-    X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)                  \
-    X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)    \
-    X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32)             \
-    X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
 SHMEMX_DEV_PG_TYPES_(SHMEMX_DEV_PG_)
 #undef SHMEMX_DEV_PG_
 
