@@ -28,9 +28,18 @@ mkdir -p "$out"
     cmake --version | head -1
 } >"$out/env.log" 2>&1
 
+# nvcc for the CUDA kernels of the device API (tests/device/cuda): on PATH, or from
+# PyPI's wheels (pip install nvidia-cuda-nvcc-cu12), or SHOAL_NVCC.
+nvcc=${SHOAL_NVCC:-$(command -v nvcc || true)}
+if [ -z "$nvcc" ] && site=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__file__) if nvidia.__file__ else list(nvidia.__path__)[0])' 2>/dev/null); then
+    nvcc=$(ls "$site"/*/bin/nvcc 2>/dev/null | sort | tail -1)
+fi
+echo "== nvcc: ${nvcc:-none (the CUDA kernels of the device API are not built)}"
+
 echo "== configure and build ($dev)"
 if ! { cmake -S . -B "$build" -G Ninja -DSHOAL_WERROR=ON -DSHOAL_OFI=OFF -DSHOAL_PMIX=OFF \
-        -DSHOAL_TEST_DEVICE="$dev" && cmake --build "$build" -j "$jobs"; } >"$out/build.log" 2>&1; then
+        -DSHOAL_TEST_DEVICE="$dev" ${nvcc:+-DSHOAL_NVCC="$nvcc"} &&
+        cmake --build "$build" -j "$jobs"; } >"$out/build.log" 2>&1; then
     tail -40 "$out/build.log"
     exit 1
 fi
@@ -58,6 +67,15 @@ else
         ctest -L '^pe$' -L device -LE errors -j 2 --output-on-failure) >"$out/tests_hmem.log" 2>&1 ||
         status=1
     grep -E "tests passed|Failed|Timeout|\*\*\*" "$out/tests_hmem.log" | tail -20
+fi
+
+# Device-initiated communication: kernels that put, signal and wait (figures printed).
+if [ "$dev" = cuda ] && [ -x tests/device/devinit_cuda ]; then
+    echo "== device-initiated communication (CUDA kernels)"
+    for proxy in 0 1; do
+        SHOAL_DEVICE=cuda SHMEM_SYMMETRIC_SIZE_DEVICE=256M SHOAL_DEVICE_PROXY_ALL=$proxy \
+            ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda
+    done 2>&1 | tee "$out/devinit_cuda.log" | grep -E 'devinit_cuda|FAIL|shoal:' | head -20
 fi
 
 echo "== device benchmarks on $dev"
