@@ -28,7 +28,7 @@
 
 static struct {
     pthread_mutex_t lock;
-    struct shmemx_dev_state *st; /* what device code reads: its device address */
+    struct shmemx_dev_state *st;   /* what device code reads: its device address */
     struct shmemx_dev_state *host; /* the same, as the host sees it */
     struct shmemx_dev_ring *ring;  /* host view */
     struct shmemx_dev_cmd *cmd;    /* host view */
@@ -120,9 +120,7 @@ static uint64_t proxy_exec(shmem_ctx_t ctx, const struct shmemx_dev_cmd *c, int 
         shmem_ctx_putmem(ctx, base + c->dst, &v, w, c->pe);
         *dirty = 1;
         return 0;
-    case SHMEMX_DEV_OP_G:
-        shmem_ctx_getmem(ctx, &v, base + c->src, w, c->pe);
-        return v;
+    case SHMEMX_DEV_OP_G: shmem_ctx_getmem(ctx, &v, base + c->src, w, c->pe); return v;
     case SHMEMX_DEV_OP_AMO:
         *dirty = 1;
         return proxy_amo(ctx, amo, w, base + c->dst, c->src, c->len, c->pe);
@@ -228,12 +226,14 @@ static void state_create(void)
 {
     const char *fn = "shmemx_device_state";
     if (!shoal_dev || !shoal.dev_peer)
-        shoal_fatal(fn, "device-initiated communication needs a device heap; set "
-                        "SHMEM_SYMMETRIC_SIZE_DEVICE (and SHOAL_DEVICE)");
+        shoal_fatal(fn,
+                    "device-initiated communication needs a device heap; set "
+                    "SHMEM_SYMMETRIC_SIZE_DEVICE (and SHOAL_DEVICE)");
     if (!shoal_dev->host_alloc || !shoal_dev->kernel_ptr)
-        shoal_fatal(fn, "the %s device backend offers no device-initiated communication; "
-                        "use cuda or emu, or host-initiated routines",
-                        shoal_dev->name);
+        shoal_fatal(fn,
+                    "the %s device backend offers no device-initiated communication; "
+                    "use cuda or emu, or host-initiated routines",
+                    shoal_dev->name);
     int n = shoal.n_pes, proxy = 0;
     void *st_dev, *peer_dev;
     struct shmemx_dev_state *s = pinned(sizeof *s, &st_dev, "its state");
@@ -262,9 +262,10 @@ static void state_create(void)
             shoal_fatal(fn, "SHOAL_DEVICE_RING=%ld must be a power of two from 4 to 16M",
                         slots);
         if (shoal.thread_level != SHMEM_THREAD_MULTIPLE)
-            shoal_fatal(fn, "device-initiated communication with PEs it cannot reach "
-                            "directly (other nodes) runs a proxy thread; initialize with "
-                            "shmem_init_thread(SHMEM_THREAD_MULTIPLE, ...)");
+            shoal_fatal(fn,
+                        "device-initiated communication with PEs it cannot reach "
+                        "directly (other nodes) runs a proxy thread; initialize with "
+                        "shmem_init_thread(SHMEM_THREAD_MULTIPLE, ...)");
         void *ring_dev, *cmd_dev;
         di.ring = pinned(sizeof *di.ring, &ring_dev, "its command ring");
         di.cmd = pinned((size_t)slots * sizeof *di.cmd, &cmd_dev, "its command ring");
