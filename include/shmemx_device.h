@@ -70,8 +70,7 @@ struct shmemx_dev_ring {
 struct shmemx_dev_state {
     int32_t my_pe, n_pes;
     uint32_t direct_amo; /* same-node AMOs may run directly (every PE on one node) */
-    uint32_t fence_quiets; /* fence completes proxied commands (some of them may target
-                              a PE that device code also stores to directly) */
+    uint32_t pad;
     uint64_t heap_base, heap_size; /* this PE's device heap, as the program sees it */
     struct shmemx_dev_ring *ring;  /* NULL when every PE is reached directly */
     struct shmemx_dev_cmd *cmd;    /* ring->slots commands */
@@ -86,7 +85,6 @@ enum {
     SHMEMX_DEV_OP_G,
     SHMEMX_DEV_OP_AMO,
     SHMEMX_DEV_OP_PUT_SIGNAL,
-    SHMEMX_DEV_OP_FENCE,
     SHMEMX_DEV_WAIT = 1u << 24, /* the producer waits for the answer */
     SHMEMX_DEV_SIG_ADD = 1u << 25 /* put-with-signal: SHMEM_SIGNAL_ADD */
 };
@@ -500,8 +498,10 @@ SHMEMX_DEV_FN uint64_t shmemx_wait_(const void *ivar, unsigned w, int is_signed,
             v = (uint64_t)(int64_t)(int32_t)v; /* compare as the type does */
         if (shmemx_cmp_(cmp, v, w == 4 && is_signed ? (uint64_t)(int64_t)(int32_t)value
                                                     : value,
-                        is_signed))
+                        is_signed)) {
+            shmemx_fence_(); /* what the signal guards is read after it */
             return v;
+        }
         shmemx_pause_(&polls);
     }
 }
@@ -627,18 +627,17 @@ SHMEMX_DEV_FN void shmemx_dev_quiet(void)
     }
 }
 
-/* Puts issued before it reach each PE before puts, AMOs and signals issued after it. */
+/* Puts issued before it reach each PE before puts, AMOs and signals issued after it.
+ * A PE may get direct stores and proxied commands (every AMO takes the proxy when
+ * there is one), and nothing orders a later store behind a command still in the ring,
+ * so with proxied commands pending it completes them, as quiet does. */
 SHMEMX_DEV_FN void shmemx_dev_fence(void)
 {
     const struct shmemx_dev_state *st = shmemx_st_();
     shmemx_fence_();
     struct shmemx_dev_ring *r = st->ring;
-    if (!r || shmemx_ld64_(&r->done) == shmemx_ld64_(&r->head))
-        return;
-    if (st->fence_quiets)
+    if (r && shmemx_ld64_(&r->done) != shmemx_ld64_(&r->head))
         shmemx_dev_quiet();
-    else
-        shmemx_post_(st, SHMEMX_DEV_OP_FENCE, st->my_pe, 0, 0, 0, 0, 0, "shmemx_dev_fence");
 }
 
 SHMEMX_DEV_FN uint64_t shmemx_dev_signal_wait_until(uint64_t *sig_addr, int cmp,

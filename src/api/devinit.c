@@ -136,7 +136,6 @@ static uint64_t proxy_exec(shmem_ctx_t ctx, const struct shmemx_dev_cmd *c, int 
         *dirty = 1;
         return 0;
     }
-    case SHMEMX_DEV_OP_FENCE: shmem_ctx_fence(ctx); return 0;
     }
     shoal_fatal("shmemx_device proxy", "internal: command %u in the command ring", kind);
 }
@@ -252,7 +251,6 @@ static void state_create(void)
      * not atomic with each other: when some PE is reached through the proxy, every
      * device AMO takes it, so that all of them meet in one place. */
     s->direct_amo = !proxy;
-    s->fence_quiets = proxy;
     s->heap_base = shoal.seg[SHOAL_SEG_DEVICE].base;
     s->heap_size = shoal.seg[SHOAL_SEG_DEVICE].size;
     s->peer = peer_dev;
