@@ -13,7 +13,9 @@
  *            producers must have waited for slots, and nothing is lost;
  *   asleep:  an AMO issued once the proxy sleeps wakes it and completes.
  * Mode "die": PE n-1 ends (status 7) while the others' kernels have commands to it in
- * flight: oshrun must end the job with that status, promptly. */
+ * flight: the job must end promptly, naming it. Mode "host_src": a kernel's put from
+ * host memory is refused with a message; "single": a job that needs the proxy thread
+ * without SHMEM_THREAD_MULTIPLE is refused at shmemx_device_state. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <shmemx_device.h>
@@ -258,6 +260,14 @@ static void k_die(int t, int nt, void *arg)
     bad(); /* never reached: the job ends first */
 }
 
+/* Misuse: a host buffer as the source of a device put. */
+static void k_host_src(int t, int nt, void *arg)
+{
+    (void)nt;
+    if (t == 0)
+        shmemx_dev_putmem(s.inbox, arg, 8, 0);
+}
+
 static void alloc_all(void)
 {
     size_t blk = (size_t)np * T * B * sizeof(long);
@@ -290,16 +300,26 @@ static long dev_long(const long *p)
 
 int main(int argc, char **argv)
 {
+    const char *mode = argc > 1 ? argv[1] : "";
     int provided;
-    shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
-    CHECK_EQ(provided, SHMEM_THREAD_MULTIPLE);
+    /* "single": a job that needs the proxy but did not ask for threads is refused. */
+    if (strcmp(mode, "single") == 0)
+        shmem_init();
+    else
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
     me = shmem_my_pe();
     np = shmem_n_pes();
     CHECK(np <= MAX_PES);
     alloc_all();
     struct shmemx_dev_state *st = shmemx_device_state();
     struct shmemx_dev_ring *ring = st->ring;
-    if (argc > 1 && strcmp(argv[1], "die") == 0) {
+    CHECK(strcmp(mode, "single") != 0);
+    if (strcmp(mode, "host_src") == 0) {
+        long host[1] = { 1 };
+        shmemx_device_launch(k_host_src, 1, host);
+        CHECK(!"a host source should have been refused");
+    }
+    if (strcmp(mode, "die") == 0) {
         CHECK(np >= 2);
         shmem_barrier_all();
         shmemx_device_launch(k_die, T, NULL);
