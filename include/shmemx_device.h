@@ -125,8 +125,10 @@ void shmemx_device_abort(const char *routine, const char *what);
 /* ---- primitives: plain C (emu) or the GPU's --------------------------------------- */
 
 #ifdef SHMEMX_DEV_GPU
-static __device__ struct shmemx_dev_state *shmemx_dev_st_;
-#define shmemx_st_() shmemx_dev_st_
+/* A copy of the state in device memory (its peer table too), so that the routines read
+ * it at device speed; only the ring stays in host memory. */
+static __device__ struct shmemx_dev_state shmemx_dev_st_;
+#define shmemx_st_() (&shmemx_dev_st_)
 
 SHMEMX_DEV_FN uint64_t shmemx_ld64_(const uint64_t *p)
 {
@@ -167,7 +169,7 @@ SHMEMX_DEV_FN void shmemx_wake_(struct shmemx_dev_ring *r)
 }
 #define shmemx_abort_(routine, what)                                                         \
     do {                                                                                     \
-        printf("shoal: PE %d: %s: %s\n", shmemx_dev_st_->my_pe, routine, what);             \
+        printf("shoal: PE %d: %s: %s\n", shmemx_dev_st_.my_pe, routine, what);              \
         __trap();                                                                            \
     } while (0)
 
@@ -201,13 +203,30 @@ SHMEMX_DEV_FN uint64_t shmemx_amo_here_(void *p, unsigned w, unsigned op, uint64
     }
 }
 
-/* Binds this translation unit's kernels to this PE's state (host code). 0, or -1. */
+/* Binds this translation unit's kernels to this PE's state (host code): copies it and
+ * its peer table into device memory. 0, or -1. */
 static inline int shmemx_cuda_bind(void)
 {
-    struct shmemx_dev_state *s = shmemx_device_state();
+    struct shmemx_dev_state s; /* read through its device address, as kernels would */
+    size_t n;
+    char **peer;
 #ifdef __HIPCC__
+    if (hipMemcpy(&s, shmemx_device_state(), sizeof s, hipMemcpyDefault) != hipSuccess)
+        return -1;
+    n = (size_t)s.n_pes * sizeof *s.peer;
+    if (hipMalloc((void **)&peer, n) != hipSuccess ||
+        hipMemcpy(peer, s.peer, n, hipMemcpyDefault) != hipSuccess)
+        return -1;
+    s.peer = peer;
     return hipMemcpyToSymbol(HIP_SYMBOL(shmemx_dev_st_), &s, sizeof s) == hipSuccess ? 0 : -1;
 #else
+    if (cudaMemcpy(&s, shmemx_device_state(), sizeof s, cudaMemcpyDefault) != cudaSuccess)
+        return -1;
+    n = (size_t)s.n_pes * sizeof *s.peer;
+    if (cudaMalloc((void **)&peer, n) != cudaSuccess ||
+        cudaMemcpy(peer, s.peer, n, cudaMemcpyDefault) != cudaSuccess)
+        return -1;
+    s.peer = peer;
     return cudaMemcpyToSymbol(shmemx_dev_st_, &s, sizeof s) == cudaSuccess ? 0 : -1;
 #endif
 }
