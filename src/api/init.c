@@ -212,6 +212,8 @@ SHOAL_PROFILED(shmem_query_initialized)
 void shmem_finalize(void)
 {
     shoal_require_init("shmem_finalize");
+    /* Stream operations first: the proxy may be in a collective of its own. */
+    shoal_stream_drain("shmem_finalize");
     /* Device-issued operations are complete before the barrier, like the host's. */
     if (shoal.init_count == 1)
         shoal_devinit_fini();
@@ -219,6 +221,7 @@ void shmem_finalize(void)
     shoal_barrier_world();
     if (--shoal.init_count > 0)
         return;
+    shoal_stream_fini();
     /* This PE takes part in no collective after this barrier: a PE still waiting in
      * a later one learns so and ends the job instead of waiting forever (coll/stall.c). */
     shoal.boot->publish_last_sync(shoal_team_world.barrier_epoch);

@@ -62,6 +62,8 @@ static void check_ivar(const char *fn, const void *ivar)
                 shoal_require_init(fn);                                                      \
             shoal_backoff(&b);                                                               \
         }                                                                                    \
+        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                             \
+            shoal_dev_settle_nic_writes();                                                   \
         return x;                                                                            \
     }
 

@@ -22,7 +22,7 @@
 /* Threads may count on this context at once. */
 static int shared(shmem_ctx_t ctx)
 {
-    return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
+    return (shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside) &&
             !(ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
 }
 

@@ -27,7 +27,8 @@ static const char *level_name(int l)
 
 static int start_mpi(void)
 {
-    int up = 0, down = 0, want = mpi_level(mt.st->thread_level), have;
+    int up = 0, down = 0, have;
+    int want = mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
     MPI_Initialized(&up);
     MPI_Finalized(&down);
     if (down) {
@@ -126,7 +127,7 @@ static int mpi_init(void)
     for (int i = 0; i < mt.nsets; i++)
         open_set(&mt.sets[i], i ? unordered : MPI_INFO_NULL);
     MPI_Info_free(&unordered);
-    mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE;
+    mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE || mt.st->threads_inside;
     ctx_setup(&mt.dflt, &mt.sets[0]);
     mt.host->ctx_default->net = &mt.dflt;
     return 0;

@@ -486,7 +486,7 @@ static void ctx_endpoint_info(void)
 
 int ofi_net_init(void)
 {
-    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
+    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
         multi_endpoint_defaults();
