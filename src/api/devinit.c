@@ -181,12 +181,13 @@ static void *proxy_main(void *arg)
             st(&r->done, c);
             continue;
         }
-        if (__atomic_load_n(&di.stop, __ATOMIC_ACQUIRE) && ld(&r->head) == c)
+        int stop = __atomic_load_n(&di.stop, __ATOMIC_ACQUIRE);
+        if (stop && ld(&r->head) == c)
             break;
         double t = now_us();
         if (idle_since == 0)
             idle_since = t;
-        if (t - idle_since < (double)spin_us || di.stop) {
+        if (t - idle_since < (double)spin_us || stop) {
             shoal_backoff(&b);
             continue;
         }

@@ -175,6 +175,7 @@ static void k_amo(int t, int nt, void *arg)
 static void send(int to, uint64_t r)
 {
     long *src = shmemx_dev_ptr(s.src, me);
+    shmemx_dev_quiet(); /* the last round's nbi source may be rewritten only now */
     for (int i = 0; i < B; i++)
         src[i] = val(me, 0, i, r);
     if (r % 2)
