@@ -27,7 +27,6 @@
 #define SHMEMX_DEV_FN static __device__ __forceinline__
 #else
 #include <sched.h>
-#include <time.h>
 #define SHMEMX_DEV_FN static inline
 #endif
 
@@ -84,10 +83,10 @@ enum {
     SHMEMX_DEV_OP_P,
     SHMEMX_DEV_OP_G,
     SHMEMX_DEV_OP_AMO,
-    SHMEMX_DEV_OP_PUT_SIGNAL,
-    SHMEMX_DEV_WAIT = 1u << 24, /* the producer waits for the answer */
-    SHMEMX_DEV_SIG_ADD = 1u << 25 /* put-with-signal: SHMEM_SIGNAL_ADD */
+    SHMEMX_DEV_OP_PUT_SIGNAL
 };
+#define SHMEMX_DEV_WAIT (1u << 24)    /* the producer waits for the answer */
+#define SHMEMX_DEV_SIG_ADD (1u << 25) /* put-with-signal: SHMEM_SIGNAL_ADD */
 enum {
     SHMEMX_DEV_AMO_FETCH,
     SHMEMX_DEV_AMO_SET,
@@ -113,8 +112,10 @@ void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), i
                           void *arg);
 /* Waits until every command device code has issued so far is complete. */
 void shmemx_device_quiet(void);
-/* For the emu routines below: wakes a sleeping proxy; ends the job with a message. */
+/* For the emu routines below: wakes a sleeping proxy; sleeps a few microseconds (a
+ * waiting kernel thread); ends the job with a message. */
 void shmemx_device_wake_proxy(void);
+void shmemx_device_nap(void);
 void shmemx_device_abort(const char *routine, const char *what);
 #pragma GCC visibility pop
 
@@ -256,12 +257,10 @@ SHMEMX_DEV_FN void shmemx_fence_(void)
 /* Emu kernels share the cores with the proxy and the other PEs: yield, then nap. */
 SHMEMX_DEV_FN void shmemx_pause_(unsigned *polls)
 {
-    if (++*polls < 32) {
+    if (++*polls < 32)
         sched_yield();
-    } else {
-        struct timespec ts = { 0, 20000 };
-        nanosleep(&ts, NULL);
-    }
+    else
+        shmemx_device_nap();
 }
 SHMEMX_DEV_FN void shmemx_wake_(struct shmemx_dev_ring *r)
 {

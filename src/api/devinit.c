@@ -310,6 +310,13 @@ void shmemx_device_wake_proxy(void)
 }
 SHOAL_PROFILED(shmemx_device_wake_proxy)
 
+void shmemx_device_nap(void)
+{
+    struct timespec t = { 0, 20000 };
+    nanosleep(&t, NULL);
+}
+SHOAL_PROFILED(shmemx_device_nap)
+
 void shmemx_device_abort(const char *routine, const char *what)
 {
     shoal_fatal(routine, "%s", what);
