@@ -61,11 +61,14 @@ static void check_transport(void)
                     "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
                     "or mpi-all",
                     t);
-    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0)
+    /* Under PMI the MPI library must be the launcher's only client (select.c). */
+    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0 &&
+        strcmp(shoal.boot->name, "mpi") != 0)
         shoal_fatal("shmem_init",
                     "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
-                    "started by %s; launch the program with mpirun -n N (Open MPI), or "
-                    "unset SHOAL_TRANSPORT to use shared memory and libfabric",
+                    "started by %s; launch the program with mpirun -n N (Open MPI) or "
+                    "mpiexec.hydra -n N (MPICH), leave SHOAL_BOOTSTRAP unset, or unset "
+                    "SHOAL_TRANSPORT to use shared memory and libfabric",
                     t, shoal.boot->name);
 }
 
@@ -76,6 +79,10 @@ static const char *boot_phase(const struct shoal_boot_ops *boot)
         return "connecting to the launcher (oshrun)";
     if (boot == &shoal_boot_single)
         return "starting the bootstrap (single PE)";
+    if (boot == &shoal_boot_pmi1 || boot == &shoal_boot_pmi2)
+        return "connecting to the launcher (PMI)";
+    if (!strcmp(boot->name, "mpi"))
+        return "starting MPI (the MPI bootstrap)";
     return "connecting to the launcher (PMIx)";
 }
 
@@ -104,7 +111,7 @@ static int init_first(const char *fn, int requested)
     if (shoal.boot != &shoal_boot_single)
         setvbuf(stdout, NULL, _IOLBF, 0);
     shoal_init_phase(boot_phase(shoal.boot));
-    struct shoal_boot_info info;
+    struct shoal_boot_info info = { .thread_level = requested };
     if (shoal.boot->init(&info))
         return -1;
     shoal.my_pe = info.rank;

@@ -79,6 +79,9 @@
     X(SHOAL_NODE_MAP, NULL, STR, "", node_map,                                               \
       "Which PEs share a node, to test the network path on one machine: pe (each PE "        \
       "alone), block:K, or a list such as 0,0,1,1")                                          \
+    X(SHOAL_BOOTSTRAP, NULL, STR, "auto", bootstrap,                                         \
+      "How a PE joins its job: auto (from the launcher's environment), oshrun, pmix, pmi1, " \
+      "pmi2, mpi (size, rank and exchanges from MPI) or single")                             \
     X(SHOAL_TRANSPORT, NULL, STR, "ofi", transport,                                          \
       "How PEs on other nodes are reached: ofi (libfabric), mpi (MPI-3 RMA, under mpirun), " \
       "mpi-all (MPI-3 RMA for every PE, even on this node)")                                 \
@@ -144,8 +147,16 @@
       "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)")                      \
     X(PMIX_NAMESPACE, NULL, STR, "", foreign_pmix_namespace,                                 \
       "Read only to detect a PMIx launcher, together with PMIX_RANK")                        \
+    X(PMI_FD, NULL, INT, "-1", foreign_pmi_fd,                                               \
+      "Set by a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2): its socket")              \
+    X(PMI_RANK, NULL, INT, "-1", foreign_pmi_rank,                                           \
+      "Set by a PMI-1/2 launcher: this process's rank")                                      \
     X(PMI_SIZE, NULL, INT, "0", foreign_pmi_size,                                            \
-      "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)")             \
+      "Set by a PMI-1/2 launcher: the number of processes")                                  \
+    X(PMI_JOBID, NULL, STR, "", foreign_pmi_jobid,                                           \
+      "Set by srun --mpi=pmi2: the job step, passed back to it")                             \
+    X(PMI_PORT, NULL, STR, "", foreign_pmi_port,                                             \
+      "Read only to detect a PMI launcher that offers a TCP port instead of PMI_FD")         \
     X(SLURM_NTASKS, NULL, INT, "0", foreign_slurm_ntasks, "Read only to detect srun")        \
     X(SLINGSHOT_VNIS, NULL, STR, "", slingshot_vnis,                                         \
       "Read only to warn when the cxi provider runs without a job VNI from the launcher")

@@ -1,8 +1,12 @@
 /* Start-up and shutdown of the libfabric transport: provider selection, fabric,
  * domain and address vector, the default context, segment registration and the
  * exchange of addresses and keys with every PE. */
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,6 +157,119 @@ static int want_delivery_complete(const struct fi_info *i)
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
 }
 
+/* Where each PE is: its host, its network namespace, and its IPv4 addresses (up to
+ * HOST_ADDRS, loopback left out), which decide the interface that reaches the PEs of
+ * other hosts (peer_reach). */
+enum { HOST_ADDRS = 8 };
+struct host_id {
+    char name[256];
+    uint64_t netns;
+    uint32_t n_addr;
+    struct in_addr addr[HOST_ADDRS];
+};
+static struct host_id *hosts; /* every PE's, while the provider is chosen */
+
+static void my_addresses(struct host_id *me)
+{
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) != 0)
+        return;
+    for (struct ifaddrs *i = ifs; i && me->n_addr < HOST_ADDRS; i = i->ifa_next)
+        if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
+            !(i->ifa_flags & IFF_LOOPBACK))
+            me->addr[me->n_addr++] = ((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
+    freeifaddrs(ifs);
+}
+
+/* Whether every PE of the job runs on this host and in this network namespace, so
+ * that loopback reaches them all (node maps that split one host included). Keeps
+ * every PE's whereabouts in hosts when they do not. */
+static int job_on_one_host(void)
+{
+    struct host_id mine, *all = calloc((size_t)shoal.n_pes, sizeof mine);
+    struct stat st;
+    if (!all)
+        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
+    memset(&mine, 0, sizeof mine);
+    gethostname(mine.name, sizeof mine.name - 1);
+    mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
+    my_addresses(&mine);
+    if (shoal.boot->allgather(&mine, all, sizeof mine))
+        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    int one = 1;
+    for (int pe = 0; pe < shoal.n_pes && one; pe++)
+        one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
+    if (one)
+        free(all);
+    else
+        hosts = all;
+    return one;
+}
+
+/* How many PEs of other hosts have an address in the subnet of the interface that
+ * entry i listens on: libfabric lists a host's interfaces in its own order (a
+ * container bridge or a management network may come first), and the job's traffic
+ * belongs on the one its peers share. -1 when unknown (not IPv4, no such interface). */
+static int peer_reach(const struct fi_info *i)
+{
+    if (!hosts || !i->src_addr || i->addr_format != FI_SOCKADDR_IN)
+        return -1;
+    struct in_addr a = ((const struct sockaddr_in *)i->src_addr)->sin_addr, mask = { 0 };
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) != 0)
+        return -1;
+    for (struct ifaddrs *f = ifs; f; f = f->ifa_next)
+        if (f->ifa_addr && f->ifa_netmask && f->ifa_addr->sa_family == AF_INET &&
+            ((const struct sockaddr_in *)f->ifa_addr)->sin_addr.s_addr == a.s_addr)
+            mask = ((const struct sockaddr_in *)f->ifa_netmask)->sin_addr;
+    freeifaddrs(ifs);
+    if (!mask.s_addr)
+        return -1;
+    const struct host_id *me = &hosts[shoal.my_pe];
+    int reach = 0;
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        const struct host_id *h = &hosts[pe];
+        if (strcmp(h->name, me->name) == 0 && h->netns == me->netns)
+            continue;
+        for (uint32_t k = 0; k < h->n_addr && k < HOST_ADDRS; k++)
+            if (((h->addr[k].s_addr ^ a.s_addr) & mask.s_addr) == 0) {
+                reach++;
+                break;
+            }
+    }
+    return reach;
+}
+
+static int names_match(const struct fi_info *i, const char *fab, const char *dom)
+{
+    return (!set(fab) || strcmp(i->fabric_attr->name, fab) == 0) &&
+            (!set(dom) || strcmp(i->domain_attr->name, dom) == 0);
+}
+
+/* Of first and the later entries of the same provider that would do as well, the
+ * one whose interface reaches the most PEs of other hosts (peer_reach); first when
+ * that is unknown or a tie. */
+static struct fi_info *widest_reach(struct fi_info *first, const char *fab, const char *dom)
+{
+    struct fi_info *best = first;
+    int most = peer_reach(first);
+    for (struct fi_info *i = first->next; i; i = i->next) {
+        if (strcmp(i->fabric_attr->prov_name, first->fabric_attr->prov_name) != 0 ||
+            !names_match(i, fab, dom) || refusal(i))
+            continue;
+        int r = peer_reach(i);
+        if (r > most)
+            best = i, most = r;
+    }
+    if (best != first)
+        SHOAL_LOG(OFI, INFO,
+                  "interface %s (fabric %s) reaches %d PE(s) of other hosts; %s, "
+                  "listed first, fewer",
+                  best->domain_attr->name, best->fabric_attr->name, most,
+                  first->domain_attr->name);
+    return best;
+}
+
 /* Keeps the first usable entry of list that matches SHMEM_OFI_FABRIC and
  * SHMEM_OFI_DOMAIN (layered providers such as ofi_rxm ignore the names in hints),
  * or ends the job naming the choices there are. */
@@ -161,12 +278,12 @@ static struct fi_info *match_names(struct fi_info *list)
     const char *fab = shoal.cfg.ofi_fabric, *dom = shoal.cfg.ofi_domain;
     struct fi_info *named = NULL;
     for (struct fi_info *i = list; i; i = i->next)
-        if ((!set(fab) || strcmp(i->fabric_attr->name, fab) == 0) &&
-            (!set(dom) || strcmp(i->domain_attr->name, dom) == 0)) {
+        if (names_match(i, fab, dom)) {
             if (!named)
                 named = i;
             if (refusal(i))
                 continue;
+            i = widest_reach(i, fab, dom);
             struct fi_info *one = fi_dupinfo(i);
             if (!one)
                 shoal_fatal("shmem_init", "out of memory starting libfabric");
@@ -187,28 +304,6 @@ static struct fi_info *match_names(struct fi_info *list)
                 set(fab) ? fab : "", set(fab) && set(dom) ? " and " : "",
                 set(dom) ? "SHMEM_OFI_DOMAIN=" : "", set(dom) ? dom : "",
                 set(fab) && set(dom) ? " together" : "", fabrics, domains);
-}
-
-/* Whether every PE of the job runs on this host and in this network namespace, so
- * that loopback reaches them all (node maps that split one host included). */
-static int job_on_one_host(void)
-{
-    struct host_id {
-        char name[256];
-        uint64_t netns;
-    } mine = { 0 }, *all = calloc((size_t)shoal.n_pes, sizeof mine);
-    struct stat st;
-    if (!all)
-        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
-    gethostname(mine.name, sizeof mine.name - 1);
-    mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
-    if (shoal.boot->allgather(&mine, all, sizeof mine))
-        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
-    int one = 1;
-    for (int pe = 0; pe < shoal.n_pes && one; pe++)
-        one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
-    free(all);
-    return one;
 }
 
 static int ip_addressed(const struct fi_info *info)
@@ -497,6 +592,8 @@ int ofi_net_init(void)
     provider_default("FI_SOCKETS_PE_WAITTIME", "0", "sockets: no spinning progress thread");
     shoal_init_phase("opening the libfabric endpoint");
     adopt_info(select_provider());
+    free(hosts); /* only the choice of interface needed them */
+    hosts = NULL;
     check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
      * move only inside libfabric calls; a PE that computes would hold them up. */
