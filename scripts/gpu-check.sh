@@ -34,10 +34,16 @@ case $sort_file in "" | /*) ;; *) sort_file=$PWD/$sort_file ;; esac
     cmake --version | head -1
 } >"$out/env.log" 2>&1
 
-# nvcc where the CUDA toolkit puts it, when it is not on PATH (the bucket sort's kernels).
-if [ "$dev" = cuda ] && ! command -v nvcc >/dev/null 2>&1 && [ -z "${CUDACXX:-}" ] &&
-    [ -x /usr/local/cuda/bin/nvcc ]; then
-    export CUDACXX=/usr/local/cuda/bin/nvcc
+# nvcc where the CUDA toolkit puts it, or PyPI's wheels (pip install
+# nvidia-cuda-nvcc-cu12), when it is not on PATH: the bucket sort's kernels and the
+# device API's CUDA test (tests/device/cuda).
+if [ "$dev" = cuda ] && ! command -v nvcc >/dev/null 2>&1 && [ -z "${CUDACXX:-}" ]; then
+    if [ -x /usr/local/cuda/bin/nvcc ]; then
+        export CUDACXX=/usr/local/cuda/bin/nvcc
+    elif site=$(python3 -c 'import nvidia, os; print(list(nvidia.__path__)[0])' 2>/dev/null); then
+        wheel_nvcc=$(ls "$site"/*/bin/nvcc 2>/dev/null | sort | tail -1)
+        [ -n "$wheel_nvcc" ] && export CUDACXX=$wheel_nvcc
+    fi
 fi
 
 echo "== configure and build ($dev)"
@@ -76,6 +82,15 @@ else
         ctest -L '^pe$' -L device -LE errors -j 2 --output-on-failure) >"$out/tests_hmem.log" 2>&1 ||
         status=1
     grep -E "tests passed|Failed|Timeout|\*\*\*" "$out/tests_hmem.log" | tail -20
+fi
+
+# Device-initiated communication: kernels that put, signal and wait (figures printed).
+if [ "$dev" = cuda ] && [ -x tests/device/devinit_cuda ]; then
+    echo "== device-initiated communication (CUDA kernels)"
+    for proxy in 0 1; do
+        SHOAL_DEVICE=cuda SHMEM_SYMMETRIC_SIZE_DEVICE=256M SHOAL_DEVICE_PROXY_ALL=$proxy \
+            ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda
+    done 2>&1 | tee "$out/devinit_cuda.log" | grep -E 'devinit_cuda|FAIL|shoal:' | head -20
 fi
 
 echo "== device benchmarks on $dev"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/devinit.h"
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "coll/coll.h"
@@ -220,6 +221,9 @@ void shmem_finalize(void)
     shoal_require_init("shmem_finalize");
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");
+    /* Device-issued operations are complete before the barrier, like the host's. */
+    if (shoal.init_count == 1)
+        shoal_devinit_fini();
     /* The barrier completes the default context's operations. */
     shoal_barrier_world();
     if (--shoal.init_count > 0)

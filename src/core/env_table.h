@@ -26,6 +26,15 @@
       "Test knob: the network reaches a device heap that has a host alias (emu) only "       \
       "through its device-memory registration (libfabric FI_HMEM, as FI_HMEM_SYSTEM), the "  \
       "path cuda and rocm take across nodes")                                                \
+    X(SHOAL_DEVICE_RING, NULL, INT, "1024", device_ring,                                     \
+      "Commands the ring of device-initiated communication holds (a power of two, at "       \
+      "least 4); kernels wait while it is full")                                             \
+    X(SHOAL_DEVICE_PROXY_ALL, NULL, BOOL, "0", device_proxy_all,                             \
+      "Device-initiated communication reaches every other PE through the proxy thread, "     \
+      "same-node ones too (for GPUs without peer access, and to test the proxy)")            \
+    X(SHOAL_DEVICE_PROXY_SPIN_US, NULL, INT, "1000", device_proxy_spin_us,                   \
+      "Microseconds the proxy thread of device-initiated communication polls an empty "      \
+      "ring before it sleeps")                                                               \
     X(SHMEM_DEBUG, "SMA_DEBUG", BOOL, "0", debug,                                            \
       "Check every call's arguments (PE range, symmetric address and range, alignment) and " \
       "abort with a message")                                                                \

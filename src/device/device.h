@@ -94,6 +94,16 @@ struct shoal_dev_ops {
      * *w == v (eq) or (int64_t)(*w - v) >= 0. */
     int (*stream_write64)(void *stream, uint64_t *w, uint64_t v);
     int (*stream_wait64)(void *stream, uint64_t *w, uint64_t v, int eq);
+    /* Device-initiated communication (api/devinit.c); NULL where the backend has none.
+     * host_alloc: size zeroed bytes of host memory that device code reaches too (pinned
+     * and mapped), at *dev for device code; host_free releases it. kernel_ptr: where
+     * device code loads and stores the device memory at p (an allocation of this
+     * process or a peer's opened through IPC). host_kernels: kernels are host functions
+     * that the library runs (emu), so shmemx_device_launch serves them. */
+    void *(*host_alloc)(size_t size, void **dev);
+    void (*host_free)(void *p);
+    void *(*kernel_ptr)(void *p);
+    int host_kernels;
 };
 
 extern const struct shoal_dev_ops shoal_dev_emu;

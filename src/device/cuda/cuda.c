@@ -424,6 +424,52 @@ static int cuda_stream_wait(void *stream, uint32_t *w, uint32_t v)
     return rc ? -1 : 0;
 }
 
+/* Device-initiated communication: the command ring lives in pinned host memory mapped
+ * into the device's address space (cuMemHostAlloc, DEVICEMAP), which kernels reach
+ * with system-scope atomics and fences. cuMemFreeHost is looked up at first use, so
+ * that load() requires only what the other operations need. */
+static CUresult (*free_host)(void *);
+
+static void *cuda_host_alloc(size_t size, void **dev)
+{
+    void *p = NULL;
+    CUdeviceptr d = 0;
+    if (!free_host) {
+        void *f = dlsym(cu.lib, "cuMemFreeHost");
+        if (!f)
+            return NULL;
+        memcpy(&free_host, &f, sizeof f);
+    }
+    if (enter())
+        return NULL;
+    if (cu.MemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))
+        p = NULL;
+    else if (cu.MemHostGetDevicePointer(&d, p, 0)) {
+        free_host(p);
+        p = NULL;
+    }
+    leave();
+    if (p) {
+        memset(p, 0, size);
+        *dev = (void *)(uintptr_t)d;
+    }
+    return p;
+}
+
+static void cuda_host_free(void *p)
+{
+    if (free_host && !enter()) {
+        free_host(p);
+        leave();
+    }
+}
+
+/* Kernels use device pointers and IPC mappings as they are. */
+static void *cuda_kernel_ptr(void *p)
+{
+    return p;
+}
+
 const struct shoal_dev_ops shoal_dev_cuda = {
     .name = "cuda",
     .init = cuda_init,
@@ -447,4 +493,7 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .stream_copy = cuda_stream_copy,
     .stream_write64 = cuda_stream_write64,
     .stream_wait64 = cuda_stream_wait64,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
+    .kernel_ptr = cuda_kernel_ptr,
 };

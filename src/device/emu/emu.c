@@ -525,6 +525,25 @@ static int emu_flush_nic_writes(void)
     return 0;
 }
 
+/* Kernels are host threads: ordinary host memory is what they and the proxy share, and
+ * they load and store device memory through its read-write alias. */
+static void *emu_host_alloc(size_t size, void **dev)
+{
+    void *p = calloc(1, size);
+    *dev = p;
+    return p;
+}
+
+static void emu_host_free(void *p)
+{
+    free(p);
+}
+
+static void *emu_kernel_ptr(void *p)
+{
+    return rw_of(p, 1);
+}
+
 const struct shoal_dev_ops shoal_dev_emu = {
     .name = "emu",
     .init = emu_init,
@@ -548,4 +567,8 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .stream_copy = emu_stream_copy,
     .stream_write64 = emu_stream_write64,
     .stream_wait64 = emu_stream_wait64,
+    .host_alloc = emu_host_alloc,
+    .host_free = emu_host_free,
+    .kernel_ptr = emu_kernel_ptr,
+    .host_kernels = 1,
 };
