@@ -89,8 +89,10 @@ if [ "$dev" = cuda ] && [ -x tests/device/devinit_cuda ]; then
     echo "== device-initiated communication (CUDA kernels)"
     for proxy in 0 1; do
         SHOAL_DEVICE=cuda SHMEM_SYMMETRIC_SIZE_DEVICE=256M SHOAL_DEVICE_PROXY_ALL=$proxy \
-            ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda
-    done 2>&1 | tee "$out/devinit_cuda.log" | grep -E 'devinit_cuda|FAIL|shoal:' | head -20
+            ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda \
+            >>"$out/devinit_cuda.log" 2>&1 || { status=1; echo "devinit_cuda (proxy $proxy): FAILED"; }
+    done
+    grep -E 'devinit_cuda|FAIL|shoal:' "$out/devinit_cuda.log" | head -20
 fi
 
 echo "== device benchmarks on $dev"
