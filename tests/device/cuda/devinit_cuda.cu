@@ -89,11 +89,12 @@ __global__ void check_a2a(const char *dst, int npes, int *errors)
                 atomicAdd(errors, 1);
 }
 
-/* Each block puts its slice of BIG bytes to pe. */
+/* Each block puts its slice of BIG bytes to pe; the last one also the remainder. */
 __global__ void bigput(char *dst, const char *src, int pe)
 {
     size_t slice = BIG / gridDim.x, off = slice * blockIdx.x;
-    shmemx_dev_putmem_block(dst + off, src + off, slice, pe);
+    size_t n = blockIdx.x == gridDim.x - 1 ? BIG - off : slice;
+    shmemx_dev_putmem_block(dst + off, src + off, n, pe);
     if (threadIdx.x == 0)
         shmemx_dev_quiet();
 }
