@@ -1,31 +1,31 @@
 #!/usr/bin/env python3
-"""Issue 16's figures from one `scripts/bench.sh --issue16` run: each beside its
-provider limit or target, medians with [min, max] over the repetitions.
+"""The small-operation figures of one `scripts/bench.sh --small-ops` run, each beside
+its provider limit or target, medians with [min, max] over the repetitions.
 
-Usage: plot_issue16.py [--command TEXT] [--reference DIR] OUTDIR
+Usage: plot_small_ops.py [--command TEXT] [--reference DIR] OUTDIR
 
 Reads OUTDIR/results.csv (median.py: value, min, max, reps), OUTDIR/runs.csv and
 OUTDIR/loads.csv (the load average as each run started); writes into OUTDIR
-  issue16_latency.png   item 3: 8 B round trips over tcp;ofi_rxm against fi_pingpong's
-                        round trip and the 1.5x target; the limit is the provider's
-                        best run (its minimum), as a loaded machine slows it most
-  issue16_cpu.png       item 3: CPU of an idle PE, of a computing PE's other threads
-                        (target < 2 % of a core) and of a PE waiting in a barrier
-  issue16_coll_ofi.png  item 4: barrier, 8 B broadcast and reduce at 2/4/8 PEs over ofi
-                        against 1 ms
-  issue16_ctx.png       item 5: 1, 8, 32 private contexts (plot_ctx_cost.py), against
-                        200 MB and 10 ms; its rows in issue16_ctx.csv
-  issue16_launched.png  done-when: `oshrun -n 2` small collectives, Shoal against Open
-                        MPI's OSHMEM, each as launched with no settings
-  issue16.md            the table: metric | Shoal | limit or target | met?; the get
-                        from a computing PE also shows bench/limits/tcp_wake.c's kernel
-                        round trip of the same shape (impl "machine", each repetition)
-                        and the floor it sets with the provider's own cost
+  small_ops_latency.png   8 B round trips over tcp;ofi_rxm against fi_pingpong's round
+                          trip and 1.5 times it; the limit is the provider's best run
+                          (its minimum), as a loaded machine slows it most
+  small_ops_cpu.png       CPU of an idle PE, of a computing PE's other threads (target
+                          < 2 % of a core) and of a PE waiting in a barrier
+  small_ops_coll_ofi.png  barrier, 8 B broadcast and reduce at 2/4/8 PEs over ofi
+                          against 1 ms
+  small_ops_ctx.png       1, 8, 32 private contexts (plot_ctx_cost.py), against 200 MB
+                          and 10 ms; its rows in small_ops_ctx.csv
+  small_ops_launched.png  `oshrun -n 2` small collectives, Shoal against Open MPI's
+                          OSHMEM, each as launched with no settings
+  small_ops.md            the table: group | metric | Shoal | limit or target | met?; the
+                          get from a computing PE also shows bench/limits/tcp_wake.c's
+                          kernel round trip of the same shape (impl "machine", each
+                          repetition) and the floor it sets with the provider's own cost
 Runs of a --baseline build (impl@base) are drawn beside the current build's.
 --reference DIR: another bench.sh results folder (e.g. one taken on a quiet machine)
-whose fi_pingpong round trip is drawn too; item 3's targets are then checked against
-the smaller of the two, since a loaded machine slows fi_pingpong (which spins on its
-completion queues) far more than Shoal's PEs."""
+whose fi_pingpong round trip is drawn too; the round-trip targets are then checked
+against the smaller of the two, since a loaded machine slows fi_pingpong (which spins
+on its completion queues) far more than Shoal's PEs."""
 import csv
 import os
 import sys
@@ -159,10 +159,10 @@ def latency_plot(run, rows):
         else:
             ax.set_ylim(0, max(ax.get_ylim()[1], 1.8 * max(rts)))
     ax.set_ylabel("us per operation (one round trip each)")
-    ax.set_title("Item 3: 8 B operations over tcp;ofi_rxm, 2 PEs (one per node), vs the provider")
+    ax.set_title("8 B operations over tcp;ofi_rxm, 2 PEs (one per node), vs the provider")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=7)
-    finish(fig, run, {"rma_latency", "amo", "progress", ""}, "issue16_latency.png",
+    finish(fig, run, {"rma_latency", "amo", "progress", ""}, "small_ops_latency.png",
            {OFI, "provider"})
     rts = [(2 * fi[1], "this run") if fi else None,
            (run.ref_rt, "reference") if run.ref_rt else None]
@@ -176,7 +176,7 @@ def latency_plot(run, rows):
             lim += wake_limit(run)
         strict = min((rt for rt, _ in rts), default=None)
         met = "–" if not (v and strict) else ("yes" if v[0] <= 1.5 * strict else "no")
-        rows.append(("3", f"{label.replace(chr(10), ' ')}, 8 B, tcp;ofi_rxm (us)", v,
+        rows.append(("latency", f"{label.replace(chr(10), ' ')}, 8 B, tcp;ofi_rxm (us)", v,
                      scaled(run.get(b, OFI + "@base", 2, s), f), lim, met))
 
 
@@ -214,14 +214,14 @@ def cpu_plot(run, rows):
     ax.axhline(2, color="C2", ls="--", lw=1, label="target for an idle PE: 2 % of a core")
     ax.set_yscale("log")
     ax.set_ylabel("CPU time, % of one core (getrusage)")
-    ax.set_title("Item 3: what waiting and progress cost, bench/micro/progress, tcp;ofi_rxm")
+    ax.set_title("What waiting and progress cost, bench/micro/progress, tcp;ofi_rxm")
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    finish(fig, run, {"progress"}, "issue16_cpu.png", {OFI})
+    finish(fig, run, {"progress"}, "small_ops_cpu.png", {OFI})
     for label, b, target in probes:
         v = run.get(b, OFI, 2, 0, "pct_core")
         met = "–" if not v else ("yes" if v[0] < 2 else "no")
-        rows.append(("3", f"{label.replace(chr(10), ' ')}, CPU (% of a core)", v,
+        rows.append(("CPU", f"{label.replace(chr(10), ' ')}, CPU (% of a core)", v,
                      run.get(b, OFI + "@base", 2, 0, "pct_core"),
                      "< 2 %" if target else "none (a PE that owns its core polls)",
                      met if target else "–"))
@@ -244,22 +244,23 @@ def coll_plot(run, rows):
     ax.axhline(1000, color="C2", ls="--", lw=1, label="target at 8 PEs: 1 ms")
     plot_ctx_cost.log_axes(ax, [2, 4, 8], "PEs (every PE its own node, 2 CPUs)")
     ax.set_ylabel("us per call (slowest PE's average)")
-    ax.set_title("Item 4: collectives over tcp;ofi_rxm, bench/micro/coll_small")
+    ax.set_title("Collectives over tcp;ofi_rxm, bench/micro/coll_small")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    finish(fig, run, {"coll_small", ""}, "issue16_coll_ofi.png", {OFI, "provider"})
+    finish(fig, run, {"coll_small", ""}, "small_ops_coll_ofi.png", {OFI, "provider"})
     fi = run.get("pingpong", PROVIDER, 2, 8)
     for c in ["barrier", "bcast", "reduce"]:
         size = 0 if c == "barrier" else 8
         v = run.get(c, OFI, 8, size)
         met = "–" if not v else ("yes" if v[0] < 1000 else "no")
         lim = "< 1000 us" + (f" (fi_pingpong best RT {2 * fi[1]:.0f} us)" if fi else "")
-        rows.append(("4", f"{c}{'' if c == 'barrier' else ' 8 B'}, 8 PEs over ofi (us)", v,
+        rows.append(("collectives",
+                     f"{c}{'' if c == 'barrier' else ' 8 B'}, 8 PEs over ofi (us)", v,
                      run.get(c, OFI + "@base", 8, size), lim, met))
 
 
 def ctx_plot(run, rows):
-    path = os.path.join(run.out, "issue16_ctx.csv")
+    path = os.path.join(run.out, "small_ops_ctx.csv")
     loads = {(r["rep"], r["impl"], r["args"]): r["load1"] for r in run.loads
              if r["program"] == "ctx_cost"}
     per = defaultdict(dict)  # (rep, impl, contexts) -> {bench: value}
@@ -278,7 +279,7 @@ def ctx_plot(run, rows):
                         v.get("ctx_first_op_median"), v.get("ctx_first_op_max"),
                         v.get("ctx_extra_rss"), v.get("ctx_extra_pss"), load])
     if per:
-        plot_ctx_cost.main(path, os.path.join(run.out, "issue16_ctx.png"),
+        plot_ctx_cost.main(path, os.path.join(run.out, "small_ops_ctx.png"),
                            caption=run.caption({"ctx_cost"}, {OFI}),
                            labels={"before": "baseline build", "after": "this build"})
     for what, bench, metric, div, target, unit in [
@@ -290,7 +291,8 @@ def ctx_plot(run, rows):
         v = scaled(run.get(bench, OFI, 2, 32, metric), 1 / div)
         b = scaled(run.get(bench, OFI + "@base", 2, 32, metric), 1 / div)
         met = "–" if not v else ("yes" if v[0] < target else "no")
-        rows.append(("5", f"{what}, tcp;ofi_rxm ({unit})", v, b, f"< {target} {unit}", met))
+        rows.append(("contexts", f"{what}, tcp;ofi_rxm ({unit})", v, b, f"< {target} {unit}",
+                     met))
 
 
 def launched_plot(run, rows):
@@ -304,19 +306,20 @@ def launched_plot(run, rows):
     bars(ax, [c if c == "barrier" else f"{c} 8 B" for c in COLLS], series, points)
     ax.set_yscale("log")
     ax.set_ylabel("us per call (slowest PE's average; dots: each run)")
-    ax.set_title("Done-when: `oshrun -n 2` as launched (no settings, no taskset)\n"
+    ax.set_title("`oshrun -n 2` as launched (no settings, no taskset)\n"
                  "Shoal (shoal-launched) against Open MPI's OSHMEM (oshmem-launched)",
                  fontsize=10)
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend(fontsize=7)
     reps = max((int(r["rep"]) for r in run.loads), default=1)
     per_rep = max(1, len(run.reps[("barrier", LAUNCHED, 2, 0, "lat_us")]) // max(1, reps))
-    finish(fig, run, {"coll_small"}, "issue16_launched.png", {LAUNCHED, OMPI}, per_rep)
+    finish(fig, run, {"coll_small"}, "small_ops_launched.png", {LAUNCHED, OMPI}, per_rep)
     for c in COLLS:
         size = 0 if c == "barrier" else 8
         v, o = run.get(c, LAUNCHED, 2, size), run.get(c, OMPI, 2, size)
         met = "–" if not (v and o) else ("yes" if v[0] <= o[0] else "no")
-        rows.append(("1", f"`oshrun -n 2` {c}{'' if c == 'barrier' else ' 8 B'} (us)", v,
+        rows.append(("as launched",
+                     f"`oshrun -n 2` {c}{'' if c == 'barrier' else ' 8 B'} (us)", v,
                      run.get(c, LAUNCHED + "@base", 2, size),
                      f"<= Open MPI {fmt(o)}", met))
 
@@ -329,7 +332,7 @@ def fmt(v):
 
 def main():
     args = sys.argv[1:]
-    command, reference = "scripts/bench.sh --issue16", None
+    command, reference = "scripts/bench.sh --small-ops", None
     while args[:1] in (["--command"], ["--reference"]) and len(args) > 1:
         if args[0] == "--command":
             command = args[1]
@@ -342,17 +345,17 @@ def main():
     rows = []
     for draw in (latency_plot, cpu_plot, coll_plot, ctx_plot, launched_plot):
         draw(run, rows)
-    head = ["item", "metric", "Shoal"] + (["baseline"] if run.base else []) + \
+    head = ["group", "metric", "Shoal"] + (["baseline"] if run.base else []) + \
         ["limit or target", "met?"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for item, metric, v, b, lim, met in rows:
-        cells = [item, metric, fmt(v)] + ([fmt(b)] if run.base else []) + [lim, met]
+    for group, metric, v, b, lim, met in rows:
+        cells = [group, metric, fmt(v)] + ([fmt(b)] if run.base else []) + [lim, met]
         lines.append("| " + " | ".join(cells) + " |")
     ls = [float(r["load1"]) for r in run.loads]
     lines += ["", f"Medians [min, max] over the repetitions; load average "
               f"{min(ls, default=0):.1f}-{max(ls, default=0):.1f} on {os.cpu_count()} CPUs "
               f"as the runs started. Command: `{command}`."]
-    with open(os.path.join(run.out, "issue16.md"), "w") as f:
+    with open(os.path.join(run.out, "small_ops.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
