@@ -1,6 +1,5 @@
-/* Raw cache-line hand-off between CPU 0 and CPU 1 (docs/performance.md, "Crowded
- * nodes (session 5)"): two threads pinned to the two CPUs bounce a counter 200,000
- * times; prints the best 500-round-trip window's half round trip in ns, which a
+/* Raw cache-line hand-off between CPU 0 and CPU 1: two threads pinned to the two
+ * CPUs bounce a counter 200,000 times; prints the best 500-round-trip window's half round trip in ns, which a
  * loaded machine's preemptions do not reach. gcc -O2 -pthread handoff.c */
 #define _GNU_SOURCE
 #include <pthread.h>
