@@ -313,7 +313,8 @@ shoal-ofi-tcp:pe:tcp;ofi_rxm:
 shoal-ofi-tcp-fimore:pe:tcp;ofi_rxm:SHMEM_OFI_BUNDLE_SIZE=0
 shoal-ofi-sockets:pe:sockets:
 shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0"
-    # libfabric's shm provider fails Shoal's AMO tests today (docs/performance.md).
+    # Not libfabric's shm provider: it reaches only PEs on one node, which Shoal's own
+    # shared memory serves.
     ext_programs="ext:-m 1M -i 400 -w 5
 hra:-n 64K -u 2000"
     n=$(echo "$pes" | cut -d, -f1)

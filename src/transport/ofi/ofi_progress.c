@@ -37,9 +37,9 @@
  * the waiter does anyway. So there it naps OFI_PARK_NS while a PE thread has
  * driven within the last OFI_PARK_NS, and goes back to its wait object (or
  * polling) once none has: a peer's operation on a PE that has just stopped
- * waiting to compute waits at most about twice that. Measured at 8 PEs on 2 cores
- * over tcp;ofi_rxm (docs/performance.md): barriers and small reductions 2.5-3
- * times faster, on a third of the CPU time. The waiter's sleeps are on the wait
+ * waiting to compute waits at most about twice that. At 8 PEs on 2 cores over
+ * tcp;ofi_rxm, parking made barriers and small reductions 2.5-3 times faster, on
+ * a third of the CPU time. The waiter's sleeps are on the wait
  * object there (ofi_nap), so it answers a peer as soon as the thread would have.
  * A PE with a core of its own keeps the thread awake beside its waits. */
 #define OFI_PARK_NS 1000000L
