@@ -13,7 +13,7 @@ if [ -n "$hits" ]; then
     echo "$hits"
     status=1
 fi
-for md in README.md docs/*.md; do
+for md in README.md docs/*.md docs/data/README.md; do
     dir=$(dirname "$md")
     # Targets of [text](target) that are not web addresses: the file must exist, and an
     # anchor must match one of its headings as GitHub names them (lower case, spaces
