@@ -4,7 +4,7 @@ bench/ctx_cost -o private -T collected in a CSV (docs/data/ctx_cost_ofi.csv,
 ctx_cost_shm.csv: one row per run of tcp;ofi_rxm, sockets or shm; columns provider,
 rep, contexts, build, first_op_median_us, first_op_max_us, extra_rss_mb,
 extra_pss_mb, load1). Usage: plot_ctx_cost.py data.csv out.png
-(bench/plot_issue16.py calls main() with its own caption and names for the builds, and
+(bench/plot_small_ops.py calls main() with its own caption and names for the builds, and
 log_axes() for its own counts.)"""
 import csv
 import statistics

@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
-#                    [--build DIR] [--baseline DIR|REV] [--issue16] [--install-deps] [--dry-run]
+#                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--install-deps] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -20,17 +20,18 @@
 #                 Every Shoal run (shoal, shoal-ofi, shoal-mpi, shoal-launched) gets a
 #                 twin labelled IMPL@base right before or after it (the order alternates
 #                 by repetition), so before/after figures come from one run.
-# --issue16       instead of the suite, the figures issue 16 asks for (about 6 minutes
-#                 with --reps 5, the default here): 8 B get, put+quiet, fetch-add,
-#                 ping-pong and the progress/idle-CPU probe over tcp;ofi_rxm beside
-#                 fi_pingpong and the kernel's own wake-up round trip (bench/limits/
-#                 tcp_wake.c, which pins itself to the first two CPUs); barrier/broadcast/reduce at 2, 4, 8 PEs over ofi; 1, 8
-#                 and 32 private contexts over ofi; and coll_small as launched
-#                 (`oshrun -n 2`, no settings, no taskset) for Shoal (shoal-launched)
-#                 and Open MPI's OSHMEM (oshmem-launched), three times a repetition.
-#                 bench/plot_issue16.py draws issue16_*.png and the table issue16.md
-#                 (docs/performance.md).
-# --reference DIR with --issue16: the results folder of an earlier run (a quiet
+# --small-ops     instead of the suite, the small-operation figures of
+#                 docs/performance.md (about 6 minutes with --reps 5, the default here):
+#                 8 B get, put+quiet, fetch-add, ping-pong and the progress/idle-CPU
+#                 probe over tcp;ofi_rxm beside fi_pingpong and the kernel's own wake-up
+#                 round trip (bench/limits/tcp_wake.c, which pins itself to the first
+#                 two CPUs); barrier/broadcast/reduce at 2, 4, 8 PEs over ofi; 1, 8 and
+#                 32 private contexts over ofi; and coll_small as launched (`oshrun -n 2`,
+#                 no settings, no taskset) for Shoal (shoal-launched) and Open MPI's
+#                 OSHMEM (oshmem-launched), three times a repetition.
+#                 bench/plot_small_ops.py draws small_ops_*.png and the table
+#                 small_ops.md, each figure beside its limit or target.
+# --reference DIR with --small-ops: the results folder of an earlier run (a quiet
 #                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
 #                 transport (SHOAL_TRANSPORT=mpi-all), labelled shoal-mpi.
@@ -44,7 +45,7 @@
 #                 (shmem_malloc), global (static data) or both (default), as separate
 #                 rows (put_lat for the heap, put_lat.global for static data).
 # --programs      only these programs (names below, and progress and coll_small,
-#                 which only --programs and --issue16 run); --quick: fewer iterations.
+#                 which only --programs and --small-ops run); --quick: fewer iterations.
 # --out DIR       results folder (default ${XDG_CACHE_HOME:-~/.cache}/shoal-bench/DATE).
 # --install-deps  run scripts/install-deps.sh first (it uses apt-get, and says so);
 #                 without it, missing tools are named and the script stops.
@@ -65,7 +66,7 @@ mpi=0
 ext=0
 reps=3
 reps_given=0
-fixed_set=0 # --pes, --programs, --targets, --quick, --mpi: the suite's, not --issue16's
+fixed_set=0 # --pes, --programs, --targets, --quick, --mpi: the suite's, not --small-ops'
 bind=core
 targets=heap,global
 only=""
@@ -75,7 +76,7 @@ dry=0
 out=""
 build="$root/build-release"
 base=""
-issue16=0
+small_ops=0
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -92,11 +93,11 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
-        --issue16) issue16=1; shift ;;
+        --small-ops) small_ops=1; shift ;;
         --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,55p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^set -eu$/{/^set -eu$/!p}' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -106,15 +107,15 @@ case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 
 [ -z "$reference" ] || [ -e "$reference/results.csv" ] ||
     { echo "bench.sh: --reference $reference: no results.csv there" >&2; exit 2; }
 [ -z "$reference" ] || reference=$(cd "$reference" && pwd) # the runs happen in $out
-[ -z "$reference" ] || [ "$issue16" -eq 1 ] ||
-    { echo "bench.sh: --reference goes with --issue16" >&2; exit 2; }
-if [ "$issue16" -eq 1 ]; then
-    [ "$ext" -eq 0 ] || { echo "bench.sh: --issue16 or --extensions, not both" >&2; exit 2; }
+[ -z "$reference" ] || [ "$small_ops" -eq 1 ] ||
+    { echo "bench.sh: --reference goes with --small-ops" >&2; exit 2; }
+if [ "$small_ops" -eq 1 ]; then
+    [ "$ext" -eq 0 ] || { echo "bench.sh: --small-ops or --extensions, not both" >&2; exit 2; }
     [ "$fixed_set" -eq 0 ] || {
-        echo "bench.sh: --issue16 runs a fixed set; --pes, --programs, --targets, --quick" \
+        echo "bench.sh: --small-ops runs a fixed set; --pes, --programs, --targets, --quick" \
              "and --mpi are the suite's" >&2
         exit 2; }
-    # The issue's figures need the network runs, Open MPI and more repetitions.
+    # These figures need the network runs, Open MPI and more repetitions.
     ofi=1 compare=1
     [ "$reps_given" -eq 1 ] || reps=5
 fi
@@ -205,7 +206,7 @@ src_of() {
     *) echo "micro/$1.c" ;;
     esac
 }
-# Programs only --programs runs (issue 16's probes; --issue16 runs them too): the
+# Programs only --programs runs (--small-ops runs them too): the
 # get from a computing PE and the idle/busy CPU use (needs 2 PEs or more), and the
 # small collectives.
 optional="progress:-i 2000 -w 50:
@@ -313,7 +314,8 @@ shoal-ofi-tcp:pe:tcp;ofi_rxm:
 shoal-ofi-tcp-fimore:pe:tcp;ofi_rxm:SHMEM_OFI_BUNDLE_SIZE=0
 shoal-ofi-sockets:pe:sockets:
 shoal-ofi-sockets-fimore:pe:sockets:SHMEM_OFI_BUNDLE_SIZE=0"
-    # libfabric's shm provider fails Shoal's AMO tests today (docs/performance.md).
+    # Not libfabric's shm provider: it reaches only PEs on one node, which Shoal's own
+    # shared memory serves.
     ext_programs="ext:-m 1M -i 400 -w 5
 hra:-n 64K -u 2000"
     n=$(echo "$pes" | cut -d, -f1)
@@ -349,11 +351,11 @@ fi
 
 # One repetition's runs, in order: PE count, implementation, program, arguments, target.
 matrix() {
-    if [ "$issue16" -eq 1 ]; then
-        # Issue 16's figures (docs/performance.md): item 3 over tcp;ofi_rxm beside the
-        # provider, item 5's contexts, item 4's collectives at 2/4/8 PEs, and the
-        # done-when's as-launched 2-PE collectives against Open MPI's OSHMEM: that
-        # pair three times, at the start, middle and end, as it is the noisiest.
+    if [ "$small_ops" -eq 1 ]; then
+        # Small operations over tcp;ofi_rxm beside the provider, private contexts,
+        # collectives at 2/4/8 PEs over ofi, and the as-launched 2-PE collectives
+        # against Open MPI's OSHMEM: that pair three times, at the start, middle and
+        # end, as it is the noisiest.
         launched="2:shoal-launched:coll_small:-i 20000 -w 200:-
 2:oshmem-launched:coll_small:-i 20000 -w 200:-"
         cat <<EOT
@@ -490,10 +492,10 @@ $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
     echo "bind: $bind; repetitions: $reps; took $(( $(date +%s) - start )) s"
 } >> "$out/ranges.md"
-if [ "$issue16" -eq 1 ]; then
-    $py "$root/bench/plot_issue16.py" --command "scripts/bench.sh $argv" \
+if [ "$small_ops" -eq 1 ]; then
+    $py "$root/bench/plot_small_ops.py" --command "scripts/bench.sh $argv" \
         ${reference:+--reference "$reference"} "$out"
-    echo "bench.sh: results in $out (issue16.md: the table; issue16_*.png; ranges.md)"
+    echo "bench.sh: results in $out (small_ops.md: the table; small_ops_*.png; ranges.md)"
     exit $failed
 fi
 $py "$root/bench/plot.py" "$out/results.csv" "$out"

@@ -29,8 +29,7 @@ void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *so
  * with gets (SHOAL_PATHS_POLL: the MPI transport, which a get to itself, a local copy,
  * would otherwise never enter). Forced inline down from the API routines (GCC's
  * unit-growth limit left them out of line in the big rma_*.c files): shmem_long_p is
- * then one load and one store, and putmem tail-calls memcpy, as before the device
- * work. The route resolves afresh (a few ns against a network or device transfer), so
+ * then one load and one store, and putmem tail-calls memcpy. The route resolves afresh (a few ns against a network or device transfer), so
  * that no local's address escapes the fast path. */
 static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
                                        const void *source, size_t len, int pe, int nbi)

@@ -1,4 +1,4 @@
-# OpenSHMEM conformance points (issue 15 item 8): _any fairness, quiet/fence on
+# OpenSHMEM conformance points: _any fairness, quiet/fence on
 # SHMEM_CTX_INVALID, shmem_align below sizeof(void *).
 shoal_pe_test(api.conform SOURCES test_conform.c)
 
@@ -90,8 +90,8 @@ if(NOT SHOAL_OFI STREQUAL "OFF")
 endif()
 endif()
 
-# Mismatched collectives end the job with a message instead of a hang (issue 15 item
-# 6): PE 0's extra barrier leaves it in shmem_finalize after the others finalized;
+# Mismatched collectives end the job with a message instead of a hang: PE 0's
+# extra barrier leaves it in shmem_finalize after the others finalized;
 # the others' reduction (or active-set barrier) after the last PE finalized (its
 # finalize matched their barrier) can never complete: each of them may say so before
 # the job ends, hence "+". The message names the PE, the routine and the counts;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh's feedback (issue 14 item 8), checked without building or running a
+# scripts/bench.sh's feedback, checked without building or running a
 # benchmark:
 #  - a dry run plans the same runs and prints a progress line per run with how many
 #    are left and an estimate of the time to go;
@@ -7,7 +7,7 @@
 #    the source tree;
 #  - with a tool missing from PATH it stops with a non-zero status naming the tool,
 #    and runs no apt-get (a fake one on PATH records any call);
-#  - --baseline and --issue16 plan the runs they document (plan lines checked);
+#  - --baseline and --small-ops plan the runs they document (plan lines checked);
 #  - --programs runs every program it names, progress included, and refuses a name
 #    it does not know.
 set -u
@@ -80,29 +80,29 @@ expect="1:2:shoal:amo:-i 2000:heap
 echo "$out" | grep -q "^\[2/4\] rep 1/2, 2 PEs: shoal@base amo (heap); 2 left" ||
     fail "no progress line for the shoal@base run"
 
-# 5. --issue16 with --baseline: the issue's matrix (16 runs a repetition, 12 of them
+# 5. --small-ops with --baseline: its matrix (16 runs a repetition, 12 of them
 #    Shoal's, so 28 with the twins, plus the kernel's wake-up probe: 29; the
 #    as-launched pair three times), five repetitions unless --reps says otherwise.
-env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
+env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --small-ops \
     --baseline "$tmp/basebuild" --build "$tmp/build" --out "$tmp/b2" > "$tmp/b2.log" 2>&1 ||
-    fail "dry run with --issue16 --baseline failed: $(tail -n 3 "$tmp/b2.log")"
+    fail "dry run with --small-ops --baseline failed: $(tail -n 3 "$tmp/b2.log")"
 plan="$tmp/b2/raw/plan.txt"
-[ "$(wc -l < "$plan" 2>/dev/null)" -eq 145 ] || fail "--issue16 plan: not 5 x 29 runs"
+[ "$(wc -l < "$plan" 2>/dev/null)" -eq 145 ] || fail "--small-ops plan: not 5 x 29 runs"
 grep -q '^\[145/145\] rep 5/5, 2 PEs: oshmem-launched coll_small; 0 left' "$tmp/b2.log" ||
-    fail "--issue16: the last run is not Open MPI's as-launched coll_small in rep 5"
+    fail "--small-ops: the last run is not Open MPI's as-launched coll_small in rep 5"
 [ "$(grep -c '^4:2:oshmem-launched:coll_small:' "$plan")" -eq 3 ] ||
-    fail "--issue16: not three as-launched Open MPI runs in a repetition"
+    fail "--small-ops: not three as-launched Open MPI runs in a repetition"
 for line in '1:2:provider:::' '2:2:wake:::' '3:2:shoal-ofi@base:ctx_cost:-i 32 -o private -T:-' \
             '2:2:shoal-launched@base:coll_small:-i 20000 -w 200:-' \
             '4:2:oshmem-launched:coll_small:-i 20000 -w 200:-' \
             '5:8:shoal-ofi@base:coll_small:-i 200 -w 10:-'; do
-    grep -qxF "$line" "$plan" || fail "--issue16 plan lacks $line"
+    grep -qxF "$line" "$plan" || fail "--small-ops plan lacks $line"
 done
 grep -q 'oshmem-launched@base\|provider@base' "$plan" && fail "a twin of a non-Shoal run"
-# --issue16 runs a fixed set: the suite's selections are refused, not ignored.
-err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --issue16 \
+# --small-ops runs a fixed set: the suite's selections are refused, not ignored.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run --small-ops \
       --programs amo --build "$tmp/build" --out "$tmp/b5" 2>&1)
-[ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--issue16 --programs not refused: $err"
+[ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--small-ops --programs not refused: $err"
 
 # 6. A baseline that is neither a build folder nor a revision: named, status 2.
 err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dry-run \
@@ -137,5 +137,5 @@ err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dr
 [ $? -eq 2 ] && echo "$err" | grep -q 'no program progres; choose from: .*progress' ||
     fail "--programs with an unknown name not refused: $err"
 
-[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --issue16 and --programs as documented"
+[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --small-ops and --programs as documented"
 exit $status

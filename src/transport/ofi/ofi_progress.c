@@ -37,36 +37,22 @@
  * the waiter does anyway. So there it naps OFI_PARK_NS while a PE thread has
  * driven within the last OFI_PARK_NS, and goes back to its wait object (or
  * polling) once none has: a peer's operation on a PE that has just stopped
- * waiting to compute waits at most about twice that. Measured at 8 PEs on 2 cores
- * over tcp;ofi_rxm (docs/performance.md): barriers and small reductions 2.5-3
- * times faster, on a third of the CPU time. The waiter's sleeps are on the wait
+ * waiting to compute waits at most about twice that. At 8 PEs on 2 cores over
+ * tcp;ofi_rxm, parking made barriers and small reductions 2.5-3 times faster, on
+ * a third of the CPU time. The waiter's sleeps are on the wait
  * object there (ofi_nap), so it answers a peer as soon as the thread would have.
  * A PE with a core of its own keeps the thread awake beside its waits. */
 #define OFI_PARK_NS 1000000L
 
 __thread uint64_t ofi_pe_last_ns;
 
-/* How many nice levels above its PE the progress thread asks to run. It shares the
- * PE's core (it inherits the PE's binding), and a peer's get on a PE that computes
- * waits for it to be woken there. At equal weight the kernel often lets the
- * computing thread finish its slice first: under EEVDF (Linux 6.6 on) a thread that
- * wakes often has run ahead of its fair share, is not eligible, and runs only at the
- * next tick, up to 4 ms later at HZ=250 (0.2-1% of such gets; perf sched on 2 PEs
- * over tcp;ofi_rxm), which makes the mean get about twice its median. A higher
- * weight keeps it eligible. The thread sleeps while idle and keeps away from a PE
- * busy in the transport, so the weight costs a computing PE only the service of its
- * peers. Raising a priority needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e): without,
- * the thread asks for what RLIMIT_NICE allows, and otherwise stays at its PE's. What
- * counts is the ratio of the two weights, so SHMEM_OFI_LOWER_PE lowers the PE's
- * thread by the levels missing instead: no privilege needed, but not undone. An
- * EEVDF custom slice (sched_setattr, 100 us; Linux 6.12 on, no privilege needed)
- * moves the thread's deadline, not its eligibility, and left the stalls as they were
- * (docs/performance.md, session 7). Only
- * where the PE has a core of its own: where PEs share cores the thread would also
- * win the core from other PEs, and while it streamed a large get, driving again at
- * once while fi_trywait refused (before sleep_on_fd waited then too), it starved the
- * receiver beside it (ofi.progress_auto at 4 PEs on 2 cores: 1.6-3.1 s at nice 0,
- * 2.5-26 s at nice -10). */
+/* How many nice levels above its PE the progress thread asks to run where the PE has
+ * a core of its own, which the thread shares. At equal weight the scheduler often
+ * finds a thread that wakes this often not yet eligible and runs it only at the next
+ * tick (up to 4 ms at HZ=250), so a peer's get from a computing PE stalls; a higher
+ * weight keeps it eligible. Raising needs CAP_SYS_NICE or RLIMIT_NICE: without, the
+ * thread takes what RLIMIT_NICE allows (SHMEM_OFI_LOWER_PE lowers the PE instead).
+ * Not where PEs share cores, where the thread would take the core from other PEs. */
 #define OFI_PROGRESS_NICE_UP 10
 
 /* The progress thread leaves an error to the PE's own threads, whose report can name
