@@ -168,6 +168,21 @@
       "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE")                    \
     X(clear_other, "1 2 4", "", "nonzero",                                                   \
       "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE")                    \
+    X(set_lock_twice, "1 2 4", "", "nonzero",                                                \
+      "shmem_set_lock: this PE already holds the lock at 0x[0-9a-f]+; shmem_set_lock waits") \
+    X(set_lock_twice_debug, "1 2 4", DBG, "nonzero",                                         \
+      "shmem_set_lock: this PE already holds the lock at 0x[0-9a-f]+")                       \
+    X(lock_garbage, "1 2 4", "", "nonzero",                                                  \
+      "shmem_set_lock: the lock at 0x[0-9a-f]+ does not hold a lock's state \\(its queue "   \
+      "names 0xabababab, not a PE\\); a lock must be 0 before its first use")                \
+    X(test_any_huge, "1 2 4", "", "nonzero",                                                 \
+      "shmem_int_test_any: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric "   \
+      "heap")                                                                                \
+    X(test_any_huge_debug, "1 2 4", DBG, "nonzero",                                          \
+      "shmem_int_test_any: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric "   \
+      "heap")                                                                                \
+    X(signal_misaligned, "1 2 4", "", "nonzero",                                             \
+      "shmem_putmem_signal: signal address 0x[0-9a-f]+ is not aligned to 8 bytes")           \
     /* re-initialisation: said so, not blamed on the launcher */                             \
     X(init_after_finalize, "1 2 4", "", "nonzero",                                           \
       "^shoal: PE [0-9]+: shmem_init: called after the last shmem_finalize; Shoal cannot "   \
