@@ -103,8 +103,11 @@ struct pe {
     uint64_t last_sync; /* its last world synchronisation (LAST_SYNC) + 1; 0: none yet */
     enum pe_op op;      /* collective this PE waits in */
     struct stream out, err;
-    int stdin_fd;     /* write end of its stdin pipe; -1 if none or closed */
-    size_t stdin_off; /* bytes of the current stdin chunk it has taken */
+    int stdin_fd;      /* write end of its stdin pipe; -1 if none or closed */
+    size_t stdin_off;  /* bytes of the current stdin chunk it has taken */
+    double stopped_at; /* when a signal stopped it (now_s); 0: not stopped */
+    int stop_sig;
+    bool stop_told; /* this stop was reported */
 };
 
 struct job {
