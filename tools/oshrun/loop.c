@@ -206,6 +206,7 @@ void run_job(struct job *j)
     struct slot *slot = calloc(cap, sizeof *slot);
     if (!pfd || !slot) {
         job_end(j, 1, SIGKILL, "out of memory");
+        job_verdict(j);
         free(pfd);
         free(slot);
         return;
@@ -284,6 +285,7 @@ void run_job(struct job *j)
         stream_flush_close(j, &j->pes[r], &j->pes[r].out);
         stream_flush_close(j, &j->pes[r], &j->pes[r].err);
     }
+    job_verdict(j);
     free(j->coll_result); /* a collective the job ended in the middle of */
     free(pfd);
     free(slot);

@@ -143,10 +143,13 @@ struct job {
     const struct stream *open_line[3];
     bool one_dest; /* stdout and stderr are one file */
 
-    bool ending;       /* a verdict is in; PEs are being killed */
-    int status;        /* oshrun's exit status */
-    double kill_at;    /* when still-running PEs get SIGKILL; 0 = not armed */
-    double timeout_at; /* 0 = no timeout */
+    bool ending;   /* a verdict is in; PEs are being killed */
+    char *verdict; /* the verdict, printed by job_verdict once the PEs are gone */
+    const char *verdict_fmt;
+    bool verdict_running; /* the PEs were stopped from outside, not by a failure */
+    int status;           /* oshrun's exit status */
+    double kill_at;       /* when still-running PEs get SIGKILL; 0 = not armed */
+    double timeout_at;    /* 0 = no timeout */
 };
 
 /* More PEs than this cannot be what was meant (each costs processes and descriptors). */
@@ -184,6 +187,8 @@ void job_end(struct job *j, int status, int sig, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 void job_stop(struct job *j, int status, int sig, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+/* Prints the verdict (after everything the PEs printed), if the job has one. */
+void job_verdict(struct job *j);
 void kill_pes(struct job *j, int sig);
 /* Each PE names the Shoal routine it is in (SIGUSR1 or SIGQUIT to oshrun, --timeout). */
 void ask_reports(struct job *j);
