@@ -33,9 +33,9 @@
     X(misaligned, "1 2 4", "", "nonzero", "shmem_int_atomic_fetch_add: .*not aligned")       \
     X(misaligned_global, "1 2 4", "", "nonzero", "shmem_long_atomic_set: .*not aligned")     \
     X(bad_size, "1 2 4", "SHMEM_SYMMETRIC_SIZE=abc", "nonzero",                              \
-      "shmem_init: .*SHMEM_SYMMETRIC_SIZE")                                                  \
+      "(shmem_init|oshrun): .*SHMEM_SYMMETRIC_SIZE")                                         \
     X(bad_size_suffix, "1 2 4", "SHMEM_SYMMETRIC_SIZE=12Q", "nonzero",                       \
-      "shmem_init: .*SHMEM_SYMMETRIC_SIZE")                                                  \
+      "(shmem_init|oshrun): .*SHMEM_SYMMETRIC_SIZE")                                         \
     X(bad_cmp, "1 2 4", "", "nonzero", "shmem_int_wait_until: cmp 42 is not one of")         \
     X(ctx_invalid, "1 2 4", "", "nonzero", "shmem_ctx_int_atomic_inc: .*SHMEM_CTX_INVALID")  \
     X(pcntr_null, "1 2 4", "", "nonzero",                                                    \

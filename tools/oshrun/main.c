@@ -24,13 +24,15 @@ static void ensure_std_fds(void)
  * (the PEs would refuse them one by one): 0, or 2 after a message. */
 static int check_env(void)
 {
-    struct shoal_config cfg;
     char err[512];
-    if (shoal_env_load(&cfg, err, sizeof err)) {
-        fprintf(stderr, "oshrun: %s\n", err);
-        return 2;
-    }
-    const char *dir = cfg.bind_lockdir;
+    /* The user's variables; the launcher's own oshrun replaces for its PEs. */
+    for (size_t i = 0; i < shoal_env_nvars; i++)
+        if (shoal_env_vars[i].cls == SHOAL_ENV_CLASS_USER &&
+            shoal_env_check(shoal_env_vars[i].name, err, sizeof err)) {
+            fprintf(stderr, "oshrun: %s\n", err);
+            return 2;
+        }
+    const char *dir = shoal_env_value("SHOAL_BIND_LOCKDIR");
     struct stat st;
     int why = !*dir ? 0 : stat(dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
     if (why) {
