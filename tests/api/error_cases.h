@@ -71,6 +71,10 @@
     /* arguments of collective routines that differ between PEs (SHMEM_DEBUG) */             \
     X(malloc_mismatch, "2 4", DBG, "nonzero",                                                \
       MISMATCH("shmem_malloc", "size " DIFFERS "16 on PE 0, (32|64)" ON_LAST))               \
+    X(malloc_zero_mismatch, "2 4", DBG, "nonzero",                                           \
+      MISMATCH("shmem_malloc", "size " DIFFERS "64 on PE 0, 0" ON_LAST))                     \
+    X(free_null_alone, "2 4", DBG, "nonzero",                                                \
+      "shmem_(free|barrier_all): PE [0-9]+ made another collective call than this one")      \
     X(calloc_mismatch, "2 4", DBG, "nonzero",                                                \
       MISMATCH("shmem_calloc", "count " DIFFERS "4 on PE 0, 3" ON_LAST))                     \
     X(align_mismatch, "2 4", DBG, "nonzero",                                                 \

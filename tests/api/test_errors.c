@@ -215,6 +215,15 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "malloc_mismatch")) {
         /* SHMEM_DEBUG=1, 2 or more PEs */
         shmem_malloc(16 * (size_t)(shmem_my_pe() + 1));
+    } else if (!strcmp(mode, "malloc_zero_mismatch")) {
+        /* SHMEM_DEBUG=1: the PE passing 0 once skipped the comparison the others wait in */
+        shmem_malloc(shmem_my_pe() == n - 1 ? 0 : 64);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "free_null_alone")) {
+        /* SHMEM_DEBUG=1: the last PE frees NULL, which the others never call */
+        if (shmem_my_pe() == n - 1)
+            shmem_free(NULL);
+        shmem_barrier_all();
     } else if (!strcmp(mode, "calloc_mismatch")) {
         shmem_calloc(shmem_my_pe() == n - 1 ? 3 : 4, 8);
     } else if (!strcmp(mode, "align_mismatch")) {
