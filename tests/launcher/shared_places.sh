@@ -83,8 +83,8 @@ locks)
     [ "$ncpu" -lt 2 ] || as_attacker ln -s /etc/passwd "$L/shoal-oshrun-cpu1.lock"
     SHOAL_BIND_LOCKDIR=$L run "$OSHRUN" -n 1 --report-bindings "$CHECK" where
     [ "$rc" -eq 0 ] || fail "a job with a FIFO at a lock file failed (exit $rc)"
-    grep -q "shoal-oshrun-cpu0.lock cannot serve as a CPU lock (not a regular file); CPU 0 is treated as taken" "$T/err" ||
-        fail "no warning about the FIFO"
+    [ "$(grep -c "shoal-oshrun-cpu0.lock cannot serve as a CPU lock (not a regular file); CPU 0 is treated as taken" "$T/err")" -eq 1 ] ||
+        fail "not one warning about the FIFO"
     ! grep -q "PE 0 bound to CPUs 0 " "$T/err" || fail "PE 0 was bound to the CPU whose lock is a FIFO"
     # Lock files a job makes under umask 077 stay open to other users' jobs.
     L2=$T/locks2

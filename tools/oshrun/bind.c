@@ -142,6 +142,9 @@ int bind_parse(const char *s, enum bind_to *out)
     return -1;
 }
 
+/* plan->locks[i] of a CPU whose lock file cannot serve (it stays taken). */
+#define LOCK_UNUSABLE (-2)
+
 /* Takes CPU cpus[i]'s lock in the lock directory dir: 1, or 0 when another job
  * holds it, or -1 when no lock can be made there (then nothing is locked at all).
  * The directory is shared with other users' jobs, so a name there may be
@@ -152,6 +155,8 @@ static int lock_cpu(struct bind_plan *plan, int dir, int i)
 {
     if (plan->locks[i] >= 0)
         return 1;
+    if (plan->locks[i] == LOCK_UNUSABLE) /* said once */
+        return 0;
     char name[64];
     snprintf(name, sizeof name, "shoal-oshrun-cpu%d.lock", plan->cpus[i].id);
     /* Open an existing file without O_CREAT: in a sticky /tmp, fs.protected_regular
@@ -178,6 +183,7 @@ static int lock_cpu(struct bind_plan *plan, int dir, int i)
                 plan->cpus[i].id);
         if (fd >= 0)
             close(fd);
+        plan->locks[i] = LOCK_UNUSABLE;
         return 0;
     }
     /* Every user's jobs must be able to open it: the mode given at creation lost

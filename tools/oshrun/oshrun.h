@@ -59,7 +59,7 @@ struct bind_plan {
     int ncore_use, ncpu_use; /* entries of core_order / thread_order PEs are placed on */
     const struct cpu *cpus;
     const int *core_first, *core_order, *thread_order;
-    int *locks;          /* per entry of cpus: the held lock file, or -1 */
+    int *locks;          /* per entry of cpus: the held lock file, or -1 (-2: unusable) */
     const char *lockdir; /* where the lock files are, for messages */
 };
 int bind_parse(const char *s, enum bind_to *out);
