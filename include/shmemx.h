@@ -120,6 +120,58 @@ void *pshmem_space_align(shmem_space_t space, size_t alignment, size_t size);
 void pshmem_space_free(shmem_space_t space, void *ptr);
 int pshmem_query_device_awareness(void);
 
+/* ---- Stream-ordered operations (docs/gpu.md) ----------------------------------------
+ * Each is queued on the program's GPU stream and runs after the work queued on that
+ * stream before it and before the work queued after it; the calling thread does not
+ * wait. shmemx_stream_t is the backend's stream: a cudaStream_t (CUstream), a
+ * hipStream_t, or an emu stream (SHOAL_DEVICE=emu); NULL is the default stream.
+ * Symmetric objects and local buffers may be in either memory space (device local
+ * buffers need SHMEM_ENABLE_DEVICE_AWARENESS, as for every routine). A collective
+ * on a stream must be called by every member of the team in the same order as its
+ * other collectives on that team, host or stream. Needs a device backend. */
+typedef void *shmemx_stream_t;
+void shmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                             shmemx_stream_t stream);
+void shmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                             shmemx_stream_t stream);
+void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                    shmemx_stream_t stream);
+void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                        shmemx_stream_t stream);
+void shmemx_quiet_on_stream(shmemx_stream_t stream);
+void shmemx_barrier_all_on_stream(shmemx_stream_t stream);
+int shmemx_team_barrier_on_stream(shmem_team_t team, shmemx_stream_t stream);
+int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                  size_t nelems, int PE_root, shmemx_stream_t stream);
+int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems, shmemx_stream_t stream);
+#define SHOAL_STREAM_SUM_REDUCE(TYPE, N)                                                  \
+    int shmemx_##N##_sum_reduce_on_stream(shmem_team_t team, TYPE *dest,                  \
+                                          const TYPE *source, size_t nreduce,             \
+                                          shmemx_stream_t stream);                        \
+    int pshmemx_##N##_sum_reduce_on_stream(shmem_team_t team, TYPE *dest,                 \
+                                           const TYPE *source, size_t nreduce,            \
+                                           shmemx_stream_t stream);
+SHMEM_REDUCE_ARITH_TYPES(SHOAL_STREAM_SUM_REDUCE)
+#undef SHOAL_STREAM_SUM_REDUCE
+void pshmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                              shmemx_stream_t stream);
+void pshmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
+                              shmemx_stream_t stream);
+void pshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                     shmemx_stream_t stream);
+void pshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                         shmemx_stream_t stream);
+void pshmemx_quiet_on_stream(shmemx_stream_t stream);
+void pshmemx_barrier_all_on_stream(shmemx_stream_t stream);
+int pshmemx_team_barrier_on_stream(shmem_team_t team, shmemx_stream_t stream);
+int pshmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, int PE_root, shmemx_stream_t stream);
+int pshmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                  size_t nelems, shmemx_stream_t stream);
+
 #pragma GCC visibility pop
 
 /* ---- Names from Sandia OpenSHMEM (source compatibility) -----------------------------

@@ -200,7 +200,8 @@ bucket_sort:-e 1M:"
 src_of() {
     case "$1" in
     hra) echo hra/hra.c ;;
-    heat|bucket_sort) echo "proxy/$1.c" ;;
+    heat) echo "proxy/$1.c" ;;
+    bucket_sort) echo "proxy/bucket_sort.c proxy/bucket_sort_host.c proxy/bucket_sort_gpu.c" ;;
     *) echo "micro/$1.c" ;;
     esac
 }
@@ -408,8 +409,11 @@ if [ -n "$oprogs" ] && [ "$dry" -eq 0 ]; then
     mkdir -p "$build/bench-oshmem"
     echo "bench.sh: building$(echo " $oprogs" | tr '\n' ' ') with Open MPI's oshcc"
     for name in $oprogs; do
-        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/$(src_of "$name")" \
-            "$root/bench/common/bench.c" -lm -o "$build/bench-oshmem/$name"
+        srcs=""
+        for f in $(src_of "$name"); do srcs="$srcs $root/bench/$f"; done
+        # shellcheck disable=SC2086
+        /usr/bin/oshcc -O3 -I"$root/bench/common" $srcs \
+            "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/$name"
     done
 fi
 

@@ -18,6 +18,9 @@
 # on CI's 2 cores mode mpi runs the suite at 2 and 4 PEs (stress tests at 2) and the
 # mpi_np8 subset below at 8, and mpi-mixed the suite at 4 PEs;
 # SHOAL_TEST_NET_ALL=1 runs all of it at 2 to 16.
+# After the five modes, mode cluster runs the tests labelled cluster once: jobs
+# launched by srun, sbatch and mpirun across the nodes of a virtual cluster
+# (scripts/cluster.sh; about 40 s; skipped, saying why, without root or Slurm).
 # SHOAL_TEST_TIMEOUT_SCALE (a whole number) multiplies every test's time limits, for a
 # slow machine or one busy with other work: the tests' own limits are set for CI's idle
 # 2 cores. Unset, it follows the load this script starts on: 1 up to 2 runnable tasks
@@ -58,10 +61,11 @@ status=0
 # the collectives MPI runs (api.amo and api.wait, a remote poll per step, run at 2
 # and 4 PEs).
 mpi_np8='self_poll|rma_typed|rma_large|signal|static|ctx|threads|coll_reduce|coll_bcast|coll_collect|coll_alltoall|coll_active'
-for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
+for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed cluster}; do
     echo "==== transport mode: $mode ===="
     case "$mode" in
-    shm)   ctest --output-on-failure -j "$jobs" "$@" || status=1; continue ;;
+    shm)   ctest --output-on-failure -j "$jobs" -LE '^cluster$' "$@" || status=1; continue ;;
+    cluster) ctest --output-on-failure -L '^cluster$' "$@" || status=1; continue ;;
     ofi)   map=pe ;;
     mixed) map=block:2 ;;
     mpi|mpi-mixed)
@@ -85,7 +89,7 @@ for mode in ${SHOAL_TEST_MODES:-shm ofi mixed mpi mpi-mixed}; do
                 ctest --output-on-failure -j "$jobs" -L '^pe$' $sel "$@" || status=1
         done
         continue ;;
-    *)     echo "unknown transport mode $mode (use shm, ofi, mixed, mpi, mpi-mixed)"; exit 2 ;;
+    *)     echo "unknown transport mode $mode (use shm, ofi, mixed, mpi, mpi-mixed, cluster)"; exit 2 ;;
     esac
     SHOAL_NODE_MAP=$map SHMEM_OFI_PROVIDER='tcp;ofi_rxm' \
         ctest --output-on-failure -j "$jobs" -L '^pe$' -LE "$skip_net" "$@" || status=1

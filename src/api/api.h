@@ -59,6 +59,12 @@ static inline void shoal_check_local(const char *routine, const void *buf)
         shoal_debug_local(routine, buf);
 }
 
+/* Stream-ordered operations (api/stream.c): drain waits until every one queued has
+ * run (ending the job, naming routine, when streams never reach them); fini also
+ * stops the proxy thread. */
+void shoal_stream_drain(const char *routine);
+void shoal_stream_fini(void);
+
 /* Team slot bookkeeping (api/team.c): reset at init; at the last finalize free every
  * team and context. */
 void shoal_teams_reset(void);

@@ -56,11 +56,14 @@ static int init_heap(struct shoal_seg *heap)
 static void check_transport(void)
 {
     const char *t = shoal.cfg.transport;
-    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0)
+    /* Under PMI the MPI library must be the launcher's only client (select.c). */
+    if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0 &&
+        strcmp(shoal.boot->name, "mpi") != 0)
         shoal_fatal("shmem_init",
                     "SHOAL_TRANSPORT=%s needs an MPI job, but this PE was "
-                    "started by %s; launch the program with mpirun -n N (Open MPI), or "
-                    "unset SHOAL_TRANSPORT to use shared memory and libfabric",
+                    "started by %s; launch the program with mpirun -n N (Open MPI) or "
+                    "mpiexec.hydra -n N (MPICH), leave SHOAL_BOOTSTRAP unset, or unset "
+                    "SHOAL_TRANSPORT to use shared memory and libfabric",
                     t, shoal.boot->name);
 }
 
@@ -71,6 +74,10 @@ static const char *boot_phase(const struct shoal_boot_ops *boot)
         return "connecting to the launcher (oshrun)";
     if (boot == &shoal_boot_single)
         return "starting the bootstrap (single PE)";
+    if (boot == &shoal_boot_pmi1 || boot == &shoal_boot_pmi2)
+        return "connecting to the launcher (PMI)";
+    if (!strcmp(boot->name, "mpi"))
+        return "starting MPI (the MPI bootstrap)";
     return "connecting to the launcher (PMIx)";
 }
 
@@ -92,7 +99,7 @@ static int init_first(const char *fn, int requested)
     if (shoal.boot != &shoal_boot_single)
         setvbuf(stdout, NULL, _IOLBF, 0);
     shoal_init_phase(boot_phase(shoal.boot));
-    struct shoal_boot_info info;
+    struct shoal_boot_info info = { .thread_level = requested };
     if (shoal.boot->init(&info))
         return -1;
     shoal.my_pe = info.rank;
@@ -200,10 +207,13 @@ SHOAL_PROFILED(shmem_query_initialized)
 void shmem_finalize(void)
 {
     shoal_require_init("shmem_finalize");
+    /* Stream operations first: the proxy may be in a collective of its own. */
+    shoal_stream_drain("shmem_finalize");
     /* The barrier completes the default context's operations. */
     shoal_barrier_world();
     if (--shoal.init_count > 0)
         return;
+    shoal_stream_fini();
     /* This PE takes part in no collective after this barrier: a PE still waiting in
      * a later one learns so and ends the job instead of waiting forever (coll/stall.c). */
     shoal.boot->publish_last_sync(shoal_team_world.barrier_epoch);

@@ -167,7 +167,8 @@ static inline void shoal_signal_update(const char *fn, shmem_ctx_t ctx, uint64_t
     shoal_check_sig_addr(fn, sig_addr);
     struct shoal_rref r;
     shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &r);
-    shoal_tp_amo(ctx, &r, op, SHOAL_AMO_UINT64, signal, 0, NULL, 0, __ATOMIC_RELEASE);
+    shoal_tp_amo(ctx, &r, op, SHOAL_AMO_UINT64, signal, 0, NULL, SHOAL_AMO_SIGNAL,
+                 __ATOMIC_RELEASE);
 }
 
 static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *dest,

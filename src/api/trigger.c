@@ -169,11 +169,9 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest,
         shoal_put_signal_nbi(fn, ctx, dest, source, nbytes, sig_addr, signal, sig_op, pe);
         return;
     }
-    /* The network may hold it when that PE is reached over the network, unless
-     * the context shares the default context's network resources: their quiets
-     * (barriers, collectives) would then wait for it too. */
-    int shared = ctx != SHMEM_CTX_DEFAULT && ctx->net == SHMEM_CTX_DEFAULT->net;
-    if (!d.ptr && !shared && t->net && shoal.net->put_signal_triggered) {
+    /* The network holds it when that PE is reached over the network and the
+     * network has triggered operations, for any context. */
+    if (!d.ptr && t->net && shoal.net->put_signal_triggered) {
         w->native = 1;
         shoal.net->put_signal_triggered(ctx, d.seg, d.off, source, nbytes, s.seg, s.off,
                                         signal, op, d.pe, t->net, threshold);

@@ -72,6 +72,8 @@ static void check_ivars(const char *fn, const void *ivars, size_t n, size_t size
                 shoal_require_init(fn);                                                      \
             shoal_backoff(&b);                                                               \
         }                                                                                    \
+        if (SHOAL_UNLIKELY(shoal_dev_sym(ivar)))                                             \
+            shoal_dev_settle_nic_writes();                                                   \
         return x;                                                                            \
     }
 

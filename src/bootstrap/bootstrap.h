@@ -1,6 +1,6 @@
 /* Bootstrap: how a PE learns its rank and exchanges setup data with its peers
  * before any symmetric memory exists. One small interface, several backends
- * (the oshrun channel, PMIx, a single-PE fallback). */
+ * (the oshrun channel, PMIx, PMI-1 and PMI-2, MPI, a single-PE fallback). */
 #ifndef SHOAL_BOOTSTRAP_H
 #define SHOAL_BOOTSTRAP_H
 
@@ -8,8 +8,9 @@
 #include <stdint.h>
 
 struct shoal_boot_info {
-    int rank; /* this PE's number in the world team */
-    int size; /* number of PEs in the job */
+    int rank;         /* out: this PE's number in the world team */
+    int size;         /* out: number of PEs in the job */
+    int thread_level; /* in: the SHMEM_THREAD_* level asked for (MPI starts at it) */
 };
 
 struct shoal_boot_ops {
@@ -29,19 +30,40 @@ struct shoal_boot_ops {
     /* The PE with the fewest syncs among those that published theirs, or -1 when
      * none has (yet). May ask the launcher: call it only from a wait's slow path. */
     int (*first_left)(uint64_t *syncs);
+    /* Called from the handler of the fatal signal sig (so async-signal-safe), before
+     * the PE dies of it: tells a launcher that would not end the job on a task's
+     * death (Slurm without KillOnBadExit), or not with its status (hydra), to end it.
+     * NULL where the launcher does. */
+    void (*dying)(int sig);
     /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,
      * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);
 };
 
-/* Picks the backend for this process: the oshrun channel when started by oshrun,
- * PMIx when started by a PMIx launcher (in builds with PMIx), a single PE when
- * started alone. Fails (prints, returns NULL) when another launcher
- * started us and Shoal cannot talk to it. */
+/* Picks the backend for this process (SHOAL_BOOTSTRAP, or from the launcher's
+ * environment): the oshrun channel when started by oshrun, MPI when
+ * SHOAL_TRANSPORT=mpi|mpi-all outside a PMIx launcher, PMIx when started by a
+ * PMIx launcher (in builds with PMIx), PMI-2 or PMI-1 when a launcher set PMI_FD,
+ * a single PE when started alone. Fails (prints, returns NULL) when another
+ * launcher started us and Shoal cannot talk to it. */
 const struct shoal_boot_ops *shoal_boot_select(void);
+
+/* Greets the launcher on PMI_FD in PMI-want (1 or 2; 0: 2 if it speaks it, else
+ * 1). Returns the version agreed, or -1 after saying why there is none. */
+struct shoal_config;
+int shoal_boot_pmi_version(const struct shoal_config *cfg, int want);
+
+/* The MPI module's bootstrap: the table libshoal-mpi.so (or -mpich.so) exports. */
+#define SHOAL_MODULE_BOOT_ENTRY "shoal_module_boot"
+typedef const struct shoal_boot_ops *shoal_module_boot_fn(void);
 
 extern const struct shoal_boot_ops shoal_boot_oshrun;
 extern const struct shoal_boot_ops shoal_boot_single;
+extern const struct shoal_boot_ops shoal_boot_pmi1;
+extern const struct shoal_boot_ops shoal_boot_pmi2;
+#ifdef SHOAL_HAVE_MPI_MODULE
+extern const struct shoal_boot_ops shoal_boot_mpi;
+#endif
 #ifdef SHOAL_HAVE_PMIX
 extern const struct shoal_boot_ops shoal_boot_pmix;
 #endif

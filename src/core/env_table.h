@@ -74,6 +74,10 @@
     X(SHOAL_NODE_MAP, NULL, STR, "", NULL, node_map,                                         \
       "Which PEs share a node, to test the network path on one machine: pe (each PE "        \
       "alone), block:K, or a list such as 0,0,1,1")                                          \
+    X(SHOAL_BOOTSTRAP, NULL, STR, "auto", "auto|oshrun|pmix|pmi1|pmi2|mpi|single",           \
+      bootstrap,                                                                             \
+      "How a PE joins its job: auto (from the launcher's environment), oshrun, pmix, pmi1, " \
+      "pmi2, mpi (size, rank and exchanges from MPI) or single")                             \
     X(SHOAL_TRANSPORT, NULL, STR, "ofi", "ofi|mpi|mpi-all", transport,                       \
       "How PEs on other nodes are reached: ofi (libfabric), mpi (MPI-3 RMA, under mpirun), " \
       "mpi-all (MPI-3 RMA for every PE, even on this node)")                                 \
@@ -109,6 +113,11 @@
       "How quiet completes puts over libfabric: auto (puts injected, one read per PE "       \
       "written, where the provider orders reads after writes) or counters (delivery-"        \
       "complete write counters)")                                                            \
+    X(SHMEM_OFI_SIGNAL_WRITE, NULL, STR, "auto", "auto|on|off", ofi_signal_write,            \
+      "How shmemx_signal_set and put-with-signal's SHMEM_SIGNAL_SET reach the signal word "  \
+      "over libfabric: auto (an 8-byte write ordered after the payload where the provider "  \
+      "lands such a write with one store: cxi; a network atomic elsewhere), on (a write, "   \
+      "for a provider known to land aligned 8-byte writes whole) or off (an atomic)")        \
     X(SHMEM_OFI_STALL_TIMEOUT, NULL, INT, "60", "0..31536000", ofi_stall_timeout,            \
       "Seconds an operation may wait for the provider without headway (a post it keeps "     \
       "refusing, a get or counter that does not move) before the job ends naming the "       \
@@ -140,8 +149,16 @@
       "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)")                      \
     X(PMIX_NAMESPACE, NULL, STR, "", NULL, foreign_pmix_namespace,                           \
       "Read only to detect a PMIx launcher, together with PMIX_RANK")                        \
+    X(PMI_FD, NULL, INT, "-1", NULL, foreign_pmi_fd,                                         \
+      "Set by a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2): its socket")              \
+    X(PMI_RANK, NULL, INT, "-1", NULL, foreign_pmi_rank,                                     \
+      "Set by a PMI-1/2 launcher: this process's rank")                                      \
     X(PMI_SIZE, NULL, INT, "0", NULL, foreign_pmi_size,                                      \
-      "Read only to detect a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2)")             \
+      "Set by a PMI-1/2 launcher: the number of processes")                                  \
+    X(PMI_JOBID, NULL, STR, "", NULL, foreign_pmi_jobid,                                     \
+      "Set by srun --mpi=pmi2: the job step, passed back to it")                             \
+    X(PMI_PORT, NULL, STR, "", NULL, foreign_pmi_port,                                       \
+      "Read only to detect a PMI launcher that offers a TCP port instead of PMI_FD")         \
     X(SLURM_NTASKS, NULL, INT, "0", NULL, foreign_slurm_ntasks, "Read only to detect srun")  \
     X(SLINGSHOT_VNIS, NULL, STR, "", NULL, slingshot_vnis,                                   \
       "Read only to warn when the cxi provider runs without a job VNI from the launcher")

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootstrap/bootstrap.h"
 #include "core/routine.h"
 #include "core/signals.h"
 #include "core/state.h"
@@ -76,6 +77,8 @@ static void on_fatal(int sig)
     n = put_str(buf, n, sizeof buf, ")\n");
     ssize_t w = write(STDERR_FILENO, buf, n);
     (void)w;
+    if (shoal.boot && shoal.boot->dying)
+        shoal.boot->dying(sig);
     /* The default action, with the signal unblocked: the process ends by it. */
     signal(sig, SIG_DFL);
     sigset_t set;

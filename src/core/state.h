@@ -41,6 +41,10 @@ struct shoal_state {
     int init_count; /* shmem_init calls not yet matched by shmem_finalize */
     int ever_initialized;
     int thread_level;
+    /* A thread of the library's own (the stream proxy, api/stream.c) may call the
+     * transports beside the program's threads, so they lock as under
+     * SHMEM_THREAD_MULTIPLE: set when a device backend is asked for. */
+    int threads_inside;
     /* The transport dispatchers leave their inline paths (transport/pcntr.c):
      * SHOAL_PATHS_DEV when device memory is in play (a device heap,
      * SHMEM_ENABLE_DEVICE_AWARENESS, or SHMEM_DEBUG with a device runtime loaded: the

@@ -2,6 +2,7 @@
  * names; SHOAL_NODE_MAP overrides that so the network path can be tested on one
  * machine. SHMEM_TEAM_SHARED is this PE's node, when its PEs form a strided set. */
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,17 +154,38 @@ static int owns_core(const struct whereabouts *all)
     return !shoal.host_busy;
 }
 
-/* Node numbers from host names: PE pe's node is the lowest PE on the same host. */
-static void nodes_from_hosts(const struct whereabouts *all, int *node)
+/* FNV-1a of a host name, for the table below. */
+static uint64_t host_hash(const char *s)
 {
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* Node numbers from host names: PE pe's node is the lowest PE on the same host. One
+ * pass over the PEs with a hash table of the hosts seen (open addressing, at most half
+ * full), so that the cost grows with the job, not with its square. -1 without memory. */
+static int nodes_from_hosts(const struct whereabouts *all, int *node)
+{
+    size_t slots = 2;
+    while (slots < 2 * (size_t)shoal.n_pes)
+        slots *= 2;
+    int *first = malloc(slots * sizeof *first); /* lowest PE of the host in each slot */
+    if (!first)
+        return -1;
+    for (size_t i = 0; i < slots; i++)
+        first[i] = -1;
     for (int pe = 0; pe < shoal.n_pes; pe++) {
-        node[pe] = pe;
-        for (int q = 0; q < pe; q++)
-            if (strcmp(all[q].host, all[pe].host) == 0) {
-                node[pe] = node[q];
-                break;
-            }
+        size_t i = (size_t)host_hash(all[pe].host) & (slots - 1);
+        while (first[i] >= 0 && strcmp(all[first[i]].host, all[pe].host) != 0)
+            i = (i + 1) & (slots - 1);
+        if (first[i] < 0)
+            first[i] = pe;
+        node[pe] = first[i];
     }
+    free(first);
+    return 0;
 }
 
 /* Every PE's whereabouts, gathered; NULL when the exchange failed. */
@@ -230,17 +252,22 @@ int shoal_topology_init(struct shoal_team *shared)
         char err[256];
         if (shoal_node_map_parse(shoal.cfg.node_map, n, shoal.node, err, sizeof err))
             shoal_fatal("shmem_init", "%s", err);
-    } else {
-        nodes_from_hosts(all, shoal.node);
+    } else if (nodes_from_hosts(all, shoal.node)) {
+        free(all);
+        return -1;
     }
     free(all);
+    /* Node numbers lie in 0..n (node_map_parse, nodes_from_hosts): count the distinct. */
+    char *seen = calloc((size_t)n + 1, 1);
+    if (!seen)
+        return -1;
     shoal.n_nodes = 0;
-    for (int pe = 0; pe < n; pe++) {
-        int first = 1;
-        for (int q = 0; q < pe && first; q++)
-            first = shoal.node[q] != shoal.node[pe];
-        shoal.n_nodes += first;
-    }
+    for (int pe = 0; pe < n; pe++)
+        if (!seen[shoal.node[pe]]) {
+            seen[shoal.node[pe]] = 1;
+            shoal.n_nodes++;
+        }
+    free(seen);
     shoal.multi_node = shoal.n_nodes > 1;
     SHOAL_LOG(BOOT, INFO, "%d node(s)%s; this PE is on node %d", shoal.n_nodes,
               shoal.cfg.node_map && *shoal.cfg.node_map ? " (SHOAL_NODE_MAP)" : "",

@@ -10,14 +10,13 @@ const struct shoal_dev_ops *shoal_dev;
 
 static const struct shoal_dev_ops *const backends[] = { &shoal_dev_cuda, &shoal_dev_rocm,
                                                         &shoal_dev_emu };
-/* The library each dlopen'd backend needs; with only_loaded it must already be loaded
- * (and emu, which a program cannot have used on its own, is skipped). */
+/* The library each dlopen'd backend needs; with only_loaded it must already be loaded.
+ * emu (no library) is never chosen unless named: a GPU node whose GPU fails to start
+ * must not run on emulated memory. */
 static const char *const backend_lib[] = { "libcuda.so.1", "libamdhip64.so", NULL };
 
 static int already_loaded(const char *lib)
 {
-    if (!lib)
-        return 1;
     void *h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
     if (h)
         dlclose(h);
@@ -30,18 +29,25 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
     shoal_dev = NULL;
     if (strcmp(name, "none") == 0)
         return 0;
+    size_t used = 0;
     for (size_t i = 0; i < sizeof backends / sizeof *backends; i++) {
         const struct shoal_dev_ops *b = backends[i];
         if (*name && strcmp(name, b->name) != 0)
             continue;
-        if (!*name && only_loaded && (!backend_lib[i] || !already_loaded(backend_lib[i])))
+        if (!*name && (!backend_lib[i] || (only_loaded && !already_loaded(backend_lib[i]))))
             continue;
-        if (b->init(local_index, err, len) == 0) {
+        char why[256] = "";
+        if (b->init(local_index, why, sizeof why) == 0) {
             shoal_dev = b;
             return 0;
         }
-        if (*name)
+        if (*name) {
+            snprintf(err, len, "%s", why);
             return -1;
+        }
+        if (used < len) /* why each automatic choice failed, for the caller's message */
+            used += (size_t)snprintf(err + used, len - used, "%s%s: %s", used ? "; " : "",
+                                     b->name, why);
     }
     if (*name) {
         snprintf(err, len,

@@ -7,7 +7,10 @@
  * touch), cuda/ (libcuda.so.1 through dlopen) and rocm/ (libamdhip64.so through
  * dlopen). Every copy but copy_async's is complete when it returns (the backends
  * synchronize), so a copy into a peer's memory is visible to that peer afterwards;
- * copy_async's complete at shoal_dev_complete (quiet, fence and barriers call it). */
+ * copy_async's complete at shoal_dev_complete (quiet, fence and barriers call it).
+ * A backend's copies and syncs wait only for the library's own work on the device,
+ * never for the program's kernels or streams, and leave the program's current
+ * device and context as they found them. */
 #ifndef SHOAL_DEVICE_H
 #define SHOAL_DEVICE_H
 
@@ -70,6 +73,27 @@ struct shoal_dev_ops {
     /* How the network may reach the allocation holding p directly (GPUDirect-like):
      * fills *nic for p; iface NONE when it cannot. */
     void (*nic)(void *p, struct shoal_dev_nic *nic);
+    /* Makes writes that a NIC made into this process's device memory visible to
+     * kernels that read it afterwards (cuFlushGPUDirectRDMAWrites); 0 when there is
+     * nothing to flush. */
+    int (*flush_nic_writes)(void);
+    /* Stream-ordered signalling through host memory, for the stream operations
+     * (api/stream.c). stream_words: n zeroed 32-bit words of host memory that the
+     * device's streams can write and wait on (one block per process, NULL on
+     * failure). stream_write: when the program's stream reaches this point, it
+     * stores v into *w. stream_wait: the stream waits there until
+     * (int32_t)(*w - v) >= 0. 0, or -1 when the backend or the stream refuses. */
+    uint32_t *(*stream_words)(size_t n);
+    int (*stream_write)(void *stream, uint32_t *w, uint32_t v);
+    int (*stream_wait)(void *stream, uint32_t *w, uint32_t v);
+    /* A copy between two device ranges (a peer's through its IPC mapping), queued on
+     * the program's stream. */
+    int (*stream_copy)(void *stream, void *dst, const void *src, size_t len);
+    /* A 64-bit word of device memory (this PE's or a peer's through its IPC mapping)
+     * written, or waited on, in stream order: stream_wait64 holds the stream until
+     * *w == v (eq) or (int64_t)(*w - v) >= 0. */
+    int (*stream_write64)(void *stream, uint64_t *w, uint64_t v);
+    int (*stream_wait64)(void *stream, uint64_t *w, uint64_t v, int eq);
 };
 
 extern const struct shoal_dev_ops shoal_dev_emu;
@@ -79,10 +103,12 @@ extern const struct shoal_dev_ops shoal_dev_rocm;
 /* The backend in use; NULL when none. */
 extern const struct shoal_dev_ops *shoal_dev;
 
-/* Selects and starts a backend: name is SHOAL_DEVICE ("" = the first that loads of
- * cuda, rocm, emu; when only_loaded, cuda and rocm count only if the program has
- * loaded their library already). 0 on success or when none is wanted (shoal_dev
- * stays NULL); -1 with the reason in err when the one named cannot start. */
+/* Selects and starts a backend: name is SHOAL_DEVICE ("" = the first of cuda and rocm
+ * that starts; emu only when named, so that a GPU node whose GPU fails to start never
+ * runs on emulated memory; when only_loaded, cuda and rocm count only if the program
+ * has loaded their library already). 0 on success or when none is wanted or found
+ * (shoal_dev stays NULL; err then says why each backend did not start); -1 with the
+ * reason in err when the one named cannot start. */
 int shoal_dev_select(const char *name, int local_index, int only_loaded, char *err,
                      size_t len);
 void shoal_dev_shutdown(void);
@@ -127,6 +153,34 @@ int shoal_dev_complete(void);
 static inline void shoal_dev_nic(void *p, struct shoal_dev_nic *nic)
 {
     shoal_dev->nic(p, nic);
+}
+static inline int shoal_dev_flush_nic_writes(void)
+{
+    return shoal_dev->flush_nic_writes();
+}
+static inline uint32_t *shoal_dev_stream_words(size_t n)
+{
+    return shoal_dev->stream_words(n);
+}
+static inline int shoal_dev_stream_write(void *stream, uint32_t *w, uint32_t v)
+{
+    return shoal_dev->stream_write(stream, w, v);
+}
+static inline int shoal_dev_stream_wait(void *stream, uint32_t *w, uint32_t v)
+{
+    return shoal_dev->stream_wait(stream, w, v);
+}
+static inline int shoal_dev_stream_copy(void *stream, void *d, const void *s, size_t n)
+{
+    return shoal_dev->stream_copy(stream, d, s, n);
+}
+static inline int shoal_dev_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    return shoal_dev->stream_write64(stream, w, v);
+}
+static inline int shoal_dev_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    return shoal_dev->stream_wait64(stream, w, v, eq);
 }
 
 /* ---- memory-type cache -------------------------------------------------------------

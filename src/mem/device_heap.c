@@ -93,15 +93,22 @@ void shoal_device_init(int local_index)
     int asked = size || c->enable_device_awareness;
     if (!asked && !c->debug && !c->device[0])
         return;
-    char err[256] = "";
+    char err[512] = "";
     /* SHMEM_DEBUG alone looks for device buffers only with a runtime the program loaded. */
     if (shoal_dev_select(c->device, local_index, !asked && !c->device[0], err, sizeof err))
         shoal_fatal("shmem_init", "device backend: %s", err);
+    const char *what = size ? "SHMEM_SYMMETRIC_SIZE_DEVICE" : "SHMEM_ENABLE_DEVICE_AWARENESS";
+    if (!shoal_dev && asked && c->device[0])
+        shoal_fatal("shmem_init", "%s is set, but SHOAL_DEVICE=none", what);
     if (!shoal_dev && asked)
-        shoal_fatal("shmem_init", "%s is set, but SHOAL_DEVICE=none",
-                    size ? "SHMEM_SYMMETRIC_SIZE_DEVICE" : "SHMEM_ENABLE_DEVICE_AWARENESS");
+        shoal_fatal("shmem_init",
+                    "%s is set, but no GPU backend started (%s); fix the GPU setup, set "
+                    "SHOAL_DEVICE=emu for the emulated device (tests, machines without a "
+                    "GPU), or unset %s",
+                    what, err[0] ? err : "no CUDA or ROCm runtime found", what);
     if (shoal_dev && (asked || c->debug))
         shoal.slow_paths |= SHOAL_PATHS_DEV;
+    shoal.threads_inside = shoal_dev && asked;
     if (size)
         heap_create(c, size);
 }
@@ -113,7 +120,15 @@ void shoal_device_fini(void)
         for (int pe = 0; pe < shoal.n_pes; pe++)
             if (pe != shoal.my_pe && shoal.dev_peer[pe])
                 shoal_dev_ipc_close(shoal.dev_peer[pe]);
-        shoal_dev_free((void *)seg->base);
+        /* Freeing memory that a peer still has open is undefined on every GPU: each
+         * PE frees its heap only once every peer has closed its mapping. */
+        if (shoal.boot->barrier())
+            shoal_fatal("shmem_finalize",
+                        "cannot synchronise with the other PEs before freeing the device "
+                        "heap");
+        if (shoal_dev_free((void *)seg->base))
+            shoal_fatal("shmem_finalize", "the %s device could not free the device heap",
+                        shoal_dev->name);
         free(shoal.dev_peer);
         shoal.dev_peer = NULL;
     }
@@ -126,5 +141,6 @@ void shoal_device_fini(void)
     shoal.dev_amo_lock = NULL;
     shoal.dev_stage = NULL;
     shoal.slow_paths &= ~SHOAL_PATHS_DEV;
+    shoal.threads_inside = 0;
     shoal_dev_shutdown();
 }

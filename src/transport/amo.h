@@ -35,10 +35,14 @@ struct shoal_amo {
     void *fetch;         /* old value; NULL for a non-fetching AMO */
     int user;            /* a program's AMO (not a signal, lock or library word): a
                               SHMEM_SESSION_UNRELIABLE session may send it single-transmit */
+    int signal;          /* a signal update: atomic only with respect to other signal
+                              updates, so a set may go as a plain write (ofi_signal.c) */
 };
 
 /* Or'ed into the nbi argument of shoal_tp_amo by the API's AMO routines: the AMO is
  * the program's own (struct shoal_amo.user). */
 #define SHOAL_AMO_FROM_USER 2
+/* Or'ed in likewise by the signal routines (struct shoal_amo.signal). */
+#define SHOAL_AMO_SIGNAL 4
 
 #endif

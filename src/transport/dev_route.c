@@ -334,3 +334,12 @@ void shoal_dev_read_sym(void *dst, const void *sym, size_t len)
     if (shoal_dev_d2h(dst, sym, len))
         copy_failed(dst, sym, len);
 }
+
+void shoal_dev_settle_nic_writes(void)
+{
+    if (shoal.dev_nic_iface < SHOAL_DEV_IFACE_CUDA)
+        return; /* the network writes device memory through host mappings, or not at all */
+    if (shoal_dev_flush_nic_writes())
+        shoal_fatal("shoal", "the %s device failed to flush the network's writes",
+                    shoal_dev->name);
+}

@@ -22,7 +22,7 @@
 /* Threads may count on this context at once. */
 static int shared(shmem_ctx_t ctx)
 {
-    return shoal.thread_level == SHMEM_THREAD_MULTIPLE &&
+    return (shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside) &&
             !(ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
 }
 
@@ -116,7 +116,7 @@ void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_
         return;
     /* A non-fetching AMO is complete at quiet; a fetching one when it returns,
      * unless it is non-blocking. */
-    int net = amo_remote(r) && (!fetch || (nbi & ~SHOAL_AMO_FROM_USER));
+    int net = amo_remote(r) && (!fetch || (nbi & ~(SHOAL_AMO_FROM_USER | SHOAL_AMO_SIGNAL)));
     count(ctx, fetch == NULL, net);
 }
 

@@ -79,8 +79,9 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
                            .operand = narrow ? (void *)&v32 : (void *)&v,
                            .compare = narrow ? (void *)&c32 : (void *)&cmp,
                            .fetch = fetch,
-                           .user = !!(nbi & SHOAL_AMO_FROM_USER) };
-    nbi &= ~SHOAL_AMO_FROM_USER;
+                           .user = !!(nbi & SHOAL_AMO_FROM_USER),
+                           .signal = !!(nbi & SHOAL_AMO_SIGNAL) };
+    nbi &= ~(SHOAL_AMO_FROM_USER | SHOAL_AMO_SIGNAL);
     /* Stores of this thread to same-node memory come before the AMO that may
      * announce them. */
     shoal_shm_release_after(0);

@@ -134,6 +134,9 @@ struct shoal_transport_ops {
      * Returns 0, or nonzero after printing why. */
     int (*init)(void);
     void (*fini)(void);
+    /* SHMEM_INFO: prints on stdout, one line each, the choices init made for the whole
+     * job (what runs where, and why a path is off); NULL where there are none. */
+    void (*info)(void);
     /* Gives ctx its own transmit resources (ctx->net); 0 or -1. */
     int (*ctx_create)(struct shoal_ctx *ctx);
     void (*ctx_destroy)(struct shoal_ctx *ctx);
@@ -282,6 +285,9 @@ void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const v
 void shoal_dev_quiet(void);
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
+/* After a wait on device memory is satisfied: what the NIC wrote into this PE's device
+ * heap before the signal becomes visible to the kernels the program launches next. */
+void shoal_dev_settle_nic_writes(void);
 
 /* The dispatchers' out-of-line forms, taken when shoal.slow_paths is set (gets) or has
  * a bit of SHOAL_PATHS_ALL_OPS (the rest): they count the operation when SHOAL_PCNTR

@@ -141,6 +141,57 @@ static void single_transmit(int me, int npes, shmem_ctx_t ctx)
     shmem_barrier_all();
 }
 
+/* Inside a single-transmit session, quiet and fence still cover the AMOs before
+ * them: each PE updates its right neighbour's words (runs of one operation on one
+ * word, which fold into one message, broken by other operations and widths), then
+ * quiet or fence, then a put of a flag; the neighbour, once it sees the flag, must
+ * find every update applied, before the session stops. */
+#define SPREAD 256 /* words updated one message each: a long queue ahead of the flag */
+static long qsum, fsum, spread[SPREAD];
+static unsigned long mixed;
+static int narrow;
+static long qflag, fflag;
+
+static void single_transmit_ordering(int me, int npes, shmem_ctx_t ctx)
+{
+    const int k = 50;
+    int right = (me + 1) % npes;
+    qsum = fsum = mixed = qflag = fflag = 0;
+    narrow = 0;
+    memset(spread, 0, sizeof spread);
+    shmem_barrier_all();
+    shmemx_ctx_session_start(ctx, SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO);
+    for (int i = 1; i <= k; i++)
+        shmem_ctx_long_atomic_add(ctx, &qsum, i, right);
+    shmem_ctx_ulong_atomic_add(ctx, &mixed, 3, right);
+    shmem_ctx_ulong_atomic_add(ctx, &mixed, 4, right);
+    shmem_ctx_ulong_atomic_set(ctx, &mixed, 100, right); /* the adds go first */
+    shmem_ctx_ulong_atomic_set(ctx, &mixed, 200, right);
+    shmem_ctx_ulong_atomic_xor(ctx, &mixed, 5, right);
+    shmem_ctx_ulong_atomic_xor(ctx, &mixed, 5, right);
+    shmem_ctx_ulong_atomic_add(ctx, &mixed, 7, right); /* 207 */
+    for (int i = 0; i < k; i++)
+        shmem_ctx_int_atomic_add(ctx, &narrow, -3, right);
+    for (int i = 0; i < SPREAD; i++)
+        shmem_ctx_long_atomic_add(ctx, &spread[i], i, right);
+    shmem_ctx_quiet(ctx);
+    shmem_ctx_long_p(ctx, &qflag, 1, right);
+    for (int i = 1; i <= k; i++)
+        shmem_ctx_long_atomic_add(ctx, &fsum, 2 * i, right);
+    shmem_ctx_fence(ctx);
+    shmem_ctx_long_p(ctx, &fflag, 1, right);
+    shmem_long_wait_until(&qflag, SHMEM_CMP_EQ, 1);
+    CHECK_EQ(qsum, (long)k * (k + 1) / 2);
+    CHECK_EQ(mixed, 207UL);
+    CHECK_EQ(narrow, -3 * k);
+    for (int i = 0; i < SPREAD; i++)
+        CHECK_EQ(spread[i], (long)i);
+    shmem_long_wait_until(&fflag, SHMEM_CMP_EQ, 1);
+    CHECK_EQ(fsum, (long)k * (k + 1));
+    shmemx_ctx_session_stop(ctx);
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     shmem_init();
@@ -161,10 +212,12 @@ int main(void)
     bits = 0;
     shmem_barrier_all();
     single_transmit(me, npes, SHMEM_CTX_DEFAULT);
+    single_transmit_ordering(me, npes, ctx);
+    single_transmit_ordering(me, npes, SHMEM_CTX_DEFAULT);
     shmem_ctx_destroy(ctx);
     if (me == 0)
-        printf("sessions (bundles, put-with-signal transform, single-transmit AMOs): ok at "
-               "%d PEs\n",
+        printf("sessions (bundles, put-with-signal transform, single-transmit AMOs, "
+               "their quiet and fence): ok at %d PEs\n",
                npes);
     shmem_finalize();
     return 0;

@@ -3,10 +3,12 @@
  * may arrive before the trigger moves; after it reaches K/2 exactly the first half
  * has arrived (payload before signal), after K all. Over the network with a
  * provider that has FI_TRIGGER (sockets) the NIC fires them; elsewhere the library.
- * With an argument, quiet comes before the trigger: the job must end with a message. */
+ * With "default" on the default context rather than a created (shared) one; with
+ * "quiet_early", quiet comes before the trigger: the job must end with a message. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -27,8 +29,10 @@ int main(int argc, char **argv)
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
     int right = (me + 1) % npes, left = (me + npes - 1) % npes;
-    shmem_ctx_t ctx;
-    CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
+    const char *mode = argc > 1 ? argv[1] : "";
+    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    if (strcmp(mode, "default"))
+        CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
     shmemx_trigger_t trig;
     CHECK_EQ(shmemx_trigger_create(&trig), 0);
     static char src[K][LEN]; /* must stay unchanged until its operation fires */
@@ -42,8 +46,7 @@ int main(int argc, char **argv)
     shmemx_ctx_putmem_signal_triggered(ctx, &last, NULL, 0, &last, 1000, SHMEM_SIGNAL_SET,
                                        right, trig, 0);
     shmem_signal_wait_until(&last, SHMEM_CMP_EQ, 1000);
-    if (argc > 1 &&
-        argv[1][0]) /* "quiet_early": a mistake that must end the job, not hang it */
+    if (!strcmp(mode, "quiet_early")) /* a mistake that must end the job, not hang it */
         shmem_ctx_quiet(ctx);
     shmem_sync_all(); /* no quiet: the triggered ones still wait */
     CHECK_EQ(shmem_signal_fetch(&arrived), 0);
@@ -70,10 +73,12 @@ int main(int argc, char **argv)
             CHECK_EQ(data[k][b], byte(left, k, b));
     shmem_ctx_quiet(ctx); /* every operation fired: completes */
     shmemx_trigger_destroy(trig);
-    shmem_ctx_destroy(ctx);
+    if (ctx != SHMEM_CTX_DEFAULT)
+        shmem_ctx_destroy(ctx);
     shmem_barrier_all();
     if (me == 0)
-        printf("triggered put-with-signal: ok at %d PEs\n", npes);
+        printf("triggered put-with-signal (%s context): ok at %d PEs\n",
+               ctx == SHMEM_CTX_DEFAULT ? "default" : "created", npes);
     shmem_finalize();
     return 0;
 }

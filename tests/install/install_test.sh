@@ -254,7 +254,8 @@ step_shoal_info() {
     out=$("$info") || fail "shoal-info exited with $?"
     for want in "Shoal $SHOAL_TEST_VERSION" "OpenSHMEM $SHOAL_TEST_SPEC_VERSION" \
                 SHMEM_SYMMETRIC_SIZE "default 512M" "shm                same-node load/store" \
-                "oshrun             oshrun's launcher channel"; do
+                "oshrun             oshrun's launcher channel" \
+                "pmi2               PMI-2 wire protocol" "pmi1               PMI-1 (simple)"; do
         grep -qF -- "$want" <<<"$out" || fail "shoal-info does not show '$want': $out"
     done
     local shown real

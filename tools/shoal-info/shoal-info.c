@@ -89,6 +89,29 @@ static void ofi_details(void)
         fi_freeinfo(list);
     }
     fact("transport:ofi:providers", "  providers", provs);
+    /* Triggered put-with-signal runs on the NIC where a provider offers FI_TRIGGER
+     * and orders writes with atomics (FI_ORDER_WAW); elsewhere in the library. */
+    struct fi_info *hints = fi_allocinfo();
+    char trig[1024] = "";
+    if (hints) {
+        hints->caps = FI_RMA | FI_ATOMIC | FI_TRIGGER;
+        hints->ep_attr->type = FI_EP_RDM;
+        hints->tx_attr->msg_order = FI_ORDER_WAW;
+        list = NULL;
+        if (!fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list)) {
+            for (struct fi_info *i = list; i; i = i->next) {
+                const char *p = i->fabric_attr->prov_name;
+                if (!strstr(trig, p) && strlen(trig) + strlen(p) + 2 < sizeof trig)
+                    snprintf(trig + strlen(trig), sizeof trig - strlen(trig), "%s%s",
+                             *trig ? "," : "", p);
+            }
+            fi_freeinfo(list);
+        }
+        fi_freeinfo(hints);
+    }
+    fact("transport:ofi:triggered_on_nic", "  triggered: NIC", trig);
+    fact("transport:ofi:triggered_in_library", "  triggered: lib",
+         "the other providers; same-node targets");
 }
 #endif
 

@@ -3,12 +3,14 @@
  * used are declared here, from the driver API's documented ABI; no CUDA header is
  * needed to build.
  *
- * Each process uses the primary context of device (local index modulo the count).
- * The copies are synchronous: cuMemcpy* from pageable memory may return before the
- * DMA lands, and device-to-device copies are asynchronous, so every copy ends with
- * cuCtxSynchronize: a put's data is in place when the put returns. copy_async is
- * cuMemcpyAsync (unified addressing tells the direction) on a non-blocking stream of
- * this process, completed by sync's cuCtxSynchronize, which waits for every stream. */
+ * Each process uses the primary context of device (local index modulo the count),
+ * which the CUDA runtime shares with the program. Every entry pushes that context and
+ * pops it on return, so the program's current context (another device, its own
+ * context, none) is neither used nor changed. Every copy runs on a non-blocking
+ * stream of the library's own and waits for that stream alone: a put does not wait
+ * for the program's kernels, which a context-wide synchronize would (and a kernel
+ * waiting for data that a host thread puts would then never end). copy_async starts
+ * its copy on the same stream, completed by sync. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,6 +31,14 @@ typedef struct {
 #define CU_MEMORYTYPE_DEVICE 2
 #define CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1
 #define CU_STREAM_NON_BLOCKING 1
+#define CU_POINTER_ATTRIBUTE_SYNC_MEMOPS 6
+#define CU_MEMHOSTALLOC_PORTABLE 1
+#define CU_MEMHOSTALLOC_DEVICEMAP 2
+#define CU_STREAM_WAIT_VALUE_GEQ 0
+#define CU_STREAM_WAIT_VALUE_EQ 1
+#define CU_STREAM_WRITE_VALUE_DEFAULT 0
+#define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX 0
+#define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER 100
 
 static struct {
     void *lib;
@@ -41,15 +51,14 @@ static struct {
     CUresult (*DeviceGet)(CUdevice *, int);
     CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*PrimaryCtxRelease)(CUdevice);
-    CUresult (*CtxSetCurrent)(CUcontext);
-    CUresult (*CtxSynchronize)(void);
+    CUresult (*CtxPushCurrent)(CUcontext);
+    CUresult (*CtxPopCurrent)(CUcontext *);
+    CUresult (*StreamSynchronize)(CUstream);
     CUresult (*MemAlloc)(CUdeviceptr *, size_t);
     CUresult (*MemFree)(CUdeviceptr);
     CUresult (*PointerGetAttribute)(void *, int, CUdeviceptr);
     CUresult (*MemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
-    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
-    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
-    CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+    CUresult (*PointerSetAttribute)(const void *, int, CUdeviceptr);
     CUresult (*IpcGetMemHandle)(CUipcMemHandle *, CUdeviceptr);
     CUresult (*IpcOpenMemHandle)(CUdeviceptr *, CUipcMemHandle, unsigned);
     CUresult (*IpcCloseMemHandle)(CUdeviceptr);
@@ -57,18 +66,27 @@ static struct {
     CUresult (*StreamCreate)(CUstream *, unsigned);
     CUresult (*StreamDestroy)(CUstream);
     CUresult (*MemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*MemHostAlloc)(void **, size_t, unsigned);
+    CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*StreamWriteValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*StreamWaitValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
+    CUresult (*StreamWaitValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
+    /* Optional (CUDA 11.3 and later): NULL when the driver lacks it. */
+    CUresult (*FlushGPUDirectRDMAWrites)(int, int);
+    uint32_t *words; /* stream_words' block, and its address for the device */
+    CUdeviceptr words_dev;
 } cu;
 
-/* Every thread that calls in needs the context current; cheap when it already is. */
-static __thread int ctx_current;
-static inline int ready(void)
+/* Makes the library's context current for one entry; leave() restores the caller's. */
+static inline int enter(void)
 {
-    if (__builtin_expect(!ctx_current, 0)) {
-        if (cu.CtxSetCurrent(cu.ctx))
-            return -1;
-        ctx_current = 1;
-    }
-    return 0;
+    return cu.CtxPushCurrent(cu.ctx) ? -1 : 0;
+}
+static inline void leave(void)
+{
+    CUcontext c;
+    cu.CtxPopCurrent(&c);
 }
 
 static const char *errstr(CUresult rc)
@@ -97,15 +115,14 @@ static int load(char *err, size_t len)
         SYM(DeviceGet, "cuDeviceGet"),
         SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
         SYM(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
-        SYM(CtxSetCurrent, "cuCtxSetCurrent"),
-        SYM(CtxSynchronize, "cuCtxSynchronize"),
+        SYM(CtxPushCurrent, "cuCtxPushCurrent_v2"),
+        SYM(CtxPopCurrent, "cuCtxPopCurrent_v2"),
+        SYM(StreamSynchronize, "cuStreamSynchronize"),
         SYM(MemAlloc, "cuMemAlloc_v2"),
         SYM(MemFree, "cuMemFree_v2"),
         SYM(PointerGetAttribute, "cuPointerGetAttribute"),
         SYM(MemGetAddressRange, "cuMemGetAddressRange_v2"),
-        SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"),
-        SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
-        SYM(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+        SYM(PointerSetAttribute, "cuPointerSetAttribute"),
         SYM(IpcGetMemHandle, "cuIpcGetMemHandle"),
         SYM(IpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
         SYM(IpcCloseMemHandle, "cuIpcCloseMemHandle"),
@@ -113,6 +130,12 @@ static int load(char *err, size_t len)
         SYM(StreamCreate, "cuStreamCreate"),
         SYM(StreamDestroy, "cuStreamDestroy_v2"),
         SYM(MemcpyAsync, "cuMemcpyAsync"),
+        SYM(MemHostAlloc, "cuMemHostAlloc"),
+        SYM(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
+        SYM(StreamWriteValue32, "cuStreamWriteValue32_v2"),
+        SYM(StreamWaitValue32, "cuStreamWaitValue32_v2"),
+        SYM(StreamWriteValue64, "cuStreamWriteValue64_v2"),
+        SYM(StreamWaitValue64, "cuStreamWaitValue64_v2"),
 #undef SYM
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
@@ -124,6 +147,8 @@ static int load(char *err, size_t len)
         }
         memcpy((char *)&cu + syms[i].at, &f, sizeof f);
     }
+    void *flush = dlsym(cu.lib, "cuFlushGPUDirectRDMAWrites");
+    memcpy(&cu.FlushGPUDirectRDMAWrites, &flush, sizeof flush);
     return 0;
 }
 
@@ -147,12 +172,13 @@ static int cuda_init(int local_index, char *err, size_t len)
         goto fail;
     }
     cu.ordinal = local_index % n;
-    ctx_current = 0;
-    if (ready()) {
-        snprintf(err, len, "cuCtxSetCurrent failed");
+    if (enter()) {
+        snprintf(err, len, "cuCtxPushCurrent failed");
         goto fail;
     }
-    if ((rc = cu.StreamCreate(&cu.stream, CU_STREAM_NON_BLOCKING))) {
+    rc = cu.StreamCreate(&cu.stream, CU_STREAM_NON_BLOCKING);
+    leave();
+    if (rc) {
         snprintf(err, len, "cuStreamCreate: %s", errstr(rc));
         goto fail;
     }
@@ -166,72 +192,86 @@ fail:
 
 static void cuda_fini(void)
 {
-    if (cu.stream)
-        cu.StreamDestroy(cu.stream);
+    if (cu.ctx && !enter()) {
+        if (cu.stream)
+            cu.StreamDestroy(cu.stream);
+        leave();
+    }
     if (cu.ctx)
         cu.PrimaryCtxRelease(cu.dev);
-    /* libcuda stays loaded: its own exit handlers may still run. */
+    /* libcuda stays loaded: its own exit handlers may still run. The words block
+     * goes with the context. */
     memset(&cu, 0, sizeof cu);
-    ctx_current = 0;
 }
 
+/* Memory that a NIC or a peer's copy engine may write while a kernel reads it: with
+ * SYNC_MEMOPS, every copy into it is complete before a later kernel starts, whatever
+ * stream or process issued it. */
 static void *cuda_alloc(size_t size)
 {
     CUdeviceptr p = 0;
-    if (ready() || cu.MemAlloc(&p, size))
+    unsigned one = 1;
+    if (enter())
         return NULL;
+    if (!cu.MemAlloc(&p, size) &&
+        cu.PointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, p)) {
+        cu.MemFree(p);
+        p = 0;
+    }
+    leave();
     return (void *)(uintptr_t)p;
 }
 
 static int cuda_free(void *p)
 {
-    return ready() || cu.MemFree((CUdeviceptr)(uintptr_t)p) ? -1 : 0;
+    if (enter())
+        return -1;
+    CUresult rc = cu.MemFree((CUdeviceptr)(uintptr_t)p);
+    leave();
+    return rc ? -1 : 0;
 }
 
 static int cuda_query(const void *p, uintptr_t *base, size_t *len)
 {
     unsigned type = 0;
     CUdeviceptr b;
-    if (ready() ||
-        cu.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                               (CUdeviceptr)(uintptr_t)p) ||
-        type != CU_MEMORYTYPE_DEVICE)
-        return 0; /* unregistered host memory is an error to the driver */
-    if (cu.MemGetAddressRange(&b, len, (CUdeviceptr)(uintptr_t)p))
+    int dev = 0;
+    if (enter())
         return 0;
-    *base = (uintptr_t)b;
-    return 1;
+    /* Unregistered host memory is an error to the driver: host, then. */
+    if (!cu.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                (CUdeviceptr)(uintptr_t)p) &&
+        type == CU_MEMORYTYPE_DEVICE &&
+        !cu.MemGetAddressRange(&b, len, (CUdeviceptr)(uintptr_t)p)) {
+        *base = (uintptr_t)b;
+        dev = 1;
+    }
+    leave();
+    return dev;
 }
 
-static int done(CUresult rc)
+/* One copy on the library's stream, waited for: unified addressing tells its
+ * direction, and pageable host memory is staged by the driver. */
+static int copy(void *dst, const void *src, size_t len)
 {
-    return rc || cu.CtxSynchronize() ? -1 : 0;
-}
-
-static int cuda_h2d(void *dst, const void *src, size_t len)
-{
-    return ready() || done(cu.MemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, len));
-}
-
-static int cuda_d2h(void *dst, const void *src, size_t len)
-{
-    return ready() || done(cu.MemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, len));
-}
-
-static int cuda_d2d(void *dst, const void *src, size_t len)
-{
-    return ready() ||
-            done(cu.MemcpyDtoD((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
-                               len));
+    if (enter())
+        return -1;
+    CUresult rc = cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                 len, cu.stream);
+    if (!rc)
+        rc = cu.StreamSynchronize(cu.stream);
+    leave();
+    return rc ? -1 : 0;
 }
 
 static int cuda_copy_async(void *dst, const void *src, size_t len)
 {
-    return ready() ||
-                    cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
-                                   len, cu.stream)
-            ? -1
-            : 0;
+    if (enter())
+        return -1;
+    CUresult rc = cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                 len, cu.stream);
+    leave();
+    return rc ? -1 : 0;
 }
 
 /* The handle names the allocation; the offset of p inside it travels beside it. */
@@ -245,8 +285,12 @@ static int cuda_ipc_get(void *p, struct shoal_dev_ipc *h)
     struct ipc c;
     CUdeviceptr base;
     size_t len;
-    if (ready() || cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p) ||
-        cu.IpcGetMemHandle(&c.h, base))
+    if (enter())
+        return -1;
+    int bad = cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p) ||
+            cu.IpcGetMemHandle(&c.h, base);
+    leave();
+    if (bad)
         return -1;
     c.off = (uintptr_t)p - base;
     memset(h, 0, sizeof *h);
@@ -259,23 +303,63 @@ static void *cuda_ipc_open(const struct shoal_dev_ipc *h)
     struct ipc c;
     CUdeviceptr p;
     memcpy(&c, h->bytes, sizeof c);
-    if (ready() || cu.IpcOpenMemHandle(&p, c.h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))
+    if (enter())
         return NULL;
-    return (void *)(uintptr_t)(p + c.off);
+    CUresult rc = cu.IpcOpenMemHandle(&p, c.h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    leave();
+    return rc ? NULL : (void *)(uintptr_t)(p + c.off);
 }
 
 static int cuda_ipc_close(void *p)
 {
     CUdeviceptr base;
     size_t len;
-    if (ready() || cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p))
+    if (enter())
         return -1;
-    return cu.IpcCloseMemHandle(base) ? -1 : 0;
+    int bad = cu.MemGetAddressRange(&base, &len, (CUdeviceptr)(uintptr_t)p) ||
+            cu.IpcCloseMemHandle(base);
+    leave();
+    return bad ? -1 : 0;
 }
 
 static int cuda_sync(void)
 {
-    return ready() || cu.CtxSynchronize() ? -1 : 0;
+    if (enter())
+        return -1;
+    CUresult rc = cu.StreamSynchronize(cu.stream);
+    leave();
+    return rc ? -1 : 0;
+}
+
+static int cuda_stream_copy(void *stream, void *dst, const void *src, size_t len)
+{
+    if (enter())
+        return -1;
+    CUresult rc = cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                 len, (CUstream)stream);
+    leave();
+    return rc ? -1 : 0;
+}
+
+static int cuda_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    if (enter())
+        return -1;
+    CUresult rc = cu.StreamWriteValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT);
+    leave();
+    return rc ? -1 : 0;
+}
+
+static int cuda_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    if (enter())
+        return -1;
+    CUresult rc =
+            cu.StreamWaitValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
+                                 eq ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ);
+    leave();
+    return rc ? -1 : 0;
 }
 
 /* The NIC reaches GPU memory when the network registers it as CUDA memory of this
@@ -285,6 +369,61 @@ static void cuda_nic(void *p, struct shoal_dev_nic *nic)
     *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_CUDA, cu.ordinal, p };
 }
 
+static int cuda_flush_nic_writes(void)
+{
+    if (!cu.FlushGPUDirectRDMAWrites)
+        return 0;
+    if (enter())
+        return -1;
+    CUresult rc =
+            cu.FlushGPUDirectRDMAWrites(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+                                        CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
+    leave();
+    return rc ? -1 : 0;
+}
+
+/* Pinned host memory mapped for the device: the stream memory operations write and
+ * wait on it, and a host thread polls it. */
+static uint32_t *cuda_stream_words(size_t n)
+{
+    void *p = NULL;
+    if (cu.words || enter())
+        return NULL;
+    if (!cu.MemHostAlloc(&p, n * sizeof(uint32_t),
+                         CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) &&
+        !cu.MemHostGetDevicePointer(&cu.words_dev, p, 0)) {
+        memset(p, 0, n * sizeof(uint32_t));
+        cu.words = p;
+    }
+    leave();
+    return cu.words;
+}
+
+static inline CUdeviceptr word_dev(uint32_t *w)
+{
+    return cu.words_dev + (CUdeviceptr)((char *)w - (char *)cu.words);
+}
+
+static int cuda_stream_write(void *stream, uint32_t *w, uint32_t v)
+{
+    if (enter())
+        return -1;
+    CUresult rc = cu.StreamWriteValue32((CUstream)stream, word_dev(w), v,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT);
+    leave();
+    return rc ? -1 : 0;
+}
+
+static int cuda_stream_wait(void *stream, uint32_t *w, uint32_t v)
+{
+    if (enter())
+        return -1;
+    CUresult rc =
+            cu.StreamWaitValue32((CUstream)stream, word_dev(w), v, CU_STREAM_WAIT_VALUE_GEQ);
+    leave();
+    return rc ? -1 : 0;
+}
+
 const struct shoal_dev_ops shoal_dev_cuda = {
     .name = "cuda",
     .init = cuda_init,
@@ -292,13 +431,20 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .alloc = cuda_alloc,
     .free = cuda_free,
     .query = cuda_query,
-    .h2d = cuda_h2d,
-    .d2h = cuda_d2h,
-    .d2d = cuda_d2d,
+    .h2d = copy,
+    .d2h = copy,
+    .d2d = copy,
     .ipc_get = cuda_ipc_get,
     .ipc_open = cuda_ipc_open,
     .ipc_close = cuda_ipc_close,
     .sync = cuda_sync,
     .copy_async = cuda_copy_async,
     .nic = cuda_nic,
+    .flush_nic_writes = cuda_flush_nic_writes,
+    .stream_words = cuda_stream_words,
+    .stream_write = cuda_stream_write,
+    .stream_wait = cuda_stream_wait,
+    .stream_copy = cuda_stream_copy,
+    .stream_write64 = cuda_stream_write64,
+    .stream_wait64 = cuda_stream_wait64,
 };

@@ -4,26 +4,36 @@
  * stray host load or store through a device pointer faults at once, and a second,
  * read-write mapping that only this file's copy routines use. A peer on the same
  * node opens the memfd through /proc/<pid>/fd (the IPC handle) and maps it the same
- * two ways, so copies into it land in the owner's memory. Copies are plain memcpy
+ * two ways, so copies into it land in the owner's memory; it holds a shared lock on
+ * the memfd while it has it open, so that the owner freeing it meanwhile, undefined on
+ * a GPU, is caught here ("freed while a peer has it open"). Copies are plain memcpy
  * through the second mapping and complete on return, except copy_async's: like a GPU
  * stream's, they are queued and done, in order, only at the next sync, so a caller
- * that does not wait for them (quiet) sees the old bytes, and a test can tell. */
+ * that does not wait for them (quiet) sees the old bytes, and a test can tell.
+ *
+ * Streams (emu.h) model a GPU's: each is a thread that runs, in order, the kernels
+ * launched on it (functions that reach device memory only through this backend's
+ * copies) and the stream memory operations (write a host word, wait on one). The
+ * library's own copies never wait for them, as on a GPU. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "device/device.h"
+#include "device/emu/emu.h"
 
 struct region {
     uintptr_t dev; /* what the program sees: PROT_NONE */
     char *rw;      /* the same pages, read-write, for the copy routines */
     size_t size;
-    int fd; /* the memfd (own allocations; -1 for opened peer memory) */
+    int fd;  /* the memfd: own allocations, or a peer's held open (and locked) */
+    int own; /* this process allocated it */
 };
 
 struct ipc {
@@ -44,6 +54,10 @@ struct pending {
 static struct pending *queue;
 static size_t nqueued, qcap;
 
+/* The stream operations' words (stream_words): ordinary memory, since emu's streams
+ * are threads of this process. */
+static uint32_t *words;
+
 static int emu_init(int local_index, char *err, size_t len)
 {
     (void)local_index, (void)err, (void)len;
@@ -56,8 +70,7 @@ static void emu_fini(void)
     for (size_t i = 0; i < nregions; i++) {
         munmap((void *)regions[i].dev, regions[i].size);
         munmap(regions[i].rw, regions[i].size);
-        if (regions[i].fd >= 0)
-            close(regions[i].fd);
+        close(regions[i].fd);
     }
     free(regions);
     regions = NULL;
@@ -66,6 +79,8 @@ static void emu_fini(void)
     queue = NULL;
     nqueued = qcap = 0;
     pthread_mutex_unlock(&lock);
+    free(words);
+    words = NULL;
 }
 
 /* The region holding [p, p + len), or NULL; under lock. */
@@ -110,7 +125,7 @@ static void *add_region(int fd, size_t size, int own)
         regions = r;
         cap = ncap;
     }
-    regions[nregions++] = (struct region){ (uintptr_t)dev, rw, size, own ? fd : -1 };
+    regions[nregions++] = (struct region){ (uintptr_t)dev, rw, size, fd, own };
     pthread_mutex_unlock(&lock);
     return dev;
 }
@@ -132,20 +147,28 @@ static void *emu_alloc(size_t size)
     return p;
 }
 
-/* Removes the region starting exactly at p (own allocation or opened peer memory). */
+/* Removes the region starting exactly at p (own allocation or opened peer memory). An
+ * own allocation that a peer still has open stays, and the call fails. */
 static int drop(void *p, int own)
 {
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < nregions; i++) {
         struct region r = regions[i];
-        if (r.dev != (uintptr_t)p || (r.fd >= 0) != own)
+        if (r.dev != (uintptr_t)p || r.own != own)
             continue;
+        if (own && flock(r.fd, LOCK_EX | LOCK_NB)) {
+            pthread_mutex_unlock(&lock);
+            fprintf(stderr,
+                    "shoal: emu: device memory at %p freed while a peer has it open "
+                    "(undefined on a GPU)\n",
+                    p);
+            return -1;
+        }
         regions[i] = regions[--nregions];
         pthread_mutex_unlock(&lock);
         munmap((void *)r.dev, r.size);
         munmap(r.rw, r.size);
-        if (r.fd >= 0)
-            close(r.fd);
+        close(r.fd);
         return 0;
     }
     pthread_mutex_unlock(&lock);
@@ -213,7 +236,7 @@ static int emu_ipc_get(void *p, struct shoal_dev_ipc *h)
     struct ipc c = { .pid = getpid() };
     pthread_mutex_lock(&lock);
     struct region *r = find((uintptr_t)p, 1);
-    if (r && r->fd >= 0) {
+    if (r && r->own) {
         c.fd = r->fd;
         c.size = r->size;
         c.off = (uintptr_t)p - r->dev;
@@ -235,8 +258,11 @@ static void *emu_ipc_open(const struct shoal_dev_ipc *h)
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    char *p = add_region(fd, c.size, 0);
-    close(fd); /* the mappings keep the memory */
+    char *p = NULL;
+    if (flock(fd, LOCK_SH) == 0)
+        p = add_region(fd, c.size, 0);
+    if (!p)
+        close(fd);
     return p ? p + c.off : NULL;
 }
 
@@ -293,6 +319,212 @@ static void emu_nic(void *p, struct shoal_dev_nic *nic)
                                    alias };
 }
 
+/* ---- streams ------------------------------------------------------------------------ */
+
+enum item_kind { ITEM_KERNEL, ITEM_WRITE, ITEM_WAIT, ITEM_COPY, ITEM_WRITE64, ITEM_WAIT64 };
+
+struct item {
+    enum item_kind kind;
+    void (*fn)(void *);
+    void *arg;
+    uint32_t *w;
+    uint32_t v;
+    void *dst; /* ITEM_COPY: device ranges; ITEM_WRITE64, ITEM_WAIT64: dst, v64, eq */
+    const void *src;
+    size_t len;
+    uint64_t v64;
+    int eq;
+};
+
+/* ITEM_WAIT64's test, on device memory read through its alias. */
+static int holds64(const struct item *it)
+{
+    uint64_t x;
+    if (emu_d2h(&x, it->dst, sizeof x))
+        return 1; /* not device memory: refused when queued, so never here */
+    return it->eq ? x == it->v64 : (int64_t)(x - it->v64) >= 0;
+}
+
+struct shoal_emu_stream {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct item *items;
+    size_t head, tail, cap; /* ring of cap items; head == tail: empty */
+    int running;            /* an item has been taken and is not finished */
+    int stop;
+};
+
+static void *stream_main(void *arg)
+{
+    struct shoal_emu_stream *st = arg;
+    pthread_mutex_lock(&st->mu);
+    for (;;) {
+        while (st->head == st->tail && !st->stop)
+            pthread_cond_wait(&st->cv, &st->mu);
+        if (st->head == st->tail)
+            break;
+        struct item it = st->items[st->head % st->cap];
+        st->running = 1;
+        pthread_mutex_unlock(&st->mu);
+        switch (it.kind) {
+        case ITEM_KERNEL: it.fn(it.arg); break;
+        case ITEM_WRITE: __atomic_store_n(it.w, it.v, __ATOMIC_RELEASE); break;
+        case ITEM_WRITE64:
+            if (emu_h2d(it.dst, &it.v64, sizeof it.v64))
+                fprintf(stderr, "shoal: emu: a stream write to %p left device memory\n",
+                        it.dst);
+            break;
+        case ITEM_WAIT64:
+            while (!holds64(&it))
+                usleep(20);
+            break;
+        case ITEM_COPY:
+            if (emu_d2d(it.dst, it.src, it.len))
+                fprintf(stderr,
+                        "shoal: emu: a stream copy of %zu bytes from %p to %p left "
+                        "device memory; the stream skipped it\n",
+                        it.len, it.src, it.dst);
+            break;
+        case ITEM_WAIT:
+            /* A GPU's wait holds its stream without a CPU: a short sleep stands in. */
+            while ((int32_t)(__atomic_load_n(it.w, __ATOMIC_ACQUIRE) - it.v) < 0)
+                usleep(20);
+            break;
+        }
+        pthread_mutex_lock(&st->mu);
+        st->head++;
+        st->running = 0;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return NULL;
+}
+
+struct shoal_emu_stream *shoal_emu_stream_create(void)
+{
+    struct shoal_emu_stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->cap = 256;
+    st->items = calloc(st->cap, sizeof *st->items);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_cond_init(&st->cv, NULL);
+    if (!st->items || pthread_create(&st->thread, NULL, stream_main, st)) {
+        free(st->items);
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+static int enqueue(struct shoal_emu_stream *st, struct item it)
+{
+    pthread_mutex_lock(&st->mu);
+    if (st->tail - st->head == st->cap) { /* full: grow, keeping the order */
+        struct item *n = calloc(2 * st->cap, sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&st->mu);
+            return -1;
+        }
+        for (size_t i = st->head; i != st->tail; i++)
+            n[i % (2 * st->cap)] = st->items[i % st->cap];
+        free(st->items);
+        st->items = n;
+        st->cap *= 2;
+    }
+    st->items[st->tail++ % st->cap] = it;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
+    return 0;
+}
+
+int shoal_emu_launch(struct shoal_emu_stream *st, void (*fn)(void *), void *arg)
+{
+    return enqueue(st, (struct item){ .kind = ITEM_KERNEL, .fn = fn, .arg = arg });
+}
+
+void shoal_emu_stream_synchronize(struct shoal_emu_stream *st)
+{
+    pthread_mutex_lock(&st->mu);
+    while (st->head != st->tail)
+        pthread_cond_wait(&st->cv, &st->mu);
+    pthread_mutex_unlock(&st->mu);
+}
+
+int shoal_emu_stream_busy(struct shoal_emu_stream *st)
+{
+    pthread_mutex_lock(&st->mu);
+    int busy = st->head != st->tail;
+    pthread_mutex_unlock(&st->mu);
+    return busy;
+}
+
+void shoal_emu_stream_destroy(struct shoal_emu_stream *st)
+{
+    shoal_emu_stream_synchronize(st);
+    pthread_mutex_lock(&st->mu);
+    st->stop = 1;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
+    pthread_join(st->thread, NULL);
+    pthread_mutex_destroy(&st->mu);
+    pthread_cond_destroy(&st->cv);
+    free(st->items);
+    free(st);
+}
+
+static uint32_t *emu_stream_words(size_t n)
+{
+    if (words)
+        return NULL;
+    words = calloc(n, sizeof *words);
+    return words;
+}
+
+static int emu_stream_write(void *stream, uint32_t *w, uint32_t v)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WRITE, .w = w, .v = v });
+}
+
+static int emu_stream_wait(void *stream, uint32_t *w, uint32_t v)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WAIT, .w = w, .v = v });
+}
+
+static int emu_stream_copy(void *stream, void *dst, const void *src, size_t len)
+{
+    if (!stream)
+        return -1;
+    return enqueue(stream,
+                   (struct item){ .kind = ITEM_COPY, .dst = dst, .src = src, .len = len });
+}
+
+static int emu_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    if (!stream || !rw_of(w, sizeof *w))
+        return -1;
+    return enqueue(stream, (struct item){ .kind = ITEM_WRITE64, .dst = w, .v64 = v });
+}
+
+static int emu_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    if (!stream || !rw_of(w, sizeof *w))
+        return -1;
+    return enqueue(stream,
+                   (struct item){ .kind = ITEM_WAIT64, .dst = w, .v64 = v, .eq = eq });
+}
+
+/* Nothing to flush: the network writes emu memory through the host alias. */
+static int emu_flush_nic_writes(void)
+{
+    return 0;
+}
+
 const struct shoal_dev_ops shoal_dev_emu = {
     .name = "emu",
     .init = emu_init,
@@ -309,4 +541,11 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .sync = emu_sync,
     .copy_async = emu_copy_async,
     .nic = emu_nic,
+    .flush_nic_writes = emu_flush_nic_writes,
+    .stream_words = emu_stream_words,
+    .stream_write = emu_stream_write,
+    .stream_wait = emu_stream_wait,
+    .stream_copy = emu_stream_copy,
+    .stream_write64 = emu_stream_write64,
+    .stream_wait64 = emu_stream_wait64,
 };

@@ -3,9 +3,10 @@
  * used are declared here; no HIP header is needed to build. Not yet run on an AMD GPU
  * (docs/gpu.md): it follows the HIP runtime's documented ABI.
  *
- * hipMemcpy is synchronous with respect to the host for every direction used here;
- * each copy still ends with hipDeviceSynchronize so that a put is in place when it
- * returns, as with the other backends. */
+ * The current device is per thread in HIP and belongs to the program: every entry
+ * sets this PE's device and restores the caller's on return. Every copy runs on a
+ * non-blocking stream of the library's own and waits for that stream alone, never
+ * for the program's kernels (hipDeviceSynchronize would). */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -28,38 +29,59 @@ typedef struct {
     unsigned allocation_flags;
 } hip_ptr_attr;
 
-enum { H2D = 1, D2H = 2, D2D = 3 }; /* hipMemcpyKind */
+#define HIP_MEMCPY_DEFAULT 4 /* hipMemcpyDefault: unified addressing tells */
 #define HIP_IPC_LAZY_PEER_ACCESS 1
+#define HIP_STREAM_NON_BLOCKING 1
+#define HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS 6
+#define HIP_HOST_MALLOC_PORTABLE 1
+#define HIP_HOST_MALLOC_MAPPED 2
+#define HIP_STREAM_WAIT_VALUE_GTE 0
+#define HIP_STREAM_WAIT_VALUE_EQ 1
+typedef struct ihipStream_t *hipStream_t;
 
 static struct {
     void *lib;
     int device_type; /* hipMemoryTypeDevice of the loaded runtime */
     int dev;
+    hipStream_t stream;
+    uint32_t *words; /* stream_words' block, and its address for the device */
+    void *words_dev;
     hipError_t (*Init)(unsigned);
     hipError_t (*GetDeviceCount)(int *);
     hipError_t (*SetDevice)(int);
+    hipError_t (*GetDevice)(int *);
     hipError_t (*RuntimeGetVersion)(int *);
     hipError_t (*Malloc)(void **, size_t);
     hipError_t (*Free)(void *);
     hipError_t (*PointerGetAttributes)(hip_ptr_attr *, const void *);
     hipError_t (*MemGetAddressRange)(void **, size_t *, void *);
-    hipError_t (*Memcpy)(void *, const void *, size_t, int);
+    hipError_t (*MemcpyAsync)(void *, const void *, size_t, int, hipStream_t);
+    hipError_t (*PointerSetAttribute)(const void *, int, void *);
     hipError_t (*IpcGetMemHandle)(hipIpcMemHandle_t *, void *);
     hipError_t (*IpcOpenMemHandle)(void **, hipIpcMemHandle_t, unsigned);
     hipError_t (*IpcCloseMemHandle)(void *);
-    hipError_t (*DeviceSynchronize)(void);
+    hipError_t (*StreamCreateWithFlags)(hipStream_t *, unsigned);
+    hipError_t (*StreamDestroy)(hipStream_t);
+    hipError_t (*StreamSynchronize)(hipStream_t);
+    hipError_t (*HostMalloc)(void **, size_t, unsigned);
+    hipError_t (*HostGetDevicePointer)(void **, void *, unsigned);
+    hipError_t (*StreamWriteValue32)(hipStream_t, void *, uint32_t, unsigned);
+    hipError_t (*StreamWaitValue32)(hipStream_t, void *, uint32_t, unsigned, uint32_t);
+    hipError_t (*StreamWriteValue64)(hipStream_t, void *, uint64_t, unsigned);
+    hipError_t (*StreamWaitValue64)(hipStream_t, void *, uint64_t, unsigned, uint64_t);
 } hip;
 
-/* The device is per thread in HIP: set it once in every thread that calls in. */
-static __thread int dev_set;
-static inline int ready(void)
+/* Makes this PE's device current for one entry; leave(prev) restores the caller's. */
+static inline int enter(int *prev)
 {
-    if (__builtin_expect(!dev_set, 0)) {
-        if (hip.SetDevice(hip.dev))
-            return -1;
-        dev_set = 1;
-    }
-    return 0;
+    if (hip.GetDevice(prev))
+        return -1;
+    return *prev == hip.dev || !hip.SetDevice(hip.dev) ? 0 : -1;
+}
+static inline void leave(int prev)
+{
+    if (prev != hip.dev)
+        hip.SetDevice(prev);
 }
 
 static int rocm_init(int local_index, char *err, size_t len)
@@ -80,16 +102,26 @@ static int rocm_init(int local_index, char *err, size_t len)
         SYM(Init, "hipInit"),
         SYM(GetDeviceCount, "hipGetDeviceCount"),
         SYM(SetDevice, "hipSetDevice"),
+        SYM(GetDevice, "hipGetDevice"),
         SYM(RuntimeGetVersion, "hipRuntimeGetVersion"),
         SYM(Malloc, "hipMalloc"),
         SYM(Free, "hipFree"),
         SYM(PointerGetAttributes, "hipPointerGetAttributes"),
         SYM(MemGetAddressRange, "hipMemGetAddressRange"),
-        SYM(Memcpy, "hipMemcpy"),
+        SYM(MemcpyAsync, "hipMemcpyAsync"),
+        SYM(PointerSetAttribute, "hipPointerSetAttribute"),
         SYM(IpcGetMemHandle, "hipIpcGetMemHandle"),
         SYM(IpcOpenMemHandle, "hipIpcOpenMemHandle"),
         SYM(IpcCloseMemHandle, "hipIpcCloseMemHandle"),
-        SYM(DeviceSynchronize, "hipDeviceSynchronize"),
+        SYM(StreamCreateWithFlags, "hipStreamCreateWithFlags"),
+        SYM(StreamDestroy, "hipStreamDestroy"),
+        SYM(StreamSynchronize, "hipStreamSynchronize"),
+        SYM(HostMalloc, "hipHostMalloc"),
+        SYM(HostGetDevicePointer, "hipHostGetDevicePointer"),
+        SYM(StreamWriteValue32, "hipStreamWriteValue32"),
+        SYM(StreamWaitValue32, "hipStreamWaitValue32"),
+        SYM(StreamWriteValue64, "hipStreamWriteValue64"),
+        SYM(StreamWaitValue64, "hipStreamWaitValue64"),
 #undef SYM
     };
     int n = 0, version = 0;
@@ -108,11 +140,12 @@ static int rocm_init(int local_index, char *err, size_t len)
     hip.RuntimeGetVersion(&version);
     hip.device_type = version >= 60000000 ? 2 : 1;
     hip.dev = local_index % n;
-    dev_set = 0;
-    if (ready()) {
-        snprintf(err, len, "hipSetDevice(%d) failed", hip.dev);
+    int prev;
+    if (enter(&prev) || hip.StreamCreateWithFlags(&hip.stream, HIP_STREAM_NON_BLOCKING)) {
+        snprintf(err, len, "cannot start HIP device %d", hip.dev);
         goto fail;
     }
+    leave(prev);
     return 0;
 fail:
     dlclose(hip.lib);
@@ -122,48 +155,76 @@ fail:
 
 static void rocm_fini(void)
 {
+    int prev;
+    if (hip.stream && !enter(&prev)) {
+        hip.StreamDestroy(hip.stream);
+        leave(prev);
+    }
     memset(&hip, 0, sizeof hip);
-    dev_set = 0;
 }
 
+/* SYNC_MEMOPS: copies into it (a peer's, the NIC's) complete before later kernels. */
 static void *rocm_alloc(size_t size)
 {
     void *p = NULL;
-    return ready() || hip.Malloc(&p, size) ? NULL : p;
+    unsigned one = 1;
+    int prev;
+    if (enter(&prev))
+        return NULL;
+    if (!hip.Malloc(&p, size) &&
+        hip.PointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, p)) {
+        hip.Free(p);
+        p = NULL;
+    }
+    leave(prev);
+    return p;
 }
 
 static int rocm_free(void *p)
 {
-    return ready() || hip.Free(p) ? -1 : 0;
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.Free(p);
+    leave(prev);
+    return rc ? -1 : 0;
 }
 
 static int rocm_query(const void *p, uintptr_t *base, size_t *len)
 {
     hip_ptr_attr a;
     void *b;
-    if (ready() || hip.PointerGetAttributes(&a, p) || a.type != hip.device_type ||
-        hip.MemGetAddressRange(&b, len, (void *)p))
+    int prev, dev = 0;
+    if (enter(&prev))
         return 0;
-    *base = (uintptr_t)b;
-    return 1;
+    if (!hip.PointerGetAttributes(&a, p) && a.type == hip.device_type &&
+        !hip.MemGetAddressRange(&b, len, (void *)p)) {
+        *base = (uintptr_t)b;
+        dev = 1;
+    }
+    leave(prev);
+    return dev;
 }
 
-static int copy(void *dst, const void *src, size_t len, int kind)
+static int copy(void *dst, const void *src, size_t len)
 {
-    return ready() || hip.Memcpy(dst, src, len, kind) || hip.DeviceSynchronize() ? -1 : 0;
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.MemcpyAsync(dst, src, len, HIP_MEMCPY_DEFAULT, hip.stream) ||
+            hip.StreamSynchronize(hip.stream);
+    leave(prev);
+    return rc ? -1 : 0;
 }
 
-static int rocm_h2d(void *d, const void *s, size_t n)
+static int rocm_copy_async(void *dst, const void *src, size_t len)
 {
-    return copy(d, s, n, H2D);
-}
-static int rocm_d2h(void *d, const void *s, size_t n)
-{
-    return copy(d, s, n, D2H);
-}
-static int rocm_d2d(void *d, const void *s, size_t n)
-{
-    return copy(d, s, n, D2D);
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.MemcpyAsync(dst, src, len, HIP_MEMCPY_DEFAULT, hip.stream);
+    leave(prev);
+    return rc ? -1 : 0;
 }
 
 struct ipc {
@@ -176,7 +237,12 @@ static int rocm_ipc_get(void *p, struct shoal_dev_ipc *h)
     struct ipc c;
     void *base;
     size_t len;
-    if (ready() || hip.MemGetAddressRange(&base, &len, p) || hip.IpcGetMemHandle(&c.h, base))
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int bad = hip.MemGetAddressRange(&base, &len, p) || hip.IpcGetMemHandle(&c.h, base);
+    leave(prev);
+    if (bad)
         return -1;
     c.off = (uintptr_t)p - (uintptr_t)base;
     memset(h, 0, sizeof *h);
@@ -188,24 +254,67 @@ static void *rocm_ipc_open(const struct shoal_dev_ipc *h)
 {
     struct ipc c;
     void *p;
+    int prev;
     memcpy(&c, h->bytes, sizeof c);
-    if (ready() || hip.IpcOpenMemHandle(&p, c.h, HIP_IPC_LAZY_PEER_ACCESS))
+    if (enter(&prev))
         return NULL;
-    return (char *)p + c.off;
+    int bad = hip.IpcOpenMemHandle(&p, c.h, HIP_IPC_LAZY_PEER_ACCESS);
+    leave(prev);
+    return bad ? NULL : (char *)p + c.off;
 }
 
 static int rocm_ipc_close(void *p)
 {
     void *base;
     size_t len;
-    if (ready() || hip.MemGetAddressRange(&base, &len, p))
+    int prev;
+    if (enter(&prev))
         return -1;
-    return hip.IpcCloseMemHandle(base) ? -1 : 0;
+    int bad = hip.MemGetAddressRange(&base, &len, p) || hip.IpcCloseMemHandle(base);
+    leave(prev);
+    return bad ? -1 : 0;
 }
 
 static int rocm_sync(void)
 {
-    return ready() || hip.DeviceSynchronize() ? -1 : 0;
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamSynchronize(hip.stream);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
+static int rocm_stream_copy(void *stream, void *dst, const void *src, size_t len)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.MemcpyAsync(dst, src, len, HIP_MEMCPY_DEFAULT, (hipStream_t)stream);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
+static int rocm_stream_write64(void *stream, uint64_t *w, uint64_t v)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWriteValue64((hipStream_t)stream, w, v, 0);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
+static int rocm_stream_wait64(void *stream, uint64_t *w, uint64_t v, int eq)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWaitValue64((hipStream_t)stream, w, v,
+                                   eq ? HIP_STREAM_WAIT_VALUE_EQ : HIP_STREAM_WAIT_VALUE_GTE,
+                                   ~(uint64_t)0);
+    leave(prev);
+    return rc ? -1 : 0;
 }
 
 /* The NIC reaches GPU memory when the network registers it as ROCm memory
@@ -215,6 +324,54 @@ static void rocm_nic(void *p, struct shoal_dev_nic *nic)
     *nic = (struct shoal_dev_nic){ SHOAL_DEV_IFACE_ROCR, hip.dev, p };
 }
 
+/* HIP has no call to flush the NIC's writes: SYNC_MEMOPS on the heap orders them. */
+static int rocm_flush_nic_writes(void)
+{
+    return 0;
+}
+
+static uint32_t *rocm_stream_words(size_t n)
+{
+    void *p = NULL;
+    int prev;
+    if (hip.words || enter(&prev))
+        return NULL;
+    if (!hip.HostMalloc(&p, n * sizeof(uint32_t),
+                        HIP_HOST_MALLOC_PORTABLE | HIP_HOST_MALLOC_MAPPED) &&
+        !hip.HostGetDevicePointer(&hip.words_dev, p, 0)) {
+        memset(p, 0, n * sizeof(uint32_t));
+        hip.words = p;
+    }
+    leave(prev);
+    return hip.words;
+}
+
+static inline void *word_dev(uint32_t *w)
+{
+    return (char *)hip.words_dev + ((char *)w - (char *)hip.words);
+}
+
+static int rocm_stream_write(void *stream, uint32_t *w, uint32_t v)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWriteValue32((hipStream_t)stream, word_dev(w), v, 0);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
+static int rocm_stream_wait(void *stream, uint32_t *w, uint32_t v)
+{
+    int prev;
+    if (enter(&prev))
+        return -1;
+    int rc = hip.StreamWaitValue32((hipStream_t)stream, word_dev(w), v,
+                                   HIP_STREAM_WAIT_VALUE_GTE, 0xffffffffu);
+    leave(prev);
+    return rc ? -1 : 0;
+}
+
 const struct shoal_dev_ops shoal_dev_rocm = {
     .name = "rocm",
     .init = rocm_init,
@@ -222,12 +379,20 @@ const struct shoal_dev_ops shoal_dev_rocm = {
     .alloc = rocm_alloc,
     .free = rocm_free,
     .query = rocm_query,
-    .h2d = rocm_h2d,
-    .d2h = rocm_d2h,
-    .d2d = rocm_d2d,
+    .h2d = copy,
+    .d2h = copy,
+    .d2d = copy,
     .ipc_get = rocm_ipc_get,
     .ipc_open = rocm_ipc_open,
     .ipc_close = rocm_ipc_close,
     .sync = rocm_sync,
+    .copy_async = rocm_copy_async,
     .nic = rocm_nic,
+    .flush_nic_writes = rocm_flush_nic_writes,
+    .stream_words = rocm_stream_words,
+    .stream_write = rocm_stream_write,
+    .stream_wait = rocm_stream_wait,
+    .stream_copy = rocm_stream_copy,
+    .stream_write64 = rocm_stream_write64,
+    .stream_wait64 = rocm_stream_wait64,
 };

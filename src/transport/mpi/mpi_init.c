@@ -7,7 +7,7 @@
 
 struct mpi_tr mt;
 
-static int mpi_level(int shmem_level)
+int mpi_level(int shmem_level)
 {
     switch (shmem_level) {
     case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
@@ -17,7 +17,7 @@ static int mpi_level(int shmem_level)
     }
 }
 
-static const char *level_name(int l)
+const char *mpi_level_name(int l)
 {
     return l == MPI_THREAD_MULTIPLE      ? "MPI_THREAD_MULTIPLE"
             : l == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
@@ -25,9 +25,24 @@ static const char *level_name(int l)
                                          : "MPI_THREAD_SINGLE";
 }
 
+void mpi_env_defaults(void)
+{
+#ifdef OPEN_MPI
+    /* Open MPI 4.1's default one-sided component (osc/rdma over the vader
+     * shared-memory BTL) crashes on atomics a process aims at itself, which
+     * every SHMEM job does; osc/ucx has no such fault. A user's choice wins. */
+    setenv("OMPI_MCA_osc", "ucx", 0);
+    /* UCX's memory hooks outlive MPI_Finalize and were seen to crash processes
+     * that unmap memory afterwards (Shoal's segments; also Open MPI's OSHMEM, see
+     * docs/performance.md); its registration cache works without them. */
+    setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
+#endif
+}
+
 static int start_mpi(void)
 {
-    int up = 0, down = 0, want = mpi_level(mt.st->thread_level), have;
+    int up = 0, down = 0, have;
+    int want = mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
     MPI_Initialized(&up);
     MPI_Finalized(&down);
     if (down) {
@@ -38,16 +53,7 @@ static int start_mpi(void)
         return -1;
     }
     if (!up) {
-#ifdef OPEN_MPI
-        /* Open MPI 4.1's default one-sided component (osc/rdma over the vader
-         * shared-memory BTL) crashes on atomics a process aims at itself, which
-         * every SHMEM job does; osc/ucx has no such fault. A user's choice wins. */
-        setenv("OMPI_MCA_osc", "ucx", 0);
-        /* UCX's memory hooks outlive MPI_Finalize and were seen to crash processes
-         * that unmap memory afterwards (Shoal's segments; also Open MPI's OSHMEM, see
-         * docs/performance.md); its registration cache works without them. */
-        setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
-#endif
+        mpi_env_defaults();
         if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
             mt.host->warn("shmem_init", "MPI_Init_thread failed");
             return -1;
@@ -60,7 +66,7 @@ static int start_mpi(void)
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
                       "MPI provides %s; %s",
-                      mt.st->cfg.transport, level_name(want), level_name(have),
+                      mt.st->cfg.transport, mpi_level_name(want), mpi_level_name(have),
                       mt.own_mpi ? "use an MPI built with thread support, or request a lower "
                                    "level in shmem_init_thread"
                                  : "initialise MPI with MPI_Init_thread at that level");
@@ -122,7 +128,7 @@ static int mpi_init(void)
     for (int i = 0; i < mt.nsets; i++)
         open_set(&mt.sets[i], i ? unordered : MPI_INFO_NULL);
     MPI_Info_free(&unordered);
-    mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE;
+    mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE || mt.st->threads_inside;
     ctx_setup(&mt.dflt, &mt.sets[0]);
     mt.host->ctx_default->net = &mt.dflt;
     return 0;

@@ -106,6 +106,12 @@ void mpi_local_poll(void);
 
 extern const struct shoal_transport_ops mpi_ops;
 
+/* MPI's thread level for a SHMEM_THREAD_* level, and its name. */
+int mpi_level(int shmem_level);
+const char *mpi_level_name(int mpi_level);
+/* Settings MPI_Init needs for SHMEM's one-sided use, set unless the user chose. */
+void mpi_env_defaults(void);
+
 /* Collectives (mpi_coll.c); fini frees the cached communicators. */
 extern const struct shoal_transport_coll mpi_coll;
 void mpi_coll_fini(void);

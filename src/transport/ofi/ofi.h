@@ -143,8 +143,17 @@ struct ofi_ctx {
     struct ofi_pws pws[OFI_PWS_MAX];
     struct fid_ep *uep;           /* single-transmit endpoint: no counters, no acks waited */
     struct ofi_trig_op *trig_ops; /* posted triggered operations, freed at quiet */
+    struct fid_ep *tep;           /* where they go (ofi_trigger.c), opened at the first */
+    struct fid_cntr *tcntr;       /* its write counter */
+    uint64_t tdone;               /* what tcntr counted of operations already freed */
     unsigned char *utouched;      /* utouched[pe]: pe got single-transmit AMOs */
     unsigned nutouched;
+    /* The last single-transmit AMO, held back so that the next ones to the same word
+     * with the same operation fold into it (ofi_amo.c); sent before anything else. */
+    int uheld;
+    int upe;
+    uint64_t uval;
+    struct shoal_amo uamo;
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
@@ -207,16 +216,19 @@ struct ofi_state {
      * no delivery completion; quiet settles them with one read per PE written, which
      * the provider orders after them (FI_ORDER_RMA_RAW). ofi_order.c. */
     int quiet_read;
-    int plain_amo_fetches; /* non-fetching AMOs go as fetching ones (quiet_read, shm) */
-    uint64_t put_flags;    /* completion flags of puts: op_flags, or 0 with quiet_read */
-    int locked;            /* threads share contexts or the progress thread runs */
-    int emulate_amo;       /* SHMEM_OFI_ATOMIC_EMULATE */
-    size_t bundle_size;    /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
-    int bundle_puts;       /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
-    size_t rma_iov_limit;  /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
-    int unreliable_ok;     /* single-transmit AMOs can be settled (ATOMIC_RAW) */
-    int trigger_ok;        /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
-    size_t key_bytes;      /* the provider's memory key size (mr_key_size) */
+    int plain_amo_fetches;      /* non-fetching AMOs go as fetching ones (quiet_read, shm) */
+    uint64_t put_flags;         /* completion flags of puts: op_flags, or 0 with quiet_read */
+    int locked;                 /* threads share contexts or the progress thread runs */
+    int emulate_amo;            /* SHMEM_OFI_ATOMIC_EMULATE */
+    size_t bundle_size;         /* bytes a bundle holds (SHMEM_OFI_BUNDLE_SIZE), 0: off */
+    int bundle_puts;            /* outside sessions too (ofi_init.c, ofi_pcntr.c) */
+    const char *bundle_off_why; /* why not, for SHMEM_INFO (ofi_info) */
+    size_t rma_iov_limit;       /* targets of one fi_writemsg, at most OFI_BUNDLE_IOV */
+    int unreliable_ok;          /* single-transmit AMOs can be settled (ATOMIC_RAW) */
+    int trigger_ok;             /* FI_TRIGGER, and writes ordered (FI_ORDER_WAW) */
+    int signal_write;           /* signal sets go as 8-byte writes (SHMEM_OFI_SIGNAL_WRITE) */
+    const char *signal_why;     /* why (not), for SHMEM_INFO */
+    size_t key_bytes;           /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
     int progress_thread; /* a progress thread runs (or will, after start-up) */
     pthread_t progress_tid;
@@ -335,6 +347,7 @@ static inline void ofi_put_posted(struct ofi_ctx *c, int pe, int injected)
 /* The operations of transport.h, by file: ofi_init.c */
 int ofi_net_init(void);
 void ofi_net_fini(void);
+void ofi_info(void);
 /* ofi_rma.c, ofi_amo.c, ofi_signal.c, ofi_order.c, ofi_ctx.c */
 void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
              int pe);
@@ -361,11 +374,11 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, cons
                               size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
                               enum shoal_amo_op sig_op, int pe, void *counter,
                               uint64_t threshold);
-/* Ends the job when one of c's triggered operations has not fired: quiet would
- * wait for it forever. */
-void ofi_trigger_check(struct ofi_ctx *c);
-/* Frees the records of c's triggered operations, all complete. */
-void ofi_trigger_release(struct ofi_ctx *c);
+/* Quiet's part: waits until every one of c's triggered operations whose trigger has
+ * fired is complete, and frees their records; the others wait on. */
+void ofi_trigger_quiet(struct ofi_ctx *c);
+/* Closes c's trigger endpoint and drops every record (context closed or parked). */
+void ofi_trigger_close_ep(struct ofi_ctx *c);
 void ofi_ctx_destroy(struct shoal_ctx *ctx);
 /* ofi_pcntr.c */
 void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
@@ -482,8 +495,23 @@ void ofi_quiet_locked(struct ofi_ctx *c);
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
                    int pe);
 
+/* An 8-byte put that joins no bundle and carries flags (FI_FENCE): a signal set
+ * going as a write (ofi_signal.c). */
+void ofi_put_word(struct ofi_ctx *c, int seg, uint64_t off, const void *src, int pe,
+                  uint64_t flags);
+
+/* Whether a signal update goes as an 8-byte write rather than an atomic
+ * (ofi.signal_write): a set, to another PE (this PE reads its own words with loads,
+ * and must find its own set there on return, as an AMO ensures). */
+static inline int ofi_signal_as_write(enum shoal_amo_op op, int pe)
+{
+    return ofi.signal_write && op == SHOAL_AMO_WRITE && pe != shoal.my_pe;
+}
+
 /* ofi_amo.c */
 void ofi_amo_table(void);
+/* Sends the single-transmit AMO c holds back (c->uheld). */
+void ofi_unreliable_flush(struct ofi_ctx *c);
 /* flags: FI_FENCE, for a non-fetching AMO that must land after earlier writes. */
 void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
                     uint64_t flags);
@@ -521,7 +549,7 @@ void ofi_deferred_flush(struct ofi_ctx *c);
  * ordered after it, and before every wait. */
 static inline void ofi_flush_deferred(struct ofi_ctx *c)
 {
-    if (SHOAL_UNLIKELY(c->bundle.slot != NULL || c->npws))
+    if (SHOAL_UNLIKELY(c->bundle.slot != NULL || c->npws || c->uheld))
         ofi_deferred_flush(c);
 }
 
@@ -571,12 +599,17 @@ static inline int ofi_uep(struct ofi_ctx *c)
 }
 /* Ends c's session: sends what it held back, settles single-transmit AMOs. */
 void ofi_session_end(struct ofi_ctx *c);
+/* Waits until every single-transmit AMO c sent has been applied (or lost): one
+ * atomic read per PE that got some. Quiet and fence call it. */
+void ofi_unreliable_settle(struct ofi_ctx *c);
 void ofi_session_close(struct ofi_ctx *c);
 
 /* Waits the caller owes before a put or AMO to pe: a bundle to send, a fence. Held-back
  * signals may wait: nothing orders them before a later write but a fence. */
 static inline void ofi_before_write(struct ofi_ctx *c, int pe)
 {
+    if (SHOAL_UNLIKELY(c->uheld))
+        ofi_unreliable_flush(c);
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
     if (SHOAL_UNLIKELY(c->fence_owed))

@@ -219,8 +219,8 @@ static void amo_emulated(struct ofi_ctx *c, const struct shoal_amo *a, uint64_t 
 }
 
 /* A single-transmit AMO (SHMEM_SESSION_UNRELIABLE): fi_inject_atomic on the
- * context's endpoint without counters, so nothing counts, orders or waits for
- * it; the end of the session settles them (ofi_session.c). */
+ * context's endpoint without counters, so nothing counts or waits for it one by
+ * one; quiet, fence and the end of the session settle them (ofi_session.c). */
 static void amo_single_transmit(struct ofi_ctx *c, const struct shoal_amo *a, int pe)
 {
     OFI_POST(c, "fi_inject_atomic",
@@ -233,9 +233,58 @@ static void amo_single_transmit(struct ofi_ctx *c, const struct shoal_amo *a, in
     }
 }
 
+void ofi_unreliable_flush(struct ofi_ctx *c)
+{
+    c->uheld = 0;
+    amo_single_transmit(c, &c->uamo, c->upe);
+}
+
+/* b folded into a, in the width's low bits: what applying a then b applies. */
+static uint64_t fold(enum shoal_amo_op op, uint64_t a, uint64_t b)
+{
+    switch (op) {
+    case SHOAL_AMO_ADD: return a + b;
+    case SHOAL_AMO_AND: return a & b;
+    case SHOAL_AMO_OR: return a | b;
+    case SHOAL_AMO_XOR: return a ^ b;
+    default: return b; /* set: the last one wins */
+    }
+}
+
+/* Single-transmit AMOs fold while they hit one word with one operation: adds to a
+ * counter, sets of a flag. Nothing may observe the steps between (no fetch, and
+ * quiet or fence only settles them), so one message carrying their sum (or last
+ * value) applies the same, at the same atomicity. Anything else of the context
+ * sends the held one first, so their order with other operations is kept. */
+static void amo_unreliable(struct ofi_ctx *c, const struct shoal_amo *a, int pe)
+{
+    size_t size = size_of[a->type];
+    uint64_t v = 0;
+    memcpy(&v, a->operand, size);
+    const struct shoal_amo *h = &c->uamo;
+    if (c->uheld && c->upe == pe && h->op == a->op && h->type == a->type &&
+        h->seg == a->seg && h->off == a->off) {
+        c->uval = fold(a->op, c->uval, v);
+        if (size == 4)
+            c->uval &= 0xffffffffu;
+        return;
+    }
+    if (c->uheld)
+        ofi_unreliable_flush(c);
+    c->uamo = *a;
+    c->uamo.operand = &c->uval; /* the low bytes: little-endian, as fi_*_atomic read */
+    c->uval = v;
+    c->upe = pe;
+    c->uheld = 1;
+}
+
 void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nbi,
                     uint64_t flags)
 {
+    if (SHOAL_UNLIKELY(a->signal) && ofi_signal_as_write(a->op, pe)) {
+        ofi_put_word(c, a->seg, a->off, a->operand, pe, flags);
+        return;
+    }
     uint64_t raddr = ofi_raddr(a->seg, a->off, pe), key = ofi_rkey(a->seg, pe);
     enum ofi_amo_kind kind = kind_of(a);
     /* Only native non-fetching AMOs to other PEs: this PE reads its own words
@@ -243,7 +292,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
     if (SHOAL_UNLIKELY(c->unreliable) && a->user && kind == OFI_AMO_PLAIN &&
         ofi.native[kind][a->op][a->type] && pe != shoal.my_pe &&
         size_of[a->type] <= ofi.inject_size && ofi_uep(c)) {
-        amo_single_transmit(c, a, pe);
+        amo_unreliable(c, a, pe);
         return;
     }
     ofi_before_write(c, pe);

@@ -129,6 +129,8 @@ void ofi_deferred_flush(struct ofi_ctx *c)
     if (c->flushing)
         return;
     c->flushing = 1;
+    if (c->uheld)
+        ofi_unreliable_flush(c);
     if (c->bundle.slot)
         bundle_post(c);
     unsigned n = c->npws;

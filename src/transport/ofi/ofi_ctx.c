@@ -180,7 +180,7 @@ void ofi_ctx_close(struct ofi_ctx *c)
      * before the CQ and counters it uses. */
     ofi_reg_release(c);
     ofi_session_close(c);
-    ofi_trigger_release(c);
+    ofi_trigger_close_ep(c);
     if (c->slot_mr)
         fi_close(&c->slot_mr->fid);
     if (c->ep)
@@ -242,6 +242,7 @@ static void park(struct ofi_ctx *c)
 {
     ofi_reg_release(c);
     ofi_session_close(c);
+    ofi_trigger_close_ep(c);
     if ((c->wcntr && fi_cntr_set(c->wcntr, 0)) || fi_cntr_set(c->rcntr, 0)) {
         ofi_ctx_close(c);
         return;

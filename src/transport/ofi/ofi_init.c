@@ -1,8 +1,12 @@
 /* Start-up and shutdown of the libfabric transport: provider selection, fabric,
  * domain and address vector, the default context, segment registration and the
  * exchange of addresses and keys with every PE. */
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,6 +157,119 @@ static int want_delivery_complete(const struct fi_info *i)
     return strcmp(i->fabric_attr->prov_name, "shm") != 0;
 }
 
+/* Where each PE is: its host, its network namespace, and its IPv4 addresses (up to
+ * HOST_ADDRS, loopback left out), which decide the interface that reaches the PEs of
+ * other hosts (peer_reach). */
+enum { HOST_ADDRS = 8 };
+struct host_id {
+    char name[256];
+    uint64_t netns;
+    uint32_t n_addr;
+    struct in_addr addr[HOST_ADDRS];
+};
+static struct host_id *hosts; /* every PE's, while the provider is chosen */
+
+static void my_addresses(struct host_id *me)
+{
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) != 0)
+        return;
+    for (struct ifaddrs *i = ifs; i && me->n_addr < HOST_ADDRS; i = i->ifa_next)
+        if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
+            !(i->ifa_flags & IFF_LOOPBACK))
+            me->addr[me->n_addr++] = ((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
+    freeifaddrs(ifs);
+}
+
+/* Whether every PE of the job runs on this host and in this network namespace, so
+ * that loopback reaches them all (node maps that split one host included). Keeps
+ * every PE's whereabouts in hosts when they do not. */
+static int job_on_one_host(void)
+{
+    struct host_id mine, *all = calloc((size_t)shoal.n_pes, sizeof mine);
+    struct stat st;
+    if (!all)
+        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
+    memset(&mine, 0, sizeof mine);
+    gethostname(mine.name, sizeof mine.name - 1);
+    mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
+    my_addresses(&mine);
+    if (shoal.boot->allgather(&mine, all, sizeof mine))
+        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    int one = 1;
+    for (int pe = 0; pe < shoal.n_pes && one; pe++)
+        one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
+    if (one)
+        free(all);
+    else
+        hosts = all;
+    return one;
+}
+
+/* How many PEs of other hosts have an address in the subnet of the interface that
+ * entry i listens on: libfabric lists a host's interfaces in its own order (a
+ * container bridge or a management network may come first), and the job's traffic
+ * belongs on the one its peers share. -1 when unknown (not IPv4, no such interface). */
+static int peer_reach(const struct fi_info *i)
+{
+    if (!hosts || !i->src_addr || i->addr_format != FI_SOCKADDR_IN)
+        return -1;
+    struct in_addr a = ((const struct sockaddr_in *)i->src_addr)->sin_addr, mask = { 0 };
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) != 0)
+        return -1;
+    for (struct ifaddrs *f = ifs; f; f = f->ifa_next)
+        if (f->ifa_addr && f->ifa_netmask && f->ifa_addr->sa_family == AF_INET &&
+            ((const struct sockaddr_in *)f->ifa_addr)->sin_addr.s_addr == a.s_addr)
+            mask = ((const struct sockaddr_in *)f->ifa_netmask)->sin_addr;
+    freeifaddrs(ifs);
+    if (!mask.s_addr)
+        return -1;
+    const struct host_id *me = &hosts[shoal.my_pe];
+    int reach = 0;
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        const struct host_id *h = &hosts[pe];
+        if (strcmp(h->name, me->name) == 0 && h->netns == me->netns)
+            continue;
+        for (uint32_t k = 0; k < h->n_addr && k < HOST_ADDRS; k++)
+            if (((h->addr[k].s_addr ^ a.s_addr) & mask.s_addr) == 0) {
+                reach++;
+                break;
+            }
+    }
+    return reach;
+}
+
+static int names_match(const struct fi_info *i, const char *fab, const char *dom)
+{
+    return (!set(fab) || strcmp(i->fabric_attr->name, fab) == 0) &&
+            (!set(dom) || strcmp(i->domain_attr->name, dom) == 0);
+}
+
+/* Of first and the later entries of the same provider that would do as well, the
+ * one whose interface reaches the most PEs of other hosts (peer_reach); first when
+ * that is unknown or a tie. */
+static struct fi_info *widest_reach(struct fi_info *first, const char *fab, const char *dom)
+{
+    struct fi_info *best = first;
+    int most = peer_reach(first);
+    for (struct fi_info *i = first->next; i; i = i->next) {
+        if (strcmp(i->fabric_attr->prov_name, first->fabric_attr->prov_name) != 0 ||
+            !names_match(i, fab, dom) || refusal(i))
+            continue;
+        int r = peer_reach(i);
+        if (r > most)
+            best = i, most = r;
+    }
+    if (best != first)
+        SHOAL_LOG(OFI, INFO,
+                  "interface %s (fabric %s) reaches %d PE(s) of other hosts; %s, "
+                  "listed first, fewer",
+                  best->domain_attr->name, best->fabric_attr->name, most,
+                  first->domain_attr->name);
+    return best;
+}
+
 /* Keeps the first usable entry of list that matches SHMEM_OFI_FABRIC and
  * SHMEM_OFI_DOMAIN (layered providers such as ofi_rxm ignore the names in hints),
  * or ends the job naming the choices there are. */
@@ -161,12 +278,12 @@ static struct fi_info *match_names(struct fi_info *list)
     const char *fab = shoal.cfg.ofi_fabric, *dom = shoal.cfg.ofi_domain;
     struct fi_info *named = NULL;
     for (struct fi_info *i = list; i; i = i->next)
-        if ((!set(fab) || strcmp(i->fabric_attr->name, fab) == 0) &&
-            (!set(dom) || strcmp(i->domain_attr->name, dom) == 0)) {
+        if (names_match(i, fab, dom)) {
             if (!named)
                 named = i;
             if (refusal(i))
                 continue;
+            i = widest_reach(i, fab, dom);
             struct fi_info *one = fi_dupinfo(i);
             if (!one)
                 shoal_fatal("shmem_init", "out of memory starting libfabric");
@@ -187,28 +304,6 @@ static struct fi_info *match_names(struct fi_info *list)
                 set(fab) ? fab : "", set(fab) && set(dom) ? " and " : "",
                 set(dom) ? "SHMEM_OFI_DOMAIN=" : "", set(dom) ? dom : "",
                 set(fab) && set(dom) ? " together" : "", fabrics, domains);
-}
-
-/* Whether every PE of the job runs on this host and in this network namespace, so
- * that loopback reaches them all (node maps that split one host included). */
-static int job_on_one_host(void)
-{
-    struct host_id {
-        char name[256];
-        uint64_t netns;
-    } mine = { 0 }, *all = calloc((size_t)shoal.n_pes, sizeof mine);
-    struct stat st;
-    if (!all)
-        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
-    gethostname(mine.name, sizeof mine.name - 1);
-    mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
-    if (shoal.boot->allgather(&mine, all, sizeof mine))
-        shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
-    int one = 1;
-    for (int pe = 0; pe < shoal.n_pes && one; pe++)
-        one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
-    free(all);
-    return one;
 }
 
 static int ip_addressed(const struct fi_info *info)
@@ -361,6 +456,28 @@ static int quiet_read_wanted(const struct fi_info *info)
             (info->tx_attr->msg_order & (FI_ORDER_RAW | FI_ORDER_RMA_RAW));
 }
 
+/* Whether signal sets go as 8-byte writes: only where such a write lands whole, so
+ * that a reader sees the old value or the new one. cxi's NIC writes an aligned word
+ * in one piece (what Cray OpenSHMEMX relies on). tcp and sockets copy a write out of
+ * the byte stream as it arrives, in two pieces when it straddles two socket reads;
+ * shm lands a one-range write with process_vm_writev, whose kernel copy promises no
+ * width. Those keep the atomic unless the user says on. */
+static void signal_write_choice(const struct fi_info *info)
+{
+    const char *v = shoal.cfg.ofi_signal_write;
+    /* auto, on or off: the env table refuses other words */
+    int cxi = strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0;
+    if (set(v) && strcmp(v, "auto")) {
+        ofi.signal_write = !strcmp(v, "on");
+        ofi.signal_why = "SHMEM_OFI_SIGNAL_WRITE";
+    } else {
+        ofi.signal_write = cxi;
+        ofi.signal_why = cxi ? "the NIC lands an aligned 8-byte write whole"
+                             : "the provider may land an 8-byte write in pieces; "
+                               "SHMEM_OFI_SIGNAL_WRITE";
+    }
+}
+
 /* Reads what the provider granted into the transport's switches. */
 static void adopt_info(struct fi_info *info)
 {
@@ -385,8 +502,11 @@ static void adopt_info(struct fi_info *info)
      * variants order each class only among itself, so put -> AMO needs a wait. */
     ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
     ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
-    /* Triggered operations complete on the write counter only. */
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered && !ofi.quiet_read;
+    /* Triggered operations: the payload and its signal fire in order by themselves,
+     * from an endpoint of their own (ofi_trigger.c), which local registrations
+     * bound to the context's endpoint would not serve. */
+    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered &&
+            !(ofi.mr_local && (ofi.mr_mode & FI_MR_ENDPOINT));
     ofi.inject_size = info->tx_attr->inject_size;
     if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
         ofi.inject_size = shoal.cfg.ofi_inject_size;
@@ -413,6 +533,7 @@ static void adopt_info(struct fi_info *info)
     ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
             !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
     ofi.key_bytes = info->domain_attr->mr_key_size;
+    signal_write_choice(info);
     SHOAL_LOG(OFI, INFO,
               "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s%s",
@@ -483,7 +604,7 @@ static void ctx_endpoint_info(void)
 
 int ofi_net_init(void)
 {
-    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
+    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
         multi_endpoint_defaults();
@@ -494,6 +615,8 @@ int ofi_net_init(void)
     provider_default("FI_SOCKETS_PE_WAITTIME", "0", "sockets: no spinning progress thread");
     shoal_init_phase("opening the libfabric endpoint");
     adopt_info(select_provider());
+    free(hosts); /* only the choice of interface needed them */
+    hosts = NULL;
     check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
      * move only inside libfabric calls; a PE that computes would hold them up. */
@@ -507,6 +630,12 @@ int ofi_net_init(void)
     /* Outside sessions a bundle the PE leaves behind to compute is the progress
      * thread's to send (ofi_bundle.c): without one it would wait for the PE. */
     ofi.bundle_puts = ofi.bundle_size > 0 && ofi.progress_thread;
+    ofi.bundle_off_why = ofi.bundle_puts ? NULL
+            : !shoal.cfg.ofi_bundle_size ? "SHMEM_OFI_BUNDLE_SIZE=0"
+            : !ofi.rma_iov_limit         ? "the provider's rma_iov_limit is 0"
+            : !ofi.bundle_size           ? "SHMEM_OFI_BOUNCE_SIZE=0"
+                                         : "no progress thread would send a bundle "
+                                           "the PE leaves behind (SHMEM_OFI_PROGRESS_THREAD)";
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -562,4 +691,49 @@ void ofi_net_fini(void)
     free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);
+}
+
+/* SHMEM_INFO: what init chose for the whole job, and why a path is off. */
+void ofi_info(void)
+{
+    printf("libfabric (PE 0), provider %s:\n", ofi.info->fabric_attr->prov_name);
+    if (ofi.bundle_puts)
+        printf("  small puts outside sessions: bundled (up to %zu B a message, target "
+               "ranges at most %zu)\n",
+               ofi.bundle_size, ofi.rma_iov_limit);
+    else
+        printf("  small puts outside sessions: one message each (%s)\n", ofi.bundle_off_why);
+    printf("  quiet: %s\n",
+           ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
+                          : "waits for the write and read counters");
+    printf("  fence: %s\n",
+           ofi.writes_ordered ? "free (the provider orders writes and atomics, FI_ORDER_WAW)"
+                              : "waits, in the next put or AMO to a PE written before it");
+    printf("  non-fetching AMOs: %s\n",
+           !ofi.plain_amo_fetches ? "as such, counted on the write counter"
+                   : ofi.quiet_read
+                   ? "as fetching ones, result dropped (quiet's reads do not "
+                     "complete atomics)"
+                   : "as fetching ones, result dropped (the provider "
+                     "completes them before the target applies them)");
+    printf("  progress thread: %s\n",
+           ofi.progress_thread ? "on (SHMEM_OFI_PROGRESS_THREAD)"
+                               : "off (SHMEM_OFI_PROGRESS_THREAD; the provider progresses by "
+                                 "itself, or it was turned off)");
+    printf("  shmemx_signal_set, SHMEM_SIGNAL_SET: %s (%s)\n",
+           ofi.signal_write ? "an 8-byte write ordered after the payload"
+                            : "a network atomic",
+           ofi.signal_why);
+    printf("  single-transmit AMOs in sessions: %s\n",
+           ofi.unreliable_ok ? "on"
+                             : "off (the provider orders no atomic read after atomic writes, "
+                               "or registers memory per endpoint)");
+    printf("  triggered operations: %s\n",
+           ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
+                   : !(ofi.info->caps & FI_TRIGGER)
+                   ? "in the library (the provider has no FI_TRIGGER)"
+                   : !ofi.writes_ordered
+                   ? "in the library (the provider does not order writes with "
+                     "atomics, FI_ORDER_WAW)"
+                   : "in the library (local buffers are registered per endpoint)");
 }

@@ -5,6 +5,7 @@ static const struct shoal_transport_ops ofi_ops = {
     .name = "ofi",
     .init = ofi_net_init,
     .fini = ofi_net_fini,
+    .info = ofi_info,
     .ctx_create = ofi_ctx_create,
     .ctx_destroy = ofi_ctx_destroy,
     .put = ofi_put,

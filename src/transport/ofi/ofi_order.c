@@ -190,8 +190,11 @@ void ofi_wait_issued(struct ofi_ctx *c)
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
     c->direct_pending = 0; /* the waits below cover them */
+    ofi_flush_deferred(c);
+    if (SHOAL_UNLIKELY(c->nutouched))
+        ofi_unreliable_settle(c);
     if (SHOAL_UNLIKELY(c->trig_ops != NULL))
-        ofi_trigger_check(c);
+        ofi_trigger_quiet(c);
     ofi_wait_issued(c);
     /* Counters can run ahead of the CQ entries that copy gets out of slots. */
     struct shoal_backoff b = { 0 };
@@ -201,7 +204,6 @@ void ofi_quiet_locked(struct ofi_ctx *c)
         ofi_backoff(&b);
     }
     c->fence_owed = 0;
-    ofi_trigger_release(c);
     if (shoal.cfg.ofi_mr_cache <= 0)
         ofi_reg_release(c);
 }
@@ -218,8 +220,11 @@ void ofi_quiet(struct shoal_ctx *ctx)
 void ofi_fence(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
-    /* What a session holds back is issued before the fence. */
+    /* What a session holds back is issued before the fence, and single-transmit
+     * AMOs are applied before anything after it. */
     ofi_flush_deferred(c);
+    if (SHOAL_UNLIKELY(c->nutouched))
+        ofi_unreliable_settle(c);
     /* A put to this PE or one on its node is a store, which waits for no lazy
      * fence: AMOs the network carries there complete now. */
     if (c->amos_local) {

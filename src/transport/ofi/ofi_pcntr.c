@@ -37,14 +37,16 @@ void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
 
 int ofi_pcntr_bind(struct ofi_ctx *c)
 {
-    if (c != ofi.dflt || !(ofi.info->caps & FI_RMA_EVENT))
+    /* Providers may report FI_RMA_EVENT unasked (shm does): only SHOAL_PCNTR binds. */
+    if (c != ofi.dflt || !shoal.cfg.pcntr || !(ofi.info->caps & FI_RMA_EVENT))
         return 0;
     struct fi_cntr_attr attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     int rc = fi_cntr_open(ofi.domain, &attr, &ofi.target_cntr, NULL);
     if (rc)
         return rc;
     /* Peers target the default endpoint only. The counter counts messages, so puts
-     * outside sessions are not bundled: it would miss some. */
+     * outside sessions are not bundled: it would miss some (SHMEM_INFO says so). */
     ofi.bundle_puts = 0;
+    ofi.bundle_off_why = "SHOAL_PCNTR counts the operations that target each PE";
     return fi_ep_bind(c->ep, &ofi.target_cntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ);
 }

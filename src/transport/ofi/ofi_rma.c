@@ -45,7 +45,7 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
         struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
         OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, f | ofi.put_flags));
     }
-    ofi_put_posted(c, pe, flags == FI_INJECT);
+    ofi_put_posted(c, pe, !!(flags & FI_INJECT));
 }
 
 int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
@@ -84,6 +84,22 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
     post_write(c, src, len, desc, pe, raddr, key, direct, NULL);
     c->direct_pending = 1;
     return 1;
+}
+
+void ofi_put_word(struct ofi_ctx *c, int seg, uint64_t off, const void *src, int pe,
+                  uint64_t flags)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
+    ofi_before_write(c, pe);
+    if (ofi.inject_size >= 8) {
+        post_write(c, src, 8, NULL, pe, raddr, key, FI_INJECT | flags, NULL);
+        return;
+    }
+    struct ofi_slot *s = ofi_slot_get(c);
+    s->pe = pe;
+    s->write = 1;
+    memcpy(s->buf, src, 8);
+    post_write(c, s->buf, 8, c->slot_desc, pe, raddr, key, FI_COMPLETION | flags, &s->fctx);
 }
 
 void ofi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
@@ -127,7 +143,9 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
-    /* A get may read what a bundled put writes. */
+    /* A get may read what a bundled put or a held-back AMO writes. */
+    if (SHOAL_UNLIKELY(c->uheld))
+        ofi_unreliable_flush(c);
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
     if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {

@@ -9,9 +9,10 @@
  *   SHMEM_SESSION_UNRELIABLE | SHMEM_SESSION_OP_AMO  a program's non-fetching
  *       AMOs to other PEs go single-transmit: fi_inject_atomic on a second
  *       endpoint of the context that has no counters, so nothing tracks their
- *       delivery and quiet does not wait for them. The end of the session settles
- *       them: one atomic read per PE they went to, which the provider orders
- *       after them (FI_ORDER_ATOMIC_RAW), so when it returns each has been
+ *       delivery one by one, and successive ones to one word with one operation
+ *       fold into one message (ofi_amo.c). Quiet, fence and the end of the session
+ *       settle them: one atomic read per PE they went to, which the provider
+ *       orders after them (FI_ORDER_ATOMIC_RAW), so when it returns each has been
  *       applied or lost. Where the provider does not promise that order
  *       (libfabric's shm), the option is ignored and AMOs stay reliable. */
 #include <shmemx.h>
@@ -49,7 +50,7 @@ fail:
 
 /* One atomic read per PE that got single-transmit AMOs, in batches of half the
  * bounce slots; each completes after every AMO this endpoint sent there. */
-static void settle(struct ofi_ctx *c)
+void ofi_unreliable_settle(struct ofi_ctx *c)
 {
     enum { BATCH = OFI_BOUNCE_SLOTS / 2 };
     volatile int done[BATCH];
@@ -105,7 +106,7 @@ void ofi_session_end(struct ofi_ctx *c)
     if (c->more_pending)
         ofi_flush_more(c);
     if (c->nutouched)
-        settle(c);
+        ofi_unreliable_settle(c);
 }
 
 void ofi_session_stop(struct shoal_ctx *ctx)

@@ -11,7 +11,9 @@
  * collectives' channels (transport/route.c) are built on this call, so on
  * tcp;ofi_rxm each of their small messages is one trip.
  * Inside a session with SHMEM_SESSION_OP_PWS the signal is held back instead, and
- * the held-back signals follow their payloads behind one fence (ofi_bundle.c). */
+ * the held-back signals follow their payloads behind one fence (ofi_bundle.c).
+ * Where ofi.signal_write is on, a SHMEM_SIGNAL_SET goes as an 8-byte write instead of
+ * the atomic when it has no payload or the provider orders writes (FI_ORDER_WAW). */
 #include "transport/ofi/ofi.h"
 
 /* The payload as a native atomic write of len bytes; its source is free at once.
@@ -69,8 +71,11 @@ void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *sr
         return;
     }
     int direct = 0, native = ofi.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64];
+    /* A write only where writes land in order: shm's FI_FENCE does not hold its
+     * one-range writes (a CMA copy by the caller) behind a payload still in flight. */
+    sig.signal = ofi_signal_as_write(sig_op, pe) && (!len || ofi.writes_ordered);
     /* No payload: nothing to order the signal after. */
-    if (len && !(native && put_as_atomic(c, seg, off, src, len, pe))) {
+    if (len && !(native && !sig.signal && put_as_atomic(c, seg, off, src, len, pe))) {
         direct = ofi_put_locked(c, seg, off, src, len, pe);
         if (!ofi.writes_ordered) {
             /* The compare-and-swap fallback cannot carry the fence. */

@@ -1,0 +1,137 @@
+/* The MPI bootstrap's calls (bootstrap/boot_mpi.c loads this module for them): the
+ * job is MPI_COMM_WORLD, its barrier and allgather are MPI's on a duplicate of it,
+ * and MPI_Abort ends it. MPI is started here at the program's thread level unless
+ * the application started it; whoever started it finalizes it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootstrap/bootstrap.h"
+#include "transport/mpi/mpi_tr.h"
+
+static MPI_Comm boot_comm = MPI_COMM_NULL;
+static int boot_own_mpi, boot_rank = -1;
+
+static int mb_init(struct shoal_boot_info *info)
+{
+    int up = 0, down = 0, want = mpi_level(info->thread_level), have = MPI_THREAD_SINGLE;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (down) {
+        fprintf(stderr,
+                "shoal: shmem_init: the application has already called MPI_Finalize, so "
+                "the MPI bootstrap cannot start; call shmem_init before it\n");
+        return -1;
+    }
+    if (!up) {
+        mpi_env_defaults();
+        if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
+            fprintf(stderr,
+                    "shoal: shmem_init: MPI_Init_thread failed; start the program "
+                    "with the launcher of the MPI Shoal's module uses\n");
+            return -1;
+        }
+        boot_own_mpi = 1;
+    } else {
+        MPI_Query_thread(&have);
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &boot_rank);
+    if (have < want) {
+        fprintf(stderr,
+                "shoal: PE %d: shmem_init: the SHMEM thread level needs %s, but MPI "
+                "provides %s; %s\n",
+                boot_rank, mpi_level_name(want), mpi_level_name(have),
+                boot_own_mpi ? "use an MPI built with thread support, or request a lower "
+                               "level in shmem_init_thread"
+                             : "initialise MPI with MPI_Init_thread at that level");
+        return -1;
+    }
+    int size;
+    MPI_Comm_dup(MPI_COMM_WORLD, &boot_comm);
+    MPI_Comm_size(boot_comm, &size);
+    info->rank = boot_rank;
+    info->size = size;
+    return 0;
+}
+
+static int mb_barrier(void)
+{
+    return MPI_Barrier(boot_comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+static int mb_allgather(const void *in, void *out, size_t len)
+{
+    if (len > (size_t)INT32_MAX) {
+        fprintf(stderr,
+                "shoal: PE %d: a setup exchange of %zu bytes is more than MPI "
+                "takes in one call; report this as a bug\n",
+                boot_rank, len);
+        return -1;
+    }
+    /* In place: in may overlap out, which MPI forbids between send and receive. */
+    memmove((char *)out + (size_t)boot_rank * len, in, len);
+    int rc = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, (int)len, MPI_BYTE,
+                           boot_comm);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+static void mb_finalize(void)
+{
+    int down = 0;
+    MPI_Finalized(&down);
+    if (down)
+        return;
+    if (boot_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&boot_comm);
+    if (boot_own_mpi)
+        MPI_Finalize();
+    boot_own_mpi = 0;
+}
+
+/* MPI cannot tell, without a collective, that a peer has left. */
+static void mb_publish_last_sync(uint64_t syncs)
+{
+    (void)syncs;
+}
+
+static int mb_first_left(uint64_t *syncs)
+{
+    (void)syncs;
+    return -1;
+}
+
+static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
+{
+    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
+    fflush(NULL);
+    if (msg && *msg)
+        fprintf(stderr, "%s\n", msg);
+    else
+        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
+                boot_rank, status);
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    _exit(status);
+}
+
+static const struct shoal_boot_ops mpi_boot_ops = {
+    .name = "mpi",
+    .init = mb_init,
+    .barrier = mb_barrier,
+    .allgather = mb_allgather,
+    .finalize = mb_finalize,
+    .publish_last_sync = mb_publish_last_sync,
+    .first_left = mb_first_left,
+    .abort = mb_abort,
+};
+
+__attribute__((visibility("default"))) const struct shoal_boot_ops *shoal_module_boot(void);
+
+const struct shoal_boot_ops *shoal_module_boot(void)
+{
+    return &mpi_boot_ops;
+}
