@@ -52,15 +52,11 @@ static int init_heap(struct shoal_seg *heap)
     return 0;
 }
 
-/* SHOAL_TRANSPORT: checked before anything is set up, since mpi needs an MPI job. */
+/* SHOAL_TRANSPORT (one of the table's words): checked before anything is set up,
+ * since mpi needs an MPI job. */
 static void check_transport(void)
 {
     const char *t = shoal.cfg.transport;
-    if (strcmp(t, "ofi") && strcmp(t, "mpi") && strcmp(t, "mpi-all"))
-        shoal_fatal("shmem_init",
-                    "SHOAL_TRANSPORT=\"%s\" is not a transport; use ofi, mpi "
-                    "or mpi-all",
-                    t);
     /* Under PMI the MPI library must be the launcher's only client (select.c). */
     if (strncmp(t, "mpi", 3) == 0 && strcmp(shoal.boot->name, "pmix") != 0 &&
         strcmp(shoal.boot->name, "mpi") != 0)
@@ -94,13 +90,6 @@ static int init_first(const char *fn, int requested)
     if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
         shoal_log_parse(shoal.cfg.log, err, sizeof err)) {
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
-        return -1;
-    }
-    if (shoal.cfg.spin_count < -1 || shoal.cfg.yield_sleep_us < 0) {
-        fprintf(stderr,
-                "shoal: shmem_init: SHOAL_SPIN_COUNT must be -1 (automatic) or more and "
-                "SHOAL_YIELD_SLEEP_US not negative (now %ld and %ld)\n",
-                shoal.cfg.spin_count, shoal.cfg.yield_sleep_us);
         return -1;
     }
     shoal.boot = shoal_boot_select();

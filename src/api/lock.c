@@ -80,6 +80,28 @@ static void held_remove(const char *fn, long *lock)
                     (void *)lock);
 }
 
+static int held_has(long *lock)
+{
+    for (int i = 0; i < HELD_MAX; i++)
+        if (__atomic_load_n(&held[i], __ATOMIC_RELAXED) == lock)
+            return 1;
+    return 0;
+}
+
+/* A PE number read from the lock's state: anything but 1..npes means the long was
+ * not 0 before first use (or was written by other code), and the queue it encodes
+ * cannot be followed. */
+static int queued_pe(const char *fn, long *lock, uint32_t v)
+{
+    if (SHOAL_UNLIKELY(v == 0 || v > (uint32_t)shoal.n_pes))
+        shoal_fatal(fn,
+                    "the lock at %p does not hold a lock's state (its queue names %#x, not "
+                    "a PE); a lock must be 0 before its first use (a global, or memory from "
+                    "shmem_calloc) and changed only by the lock routines",
+                    (void *)lock, v);
+    return (int)v - 1;
+}
+
 static void wait_for(lock_half *node, uint32_t bits)
 {
     struct shoal_backoff b = { 0 };
@@ -90,10 +112,16 @@ static void wait_for(lock_half *node, uint32_t bits)
 void shmem_set_lock(long *lock)
 {
     lock_half *node = own_half(__func__, lock, 1);
+    /* The lock is not recursive: this PE would wait for itself for ever. */
+    if (SHOAL_UNLIKELY(held_has(lock)))
+        shoal_fatal(__func__,
+                    "this PE already holds the lock at %p; shmem_set_lock waits until the "
+                    "lock is free, so it would wait for ever: call shmem_clear_lock first",
+                    (void *)lock);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
     uint32_t prev = lock_amo(__func__, lock, 0, 0, SHOAL_AMO_WRITE, me, 0);
     if (prev != 0) {
-        lock_amo(__func__, lock, (int)prev - 1, 1, SHOAL_AMO_OR, me, 0);
+        lock_amo(__func__, lock, queued_pe(__func__, lock, prev), 1, SHOAL_AMO_OR, me, 0);
         wait_for(node, LOCK_GRANTED);
     }
     held_add(lock);
@@ -133,7 +161,8 @@ void shmem_clear_lock(long *lock)
         wait_for(node, LOCK_NEXT);
         next = __atomic_load_n(node, __ATOMIC_ACQUIRE) & LOCK_NEXT;
     }
+    int succ = queued_pe(__func__, lock, next);
     __atomic_store_n(node, 0, __ATOMIC_RELAXED);
-    lock_amo(__func__, lock, (int)next - 1, 1, SHOAL_AMO_OR, LOCK_GRANTED, 0);
+    lock_amo(__func__, lock, succ, 1, SHOAL_AMO_OR, LOCK_GRANTED, 0);
 }
 SHOAL_PROFILED(shmem_clear_lock)

@@ -11,19 +11,20 @@
 #include "mem/alloc.h"
 #include "mem/segment.h"
 
-/* SHMEM_DEBUG: every PE must pass the same arguments (coll/coll.c compares them over
- * the world team). Without SHMEM_DEBUG one predictable branch. A call that does nothing
- * (size 0, shmem_free(NULL)) does not communicate, with or without SHMEM_DEBUG, so a
- * PE that passes 0 where the others pass a size is not caught: they wait for it. */
+/* SHMEM_DEBUG: every PE must make the same call with the same arguments (coll/coll.c
+ * compares them over the world team). Without SHMEM_DEBUG one predictable branch. A
+ * call that does nothing (size 0, shmem_free(NULL)) compares too: a PE that passes 0
+ * where the others pass a size is named, not waited for. Without SHMEM_DEBUG such a
+ * call does not communicate. */
 static void agree(const char *fn, const struct coll_arg *args, int nargs)
 {
     struct coll c;
     if (coll_team_begin(fn, SHMEM_TEAM_WORLD, &c) == 0 && c.n > 1)
         coll_debug_agree(fn, &c, args, nargs);
 }
-#define AGREE(fn, acts, ...)                                                                 \
+#define AGREE(fn, ...)                                                                       \
     do {                                                                                     \
-        if (SHOAL_UNLIKELY(shoal.cfg.debug) && (acts)) {                                     \
+        if (SHOAL_UNLIKELY(shoal.cfg.debug)) {                                               \
             const struct coll_arg agree_[] = { __VA_ARGS__ };                                \
             agree(fn, agree_, (int)(sizeof agree_ / sizeof *agree_));                        \
         }                                                                                    \
@@ -162,7 +163,7 @@ static void *heap_alloc(const char *routine, const struct heap *h, size_t size, 
 
 static void *alloc_in(const char *routine, const struct heap *h, size_t size)
 {
-    AGREE(routine, size, COLL_ARG_SIZE("size", size));
+    AGREE(routine, COLL_ARG_SIZE("size", size));
     return heap_alloc(routine, h, size, 16, 0);
 }
 
@@ -179,7 +180,7 @@ void *shmem_malloc_with_hints(size_t size, long hints)
      * deterministic allocator needs no barrier to agree, so SHMEMX_MALLOC_NO_BARRIER
      * can drop it and leave ordering to the caller. */
     struct heap h = heap_of_seg(SHOAL_SEG_HEAP);
-    AGREE("shmem_malloc_with_hints", size, COLL_ARG_SIZE("size", size));
+    AGREE("shmem_malloc_with_hints", COLL_ARG_SIZE("size", size));
     return heap_alloc_sync("shmem_malloc_with_hints", &h, size, 16, 0,
                            !(hints & SHMEMX_MALLOC_NO_BARRIER));
 }
@@ -187,7 +188,7 @@ SHOAL_PROFILED(shmem_malloc_with_hints)
 
 static void *calloc_in(const char *routine, const struct heap *h, size_t count, size_t size)
 {
-    AGREE(routine, count && size, COLL_ARG_SIZE("count", count), COLL_ARG_SIZE("size", size));
+    AGREE(routine, COLL_ARG_SIZE("count", count), COLL_ARG_SIZE("size", size));
     if (count && size > SIZE_MAX / count) {
         shoal_require_init(routine);
         return heap_exhausted(routine, h, SIZE_MAX);
@@ -205,7 +206,7 @@ SHOAL_PROFILED(shmem_calloc)
 static void *align_in(const char *routine, const struct heap *h, size_t alignment,
                       size_t size)
 {
-    AGREE(routine, size, COLL_ARG_SIZE("alignment", alignment), COLL_ARG_SIZE("size", size));
+    AGREE(routine, COLL_ARG_SIZE("alignment", alignment), COLL_ARG_SIZE("size", size));
     if (alignment == 0 || (alignment & (alignment - 1))) {
         shoal_require_init(routine);
         shoal_warn(routine, "alignment %zu is not a power of two; returning NULL", alignment);
@@ -253,7 +254,7 @@ static struct heap block_of(const char *routine, const void *ptr, size_t *off)
 static void free_in(const char *routine, const void *ptr, const struct heap *want)
 {
     shoal_require_init(routine);
-    AGREE(routine, ptr, PTR_ARG(ptr));
+    AGREE(routine, PTR_ARG(ptr));
     if (!ptr)
         return;
     size_t off;
@@ -275,7 +276,7 @@ SHOAL_PROFILED(shmem_free)
  * heap ptr is in; the default one for NULL). */
 static void *realloc_in(const char *routine, const struct heap *want, void *ptr, size_t size)
 {
-    AGREE(routine, ptr || size, PTR_ARG(ptr), COLL_ARG_SIZE("size", size));
+    AGREE(routine, PTR_ARG(ptr), COLL_ARG_SIZE("size", size));
     struct heap dflt = heap_of_seg(SHOAL_SEG_HEAP);
     if (!ptr)
         return heap_alloc(routine, want ? want : &dflt, size, 16, 0);

@@ -139,6 +139,16 @@ static inline void shoal_iget(const char *fn, shmem_ctx_t ctx, void *dest, const
     shoal_strided(fn, ctx, dest, source, dst, sst, bsize, nblocks, esize, pe, 0);
 }
 
+/* The signal word is updated atomically, so it must be aligned as an AMO's target. */
+static inline void shoal_check_sig_addr(const char *fn, const uint64_t *sig_addr)
+{
+    if (SHOAL_UNLIKELY((uintptr_t)sig_addr & (sizeof *sig_addr - 1)))
+        shoal_fatal(fn,
+                    "signal address %p is not aligned to 8 bytes; a signal is a uint64_t "
+                    "updated atomically: use a uint64_t variable or array element",
+                    (const void *)sig_addr);
+}
+
 static inline enum shoal_amo_op shoal_sig_op(const char *fn, int sig_op)
 {
     if (sig_op == SHMEM_SIGNAL_SET)
@@ -153,6 +163,7 @@ static inline void shoal_signal_update(const char *fn, shmem_ctx_t ctx, uint64_t
                                        uint64_t signal, int sig_op, int pe)
 {
     enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
+    shoal_check_sig_addr(fn, sig_addr);
     struct shoal_rref r;
     shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &r);
     shoal_tp_amo(ctx, &r, op, SHOAL_AMO_UINT64, signal, 0, NULL, SHOAL_AMO_SIGNAL,
@@ -164,6 +175,7 @@ static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *d
                                         uint64_t signal, int sig_op, int pe, int nbi)
 {
     enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
+    shoal_check_sig_addr(fn, sig_addr);
     struct shoal_rref d, s;
     shoal_remote(fn, ctx, dest, len ? len : 1, pe, &d);
     shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);

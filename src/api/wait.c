@@ -20,6 +20,16 @@ static void check_ivar(const char *fn, const void *ivar)
                     ivar);
 }
 
+/* The array of the multi-element forms lies inside one symmetric segment: a count
+ * past its end would read other mappings, or fault. */
+static void check_ivars(const char *fn, const void *ivars, size_t n, size_t size)
+{
+    size_t len;
+    if (__builtin_mul_overflow(n, size, &len))
+        len = SIZE_MAX;
+    shoal_check_range(fn, ivars, len);
+}
+
 /* An ivar in the device heap is read by a device copy, any other by an acquire load. */
 #define SHOAL_CMP_FN(T, N)                                                                   \
     static inline T load_##N(T *ivar)                                                        \
@@ -147,6 +157,7 @@ static size_t *any_next_of(const void *ivars)
     void shmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,         \
                                          int cmp, VT vals)                                   \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         struct shoal_backoff b = { 0 };                                                      \
         while (!test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals))               \
             shoal_backoff(&b);                                                               \
@@ -154,6 +165,7 @@ static size_t *any_next_of(const void *ivars)
     size_t shmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,       \
                                            int cmp, VT vals)                                 \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         if (all_masked_##N##SFX(nelems, status))                                             \
             return SIZE_MAX;                                                                 \
         struct shoal_backoff b = { 0 };                                                      \
@@ -166,6 +178,7 @@ static size_t *any_next_of(const void *ivars)
     size_t shmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,        \
                                             const int *status, int cmp, VT vals)             \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         if (all_masked_##N##SFX(nelems, status))                                             \
             return 0;                                                                        \
         struct shoal_backoff b = { 0 };                                                      \
@@ -178,16 +191,19 @@ static size_t *any_next_of(const void *ivars)
     int shmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp,       \
                                   VT vals)                                                   \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         return test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                \
     }                                                                                        \
     size_t shmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status, int cmp,    \
                                      VT vals)                                                \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         return test_any_##N##SFX(__func__, ivars, nelems, status, cmp, vals);                \
     }                                                                                        \
     size_t shmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,              \
                                       const int *status, int cmp, VT vals)                   \
     {                                                                                        \
+        check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         return test_some_##N##SFX(__func__, ivars, nelems, indices, status, cmp, vals);      \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_wait_until_all##SFX)                                          \

@@ -108,14 +108,8 @@ static const struct shoal_boot_ops *named(const struct shoal_config *cfg, const 
         need = "a PMI launcher such as mpiexec.hydra or srun --mpi=pmi2 (PMI_FD is not set)";
     } else if (!strcmp(b, "mpi")) {
         return mpi_or_why();
-    } else if (!strcmp(b, "single")) {
-        return &shoal_boot_single;
     } else {
-        fprintf(stderr,
-                "shoal: SHOAL_BOOTSTRAP=\"%s\" is not a bootstrap; use auto, oshrun, pmix, "
-                "pmi1, pmi2, mpi or single\n",
-                b);
-        return NULL;
+        return &shoal_boot_single; /* "single": the env table accepts no other word */
     }
     fprintf(stderr,
             "shoal: SHOAL_BOOTSTRAP=%s needs the program started by %s; start it so, or "

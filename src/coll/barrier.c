@@ -75,9 +75,20 @@ void shoal_barrier_world(void)
     shoal_team_barrier(&shoal_team_world);
 }
 
+/* SHMEM_DEBUG: the PEs compare their calls first (coll_debug_agree), so that a PE
+ * in another collective routine is named rather than waited for. */
+static void agree_call(const char *fn)
+{
+    struct coll c;
+    if (SHOAL_UNLIKELY(shoal.cfg.debug) && coll_team_begin(fn, SHMEM_TEAM_WORLD, &c) == 0 &&
+        c.n > 1)
+        coll_debug_agree(fn, &c, NULL, 0);
+}
+
 void shmem_barrier_all(void)
 {
     shoal_require_init(__func__);
+    agree_call(__func__);
     shoal_barrier_world(); /* completes the default context's operations */
 }
 SHOAL_PROFILED(shmem_barrier_all)
@@ -85,6 +96,7 @@ SHOAL_PROFILED(shmem_barrier_all)
 void shmem_sync_all(void)
 {
     shoal_require_init(__func__);
+    agree_call(__func__);
     shoal_barrier_world();
 }
 SHOAL_PROFILED(shmem_sync_all)

@@ -281,21 +281,52 @@ static void agree_value(char *buf, size_t len, const struct coll_arg *a, uint64_
         snprintf(buf, len, "%llu", (unsigned long long)key);
 }
 
+/* The routine's name as a number (FNV-1a), so that members can compare calls. */
+static uint64_t routine_key(const char *fn)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *fn; fn++)
+        h = (h ^ (unsigned char)*fn) * 1099511628211ull;
+    return h;
+}
+
+/* The members' calls, compared first: members in different collective routines
+ * (one in shmem_malloc, another in shmem_barrier_all) would otherwise each wait in
+ * its own for ever. */
+static void agree_routine(const char *fn, const struct coll *c, const struct agree *res)
+{
+    uint64_t me = routine_key(fn);
+    if (res->min == res->max)
+        return;
+    int other = (int)(res->min == me ? res->max_pe : res->min_pe);
+    int world = c->team == SHMEM_TEAM_WORLD;
+    shoal_fatal(fn,
+                "PE %d made another collective call than this one at this point, over the "
+                "%s; every %s must make the same collective calls (barriers, shmem_malloc/"
+                "shmem_free, collectives; a shmem_malloc of 0 bytes or shmem_free(NULL) "
+                "too) in the same order",
+                other, world ? "world team" : "team", world ? "PE" : "member");
+}
+
 void coll_debug_agree(const char *fn, const struct coll *c, const struct coll_arg *args,
                       int nargs)
 {
     struct agree *res = (struct agree *)&c->team->res->sync[AGREE_WORD];
-    for (int base = 0; base < nargs; base += AGREE_PER_ROUND) {
+    /* Entry 0 of the first round is the routine itself. */
+    const struct coll_arg routine = { "the routine", routine_key(fn), 0 };
+    for (int base = -1; base < nargs; base += AGREE_PER_ROUND) {
         int k = nargs - base < AGREE_PER_ROUND ? nargs - base : AGREE_PER_ROUND;
         struct agree mine[AGREE_PER_ROUND];
         for (int i = 0; i < k; i++) {
-            const struct coll_arg *a = &args[base + i];
+            const struct coll_arg *a = base + i < 0 ? &routine : &args[base + i];
             uint64_t key = a->is_signed ? a->v ^ (1ull << 63) : a->v;
             mine[i] =
                     (struct agree){ key, key, (uint32_t)shoal.my_pe, (uint32_t)shoal.my_pe };
         }
         coll_allreduce_small(c, res, mine, (size_t)k, sizeof *mine, agree_op);
-        for (int i = 0; i < k; i++) {
+        if (base < 0)
+            agree_routine(fn, c, &res[0]);
+        for (int i = base < 0; i < k; i++) {
             if (res[i].min == res[i].max)
                 continue;
             const struct coll_arg *a = &args[base + i];

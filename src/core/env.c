@@ -13,8 +13,17 @@
 #define SHOAL_ENV_ROW_USER(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_USER, __VA_ARGS__)
 #define SHOAL_ENV_ROW_LAUNCHER(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_LAUNCHER, __VA_ARGS__)
 #define SHOAL_ENV_ROW_FOREIGN(...) SHOAL_ENV_ROW_(SHOAL_ENV_CLASS_FOREIGN, __VA_ARGS__)
-#define SHOAL_ENV_ROW_(cls_, name, alias, kind, def, field, help)                            \
-    { #name, alias, SHOAL_ENV_##kind, cls_, def, offsetof(struct shoal_config, field), help },
+#define SHOAL_ENV_ROW_(cls_, name, alias, kind, def, accept, field, help)                    \
+    {                                                                                        \
+        #name,                                                                               \
+        alias,                                                                               \
+        SHOAL_ENV_##kind,                                                                    \
+        cls_,                                                                                \
+        def,                                                                                 \
+        accept,                                                                              \
+        offsetof(struct shoal_config, field),                                                \
+        help                                                                                 \
+    },
 
 const struct shoal_env_var shoal_env_vars[] = {
     SHOAL_ENV_USER(SHOAL_ENV_ROW_USER) SHOAL_ENV_LAUNCHER(SHOAL_ENV_ROW_LAUNCHER)
@@ -133,38 +142,120 @@ static const char *env_lookup(const struct shoal_env_var *v)
     return s;
 }
 
-const char *shoal_env_value(const char *name)
+static const struct shoal_env_var *env_find(const char *name)
 {
     for (size_t i = 0; i < shoal_env_nvars; i++)
-        if (!strcmp(shoal_env_vars[i].name, name)) {
-            const char *s = env_lookup(&shoal_env_vars[i]);
-            return s ? s : shoal_env_vars[i].def;
-        }
+        if (!strcmp(shoal_env_vars[i].name, name))
+            return &shoal_env_vars[i];
     abort(); /* a variable missing from env_table.h is a build bug */
+}
+
+const char *shoal_env_value(const char *name)
+{
+    const struct shoal_env_var *v = env_find(name);
+    const char *s = env_lookup(v);
+    return s ? s : v->def;
+}
+
+/* Is word one of the '|'-separated words of list? */
+static int one_of(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    for (const char *p = list;; p++) {
+        const char *bar = p + strcspn(p, "|");
+        if ((size_t)(bar - p) == n && !strncmp(p, word, n))
+            return 1;
+        if (!*bar)
+            return 0;
+        p = bar;
+    }
+}
+
+/* Does the stored value at dst lie within v->accept? */
+static int accepted(const struct shoal_env_var *v, const void *dst)
+{
+    if (!v->accept)
+        return 1;
+    if (v->kind == SHOAL_ENV_STR) {
+        const char *s = *(const char *const *)dst;
+        return (!*s && !*v->def) || one_of(s, v->accept);
+    }
+    /* INT: "LO..HI", either end optional */
+    long x = *(const long *)dst, lo = LONG_MIN, hi = LONG_MAX;
+    const char *dots = strstr(v->accept, "..");
+    if (dots != v->accept)
+        lo = strtol(v->accept, NULL, 10);
+    if (dots[2])
+        hi = strtol(dots + 2, NULL, 10);
+    return x >= lo && x <= hi;
 }
 
 static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg)
 {
     void *dst = (char *)cfg + v->offset;
+    int rc = -1;
     switch (v->kind) {
     case SHOAL_ENV_BOOL: *(int *)dst = shoal_parse_bool(s); return 0;
     case SHOAL_ENV_SIZE: return shoal_parse_size(s, (size_t *)dst);
-    case SHOAL_ENV_INT: return shoal_parse_int(s, (long *)dst);
-    case SHOAL_ENV_STR: *(const char **)dst = s; return 0;
+    case SHOAL_ENV_INT: rc = shoal_parse_int(s, (long *)dst); break;
+    case SHOAL_ENV_STR:
+        *(const char **)dst = *s || !v->accept ? s : v->def;
+        rc = 0;
+        break;
     }
-    return -1;
+    return rc ? rc : accepted(v, dst) ? 0 : -1;
 }
 
-static const char *kind_syntax(enum shoal_env_kind k)
+/* What v accepts, in words, into buf. */
+static const char *syntax(const struct shoal_env_var *v, char *buf, size_t len)
 {
-    switch (k) {
+    switch (v->kind) {
     case SHOAL_ENV_BOOL: return "any value turns it on; 0, no, false or off turn it off";
     case SHOAL_ENV_SIZE:
         return "a number of bytes with an optional K, M, G or T suffix, e.g. 512M or 1.5G";
-    case SHOAL_ENV_INT: return "a decimal integer";
-    case SHOAL_ENV_STR: return "any text";
+    case SHOAL_ENV_INT:
+        if (!v->accept)
+            return "a decimal integer";
+        const char *dots = strstr(v->accept, "..");
+        if (dots == v->accept)
+            snprintf(buf, len, "a decimal integer of at most %s", dots + 2);
+        else if (!dots[2])
+            snprintf(buf, len, "a decimal integer of at least %.*s", (int)(dots - v->accept),
+                     v->accept);
+        else
+            snprintf(buf, len, "a decimal integer from %.*s to %s", (int)(dots - v->accept),
+                     v->accept, dots + 2);
+        return buf;
+    case SHOAL_ENV_STR:
+        if (!v->accept)
+            return "any text";
+        snprintf(buf, len, "one of ");
+        for (const char *p = v->accept; *p; p++) {
+            size_t n = strlen(buf);
+            if (n + 3 < len)
+                snprintf(buf + n, len - n, *p == '|' ? ", " : "%c", *p);
+        }
+        return buf;
     }
     return "";
+}
+
+static void bad_value(const struct shoal_env_var *v, const char *s, char *err, size_t errlen)
+{
+    char what[160];
+    snprintf(err, errlen, "%s=\"%s\" is not valid: expected %s",
+             getenv(v->name) ? v->name : v->alias, s, syntax(v, what, sizeof what));
+}
+
+int shoal_env_check(const char *name, char *err, size_t errlen)
+{
+    const struct shoal_env_var *v = env_find(name);
+    const char *s = env_lookup(v);
+    struct shoal_config scratch;
+    if (!s || !env_store(v, s, &scratch))
+        return 0;
+    bad_value(v, s, err, errlen);
+    return -1;
 }
 
 int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen)
@@ -177,12 +268,10 @@ int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen)
         if (!s)
             continue;
         if (env_store(v, s, cfg)) {
-            if (v->cls == SHOAL_ENV_CLASS_FOREIGN) {
-                env_store(v, v->def, cfg);
+            env_store(v, v->def, cfg);
+            if (v->cls == SHOAL_ENV_CLASS_FOREIGN)
                 continue;
-            }
-            snprintf(err, errlen, "%s=\"%s\" is not valid: expected %s",
-                     getenv(v->name) ? v->name : v->alias, s, kind_syntax(v->kind));
+            bad_value(v, s, err, errlen);
             return -1;
         }
     }

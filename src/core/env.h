@@ -12,7 +12,8 @@
 #define SHOAL_ENV_CTYPE_STR const char *
 
 struct shoal_config {
-#define SHOAL_ENV_FIELD(name, alias, kind, def, field, help) SHOAL_ENV_CTYPE_##kind field;
+#define SHOAL_ENV_FIELD(name, alias, kind, def, accept, field, help)                         \
+    SHOAL_ENV_CTYPE_##kind field;
     SHOAL_ENV_TABLE(SHOAL_ENV_FIELD)
 #undef SHOAL_ENV_FIELD
 };
@@ -30,6 +31,7 @@ struct shoal_env_var {
     enum shoal_env_kind kind;
     enum shoal_env_class cls;
     const char *def;
+    const char *accept; /* see env_table.h; NULL: what kind allows */
     size_t offset;
     const char *help;
 };
@@ -45,6 +47,10 @@ int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen);
  * for programs that need one variable without loading them all (oshrun).
  * Aborts on a name the table lacks, so no variable is read outside it. */
 const char *shoal_env_value(const char *name);
+
+/* Checks one variable's value as shoal_env_load does: 0, or -1 with the message
+ * (variable, value, what it accepts) in err. */
+int shoal_env_check(const char *name, char *err, size_t errlen);
 
 /* Names read by the project's other programs (SHOAL_ENV_OTHER). */
 struct shoal_env_other {

@@ -33,9 +33,9 @@
     X(misaligned, "1 2 4", "", "nonzero", "shmem_int_atomic_fetch_add: .*not aligned")       \
     X(misaligned_global, "1 2 4", "", "nonzero", "shmem_long_atomic_set: .*not aligned")     \
     X(bad_size, "1 2 4", "SHMEM_SYMMETRIC_SIZE=abc", "nonzero",                              \
-      "shmem_init: .*SHMEM_SYMMETRIC_SIZE")                                                  \
+      "(shmem_init|oshrun): .*SHMEM_SYMMETRIC_SIZE")                                         \
     X(bad_size_suffix, "1 2 4", "SHMEM_SYMMETRIC_SIZE=12Q", "nonzero",                       \
-      "shmem_init: .*SHMEM_SYMMETRIC_SIZE")                                                  \
+      "(shmem_init|oshrun): .*SHMEM_SYMMETRIC_SIZE")                                         \
     X(bad_cmp, "1 2 4", "", "nonzero", "shmem_int_wait_until: cmp 42 is not one of")         \
     X(ctx_invalid, "1 2 4", "", "nonzero", "shmem_ctx_int_atomic_inc: .*SHMEM_CTX_INVALID")  \
     X(pcntr_null, "1 2 4", "", "nonzero",                                                    \
@@ -71,6 +71,10 @@
     /* arguments of collective routines that differ between PEs (SHMEM_DEBUG) */             \
     X(malloc_mismatch, "2 4", DBG, "nonzero",                                                \
       MISMATCH("shmem_malloc", "size " DIFFERS "16 on PE 0, (32|64)" ON_LAST))               \
+    X(malloc_zero_mismatch, "2 4", DBG, "nonzero",                                           \
+      MISMATCH("shmem_malloc", "size " DIFFERS "64 on PE 0, 0" ON_LAST))                     \
+    X(free_null_alone, "2 4", DBG, "nonzero",                                                \
+      "shmem_(free|barrier_all): PE [0-9]+ made another collective call than this one")      \
     X(calloc_mismatch, "2 4", DBG, "nonzero",                                                \
       MISMATCH("shmem_calloc", "count " DIFFERS "4 on PE 0, 3" ON_LAST))                     \
     X(align_mismatch, "2 4", DBG, "nonzero",                                                 \
@@ -168,6 +172,21 @@
       "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE")                    \
     X(clear_other, "1 2 4", "", "nonzero",                                                   \
       "shmem_clear_lock: the lock at 0x[0-9a-f]+ is not held by this PE")                    \
+    X(set_lock_twice, "1 2 4", "", "nonzero",                                                \
+      "shmem_set_lock: this PE already holds the lock at 0x[0-9a-f]+; shmem_set_lock waits") \
+    X(set_lock_twice_debug, "1 2 4", DBG, "nonzero",                                         \
+      "shmem_set_lock: this PE already holds the lock at 0x[0-9a-f]+")                       \
+    X(lock_garbage, "1 2 4", "", "nonzero",                                                  \
+      "shmem_set_lock: the lock at 0x[0-9a-f]+ does not hold a lock's state \\(its queue "   \
+      "names 0xabababab, not a PE\\); a lock must be 0 before its first use")                \
+    X(test_any_huge, "1 2 4", "", "nonzero",                                                 \
+      "shmem_int_test_any: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric "   \
+      "heap")                                                                                \
+    X(test_any_huge_debug, "1 2 4", DBG, "nonzero",                                          \
+      "shmem_int_test_any: [0-9]+ bytes at 0x[0-9a-f]+ run past the end of the symmetric "   \
+      "heap")                                                                                \
+    X(signal_misaligned, "1 2 4", "", "nonzero",                                             \
+      "shmem_putmem_signal: signal address 0x[0-9a-f]+ is not aligned to 8 bytes")           \
     /* re-initialisation: said so, not blamed on the launcher */                             \
     X(init_after_finalize, "1 2 4", "", "nonzero",                                           \
       "^shoal: PE [0-9]+: shmem_init: called after the last shmem_finalize; Shoal cannot "   \

@@ -6,7 +6,8 @@
  * extra_barrier, PE 0 calls one barrier more than the others (extra_reduce,
  * extra_psync: all but the last PE run one more collective), which must end the job
  * with a message; staggered finalizes at different times, which must not; net_fail
- * [compute] kills the last PE and has PE 0 put to it (and then compute). */
+ * [compute|get] kills the last PE and has PE 0 put to it (and then compute), or get
+ * from it. */
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +69,9 @@ int main(int argc, char **argv)
             for (volatile unsigned long spin = 0;; spin++)
                 ;
         }
+        if (shmem_my_pe() == 0 && argc > 2 && !strcmp(argv[2], "get"))
+            for (long i = 0;; i++)
+                shmem_long_get(box, box, 1024, shmem_n_pes() - 1);
         if (shmem_my_pe() == 0)
             for (long i = 0;; i++) {
                 shmem_long_put(box, box, 1024, shmem_n_pes() - 1);

@@ -37,6 +37,8 @@ static int print_spec(const char *mode)
 static int gvar[16];
 static long gwait;
 static long glock;
+static long junk_lock = (long)0xabababababababab; /* not 0 before first use */
+static uint64_t sigs[2];
 
 /* The last PE does `bad`; the others block forever. */
 #define LAST_PE_DOES(bad)                                                                    \
@@ -213,6 +215,15 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "malloc_mismatch")) {
         /* SHMEM_DEBUG=1, 2 or more PEs */
         shmem_malloc(16 * (size_t)(shmem_my_pe() + 1));
+    } else if (!strcmp(mode, "malloc_zero_mismatch")) {
+        /* SHMEM_DEBUG=1: the PE passing 0 once skipped the comparison the others wait in */
+        shmem_malloc(shmem_my_pe() == n - 1 ? 0 : 64);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "free_null_alone")) {
+        /* SHMEM_DEBUG=1: the last PE frees NULL, which the others never call */
+        if (shmem_my_pe() == n - 1)
+            shmem_free(NULL);
+        shmem_barrier_all();
     } else if (!strcmp(mode, "calloc_mismatch")) {
         shmem_calloc(shmem_my_pe() == n - 1 ? 3 : 4, 8);
     } else if (!strcmp(mode, "align_mismatch")) {
@@ -262,6 +273,18 @@ int main(int argc, char **argv)
             shmem_clear_lock(&glock);
             shmem_clear_lock(&glock);
         });
+    } else if (!strcmp(mode, "set_lock_twice") || !strcmp(mode, "set_lock_twice_debug")) {
+        /* the second set waited for this PE itself, for ever */
+        LAST_PE_DOES(shmem_set_lock(&glock); shmem_set_lock(&glock));
+    } else if (!strcmp(mode, "lock_garbage")) {
+        LAST_PE_DOES(shmem_set_lock(&junk_lock));
+    } else if (!strcmp(mode, "test_any_huge") || !strcmp(mode, "test_any_huge_debug")) {
+        /* a count past the heap's end: read other mappings until a fault */
+        int *flags = shmem_calloc(4, sizeof(int));
+        LAST_PE_DOES(shmem_int_test_any(flags, SIZE_MAX / 8, NULL, SHMEM_CMP_EQ, 1));
+    } else if (!strcmp(mode, "signal_misaligned")) {
+        LAST_PE_DOES(shmem_putmem_signal(heap, gvar, 8, (uint64_t *)((char *)sigs + 4), 1,
+                                         SHMEM_SIGNAL_SET, 0));
     } else if (!strcmp(mode, "put_wrap")) {
         /* no SHMEM_DEBUG: a length that wraps is still caught before any byte moves */
         LAST_PE_DOES(shmem_putmem(heap, gvar, SIZE_MAX - 63, 0));

@@ -619,6 +619,19 @@ sigterm)
     signal_job TERM 143
     expect_within 6
     ;;
+stopped)
+    # A PE stopped from outside (kill -STOP) leaves the others waiting: oshrun says
+    # which after 5 s, and again when it continues; the job itself goes on.
+    start_sleepers -n "$NP" "$CHECK" hang-all
+    pid=$(cat "$BOOT_CHECK_PIDDIR/pe.$LAST")
+    kill -STOP "$pid"
+    for ((i = 0; i < 200; i++)); do grep -q "stopped by signal" "$T/err" && break; sleep 0.05; done
+    expect_err "^oshrun: PE $LAST \(pid $pid\) has been stopped by signal 19 \(Stopped \(signal\)\) for [5-9] s; the PEs that wait for it cannot go on: continue it \(kill -CONT $pid\), or end the job \(Ctrl-C\)$"
+    kill -CONT "$pid"
+    for ((i = 0; i < 100; i++)); do grep -q "continues" "$T/err" && break; sleep 0.05; done
+    expect_err "^oshrun: PE $LAST \(pid $pid\) continues$"
+    signal_job TERM 143
+    ;;
 sigint)
     # Job control, so that the background oshrun does not start with SIGINT ignored.
     set -m

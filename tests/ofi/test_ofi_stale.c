@@ -4,12 +4,12 @@
  * "stale: PE n OK". With "keep KIND" each PE first puts at that name a file Shoal
  * must leave alone, printing "stale: making NAME" before and "stale: made NAME"
  * after: "newer" (a regular file of this user made now, after the program
- * started), "symlink" (to PID.target), "other_uid" (a file given to uid 65534:
- * root only); shmem_init must then end the job with a message naming it. With
- * "keep_ctx" the file ("newer") takes the name of the first endpoint after the
- * default one's (PID:UID:1), which a private context of a SHMEM_THREAD_MULTIPLE
- * program opens: shmem_ctx_create must fail, the job go on ("stale: PE n ctx
- * refused"). */
+ * started), "symlink" (to PID.target), "other_uid" (a file given to uid 65534, as
+ * another user could plant it: root only); the endpoint must then take another
+ * name and the ring run. With "keep_ctx" the file ("newer") takes the name of the
+ * first endpoint after the default one's (PID:UID:1), which a private context of
+ * a SHMEM_THREAD_MULTIPLE program opens: the context must open all the same and
+ * carry a put ("stale: PE n ctx OK"). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,8 +80,8 @@ static int make_decoy(const char *kind, int index)
     return 0;
 }
 
-/* The default endpoint opens; a private context's cannot, and the job goes on. */
-static void refused_ctx(void)
+/* The private context's endpoint opens under another name and carries a put. */
+static void keep_ctx(void)
 {
     int provided;
     CHECK_EQ(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided), 0);
@@ -90,25 +90,29 @@ static void refused_ctx(void)
     if (make_decoy("newer", 1))
         shmem_global_exit(2);
     shmem_ctx_t ctx;
-    CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) != 0);
+    CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
+    int n = shmem_n_pes();
+    shmem_ctx_long_p(ctx, &block[0], value(me, 0), (me + 1) % n);
+    shmem_ctx_quiet(ctx);
     shmem_barrier_all();
-    printf("stale: PE %d ctx refused\n", me);
+    CHECK_EQ(block[0], value((me + n - 1) % n, 0));
+    shmem_ctx_destroy(ctx);
+    shmem_barrier_all();
+    printf("stale: PE %d ctx OK\n", me);
     shmem_finalize();
 }
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "keep_ctx")) {
-        refused_ctx();
+        keep_ctx();
         return 0;
     }
     if (argc > 2 && !strcmp(argv[1], "keep")) {
         if (make_decoy(argv[2], 0))
             return 2;
-        shmem_init();
-        printf("stale: shmem_init returned with %s in the way\n", argv[2]);
-        shmem_finalize();
-        return 1;
+        ring();
+        return 0;
     }
     ring();
     return 0;

@@ -160,8 +160,42 @@ static void test_env_load(void)
     CHECK(setenv("SHOAL_SPIN_COUNT", "fast", 1) == 0);
     CHECK(load(&cfg, err, sizeof err) == -1);
     CHECK(strstr(err, "SHOAL_SPIN_COUNT"));
-    CHECK(setenv("SHOAL_SPIN_COUNT", "-3", 1) == 0);
-    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.spin_count == -3);
+    CHECK(setenv("SHOAL_SPIN_COUNT", "-1", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.spin_count == -1);
+    clear_env();
+
+    /* A value outside what the table accepts is refused, naming what it accepts. */
+    static const struct {
+        const char *name, *value, *says;
+    } refused[] = {
+        { "SHOAL_SPIN_COUNT", "-3", "at least -1" },
+        { "SHMEM_OFI_STALL_TIMEOUT", "-5", "from 0 to" },
+        { "SHMEM_OFI_MR_CACHE", "-3", "from 0 to" },
+        { "SHOAL_YIELD_SLEEP_US", "-1", "from 0 to" },
+        { "SHMEM_OFI_PROGRESS_THREAD", "sometimes", "one of auto, on, off" },
+        { "SHMEM_OFI_QUIET", "often", "one of auto, counters" },
+        { "SHOAL_TRANSPORT", "tcp", "one of ofi, mpi, mpi-all" },
+        { "SHOAL_DEVICE", "gpu", "one of emu, cuda, rocm, none" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK(setenv(refused[i].name, refused[i].value, 1) == 0);
+        CHECK(load(&cfg, err, sizeof err) == -1);
+        if (!strstr(err, refused[i].name) || !strstr(err, refused[i].value) ||
+            !strstr(err, refused[i].says)) {
+            fprintf(stderr, "%s=%s: message \"%s\" lacks \"%s\"\n", refused[i].name,
+                    refused[i].value, err, refused[i].says);
+            exit(1);
+        }
+        CHECK(shoal_env_check(refused[i].name, err, sizeof err) == -1);
+        CHECK(strstr(err, refused[i].name));
+        clear_env();
+    }
+    CHECK(setenv("SHMEM_OFI_STALL_TIMEOUT", "0", 1) == 0);
+    CHECK(setenv("SHMEM_OFI_PROGRESS_THREAD", "off", 1) == 0);
+    CHECK(setenv("SHOAL_TRANSPORT", "", 1) == 0); /* empty: the default */
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.ofi_stall_timeout == 0);
+    CHECK(!strcmp(cfg.ofi_progress_thread, "off") && !strcmp(cfg.transport, "ofi"));
+    CHECK(shoal_env_check("SHMEM_OFI_STALL_TIMEOUT", err, sizeof err) == 0);
     clear_env();
 
     CHECK(setenv("SMA_DEBUG", "yes", 1) == 0);

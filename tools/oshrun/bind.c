@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One CPU the job may use, with the core and socket it belongs to. */
@@ -141,21 +142,54 @@ int bind_parse(const char *s, enum bind_to *out)
     return -1;
 }
 
-/* Takes CPU cpus[i]'s lock: 1, or 0 when another job holds it, or -1 when
- * there is no lock directory (then nothing is locked at all). */
-static int lock_cpu(struct bind_plan *plan, const char *dir, int i)
+/* plan->locks[i] of a CPU whose lock file cannot serve (it stays taken). */
+#define LOCK_UNUSABLE (-2)
+
+/* Takes CPU cpus[i]'s lock in the lock directory dir: 1, or 0 when another job
+ * holds it, or -1 when no lock can be made there (then nothing is locked at all).
+ * The directory is shared with other users' jobs, so a name there may be
+ * anything they left: a file that cannot serve as a lock (a FIFO, a symbolic
+ * link, one this user may not read) marks its CPU as taken, with a warning, and
+ * is never opened in a way that could block or write through it. */
+static int lock_cpu(struct bind_plan *plan, int dir, int i)
 {
     if (plan->locks[i] >= 0)
         return 1;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/shoal-oshrun-cpu%d.lock", dir, plan->cpus[i].id);
+    if (plan->locks[i] == LOCK_UNUSABLE) /* said once */
+        return 0;
+    char name[64];
+    snprintf(name, sizeof name, "shoal-oshrun-cpu%d.lock", plan->cpus[i].id);
     /* Open an existing file without O_CREAT: in a sticky /tmp, fs.protected_regular
-     * refuses O_CREAT on another user's file even when it exists. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0 && errno == ENOENT)
-        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0)
-        return -1;
+     * refuses O_CREAT on another user's file even when it exists. O_NONBLOCK: an
+     * open of a FIFO would otherwise wait for a writer. */
+    const int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+    int fd = openat(dir, name, flags);
+    if (fd < 0 && errno == ENOENT) {
+        fd = openat(dir, name, flags | O_CREAT | O_EXCL, 0644);
+        if (fd < 0 && errno == EEXIST) /* another job made it just now */
+            fd = openat(dir, name, flags);
+        else if (fd < 0)
+            return -1; /* the directory takes no files: locking is unavailable */
+    }
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        fprintf(stderr,
+                "oshrun: warning: %s/%s cannot serve as a CPU lock (%s); CPU %d is "
+                "treated as taken by another job; whoever owns the file should remove it\n",
+                plan->lockdir, name,
+                fd >= 0                  ? "not a regular file"
+                        : errno == ELOOP ? "a symbolic link"
+                                         : strerror(errno),
+                plan->cpus[i].id);
+        if (fd >= 0)
+            close(fd);
+        plan->locks[i] = LOCK_UNUSABLE;
+        return 0;
+    }
+    /* Every user's jobs must be able to open it: the mode given at creation lost
+     * to a umask such as 077, or a file left so, is restored by its owner. */
+    if (st.st_uid == geteuid() && (st.st_mode & 0444) != 0444)
+        fchmod(fd, (st.st_mode & 07777) | 0444);
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd);
         return 0;
@@ -174,7 +208,7 @@ static void unlock_all(struct bind_plan *plan)
 }
 
 /* Locks every CPU of core s (an index into core_first): 1 if all were free. */
-static int lock_core(struct bind_plan *plan, const char *dir, int s)
+static int lock_core(struct bind_plan *plan, int dir, int s)
 {
     int first = plan->core_first[s];
     for (int i = first; i < plan->ncpu && plan->cpus[i].core == plan->cpus[first].core &&
@@ -195,7 +229,7 @@ static int lock_core(struct bind_plan *plan, const char *dir, int s)
 /* Automatic placement among the CPUs other jobs leave free: np whole cores, else
  * np hardware threads, else none. Narrows core_order / thread_order to what it
  * took. Returns the binding, or -1 when locking is unavailable. */
-static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_order,
+static int take_free(struct bind_plan *plan, int dir, int np, int *core_order,
                      int *thread_order)
 {
     int got = 0;
@@ -235,7 +269,7 @@ static int take_free(struct bind_plan *plan, const char *dir, int np, int *core_
  * when no other job holds any of them. Such a job's PEs are bound there and may
  * spin on a core of their own; PEs pinned beside them could not move away.
  * Returns the binding, or -1 when locking is unavailable. */
-static int take_all(struct bind_plan *plan, const char *dir)
+static int take_all(struct bind_plan *plan, int dir)
 {
     for (int i = 0; i < plan->ncpu; i++) {
         int ok = lock_cpu(plan, dir, i);
@@ -326,9 +360,12 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
 
     /* Spreading over a single core would bind the PEs where they are anyway. */
     int how = want, spread = np > ncpu && ncore > 1;
-    if (how == BIND_AUTO && lockdir && *lockdir)
-        how = np <= ncpu ? take_free(plan, lockdir, np, core_order, thread_order)
-                : spread ? take_all(plan, lockdir)
+    /* Names in the directory are opened relative to it, so that it is looked up once. */
+    int dir = lockdir && *lockdir ? open(lockdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    plan->lockdir = lockdir;
+    if (how == BIND_AUTO && dir >= 0)
+        how = np <= ncpu ? take_free(plan, dir, np, core_order, thread_order)
+                : spread ? take_all(plan, dir)
                          : BIND_NONE;
     if (how == BIND_AUTO || how < 0)
         how = np <= ncore || spread ? BIND_CORE : np <= ncpu ? BIND_HWTHREAD : BIND_NONE;
@@ -337,14 +374,17 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed_i
     plan->shared = how == BIND_SOCKET ||
             np > (how == BIND_HWTHREAD ? plan->ncpu_use : plan->ncore_use);
     /* An explicit policy goes where it is told, but still marks what it uses. */
-    if (want != BIND_AUTO && plan->how != BIND_NONE && lockdir && *lockdir)
+    if (want != BIND_AUTO && plan->how != BIND_NONE && dir >= 0)
         for (int r = 0; r < np && r < ncpu; r++) {
             cpu_set_t set;
             bind_cpus(plan, r, &set);
             for (int i = 0; i < ncpu; i++)
-                if (CPU_ISSET(cpus[i].id, &set) && lock_cpu(plan, lockdir, i) < 0)
-                    return;
+                if (CPU_ISSET(cpus[i].id, &set) && lock_cpu(plan, dir, i) < 0)
+                    goto done;
         }
+done:
+    if (dir >= 0)
+        close(dir);
     return;
 fail:
     free(cpus);

@@ -2,12 +2,14 @@
 #include "oshrun.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* How long PEs get to exit after SIGTERM before SIGKILL. */
@@ -70,24 +72,100 @@ static void report_unconnected(const struct job *j, bool running)
     free(list);
 }
 
+/* How long an exiting PE may take to become a zombie. */
+#define DYING_S 0.5
+
+/* Whether pe, which is exiting, was killed by a signal: waits for it to become a
+ * zombie (without reaping it) for at most DYING_S. */
+static bool killed(const struct pe *pe)
+{
+    double until = now_s() + DYING_S;
+    for (;;) {
+        siginfo_t si = { .si_pid = 0 };
+        if (!waitid(P_PID, (id_t)pe->pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+            si.si_pid == pe->pid)
+            return si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
+        if (now_s() >= until)
+            return false;
+        nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+    }
+}
+
+/* Whether the kernel is ending pe: its flags in /proc/PID/stat have PF_EXITING,
+ * set when it starts to exit, before it closes its files, or it is a zombie. */
+static bool exiting(const struct pe *pe)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pe->pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold anything */
+    char state;
+    unsigned long flags;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return false;
+    return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */);
+}
+
+/* A failure a PE reports is often the effect of another PE's death (a get from a
+ * PE killed meanwhile fails, as soon as the dying PE's sockets close), and the
+ * report can reach oshrun before the dead PE is reaped. If a signal is ending a
+ * PE, that death, the cause, is the verdict. */
+static void deaths_first(struct job *j)
+{
+    static bool settling;
+    if (settling)
+        return;
+    settling = true;
+    for (int r = 0; r < j->size && !j->ending; r++) {
+        struct pe *pe = &j->pes[r];
+        int st;
+        if (pe->exited || !pe->pid || !exiting(pe) || !killed(pe))
+            continue;
+        remove_pe_regions(pe); /* while its pid is still its own, as reap does */
+        if (waitpid(pe->pid, &st, 0) == pe->pid)
+            pe_reaped(j, pe, st);
+    }
+    settling = false;
+}
+
 static void end_job(struct job *j, bool running, int status, int sig, const char *fmt,
                     va_list ap)
 {
     if (j->ending)
         return;
+    deaths_first(j);
+    if (j->ending)
+        return;
     j->ending = true;
     j->status = status;
-    /* What the PEs printed before the failure comes before the verdict. */
-    streams_settle(j);
-    char *msg;
-    if (vasprintf(&msg, fmt, ap) < 0)
-        msg = NULL;
-    dprintf(2, "oshrun: %s; ending the job\n", msg ? msg : fmt);
-    free(msg);
-    report_unconnected(j, running);
+    /* The verdict is printed once the PEs are gone (job_verdict), so that it comes
+     * after everything they print, what they print while they are ended included. */
+    if (vasprintf(&j->verdict, fmt, ap) < 0)
+        j->verdict = NULL;
+    j->verdict_fmt = fmt;
+    j->verdict_running = running;
     kill_pes(j, sig);
     j->kill_at = now_s() + KILL_GRACE_S;
     stdin_close_all(j);
+}
+
+void job_verdict(struct job *j)
+{
+    if (!j->ending || !j->verdict_fmt)
+        return;
+    streams_settle(j);
+    dprintf(2, "oshrun: %s; ending the job\n", j->verdict ? j->verdict : j->verdict_fmt);
+    report_unconnected(j, j->verdict_running);
+    free(j->verdict);
+    j->verdict = NULL;
+    j->verdict_fmt = NULL;
 }
 
 void job_end(struct job *j, int status, int sig, const char *fmt, ...)

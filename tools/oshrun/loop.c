@@ -57,6 +57,60 @@ void setup_signals(struct job *j)
     j->child_ignores_sigpipe = old.sa_handler == SIG_IGN;
 }
 
+/* How long a PE may stay stopped (SIGSTOP, SIGTSTP from outside the job) before
+ * oshrun says so: the PEs that wait for it look hung, and nothing else tells. */
+#define STOP_REPORT_S 5.0
+
+/* Notes the PEs that a signal stopped or continued. */
+static void track_stops(struct job *j)
+{
+    siginfo_t si;
+    for (;;) {
+        si.si_pid = 0;
+        if (waitid(P_ALL, 0, &si, WSTOPPED | WCONTINUED | WNOHANG) < 0 || si.si_pid == 0)
+            return;
+        for (int r = 0; r < j->size; r++) {
+            struct pe *pe = &j->pes[r];
+            if (pe->pid != si.si_pid || pe->exited)
+                continue;
+            if (si.si_code == CLD_STOPPED) {
+                pe->stopped_at = now_s();
+                pe->stop_sig = si.si_status;
+                pe->stop_told = false;
+            } else if (si.si_code == CLD_CONTINUED) {
+                if (pe->stop_told)
+                    dprintf(2, "oshrun: PE %d (pid %d) continues\n", pe->rank, (int)pe->pid);
+                pe->stopped_at = 0;
+            }
+        }
+    }
+}
+
+/* When the next stopped PE is due to be reported, or 0; reports those due at now. */
+static double report_stops(struct job *j, double now)
+{
+    double next = 0;
+    for (int r = 0; r < j->size; r++) {
+        struct pe *pe = &j->pes[r];
+        if (pe->exited || pe->stopped_at == 0 || pe->stop_told || j->ending)
+            continue;
+        double due = pe->stopped_at + STOP_REPORT_S;
+        if (now < due) {
+            next = next == 0 || due < next ? due : next;
+            continue;
+        }
+        streams_settle(j);
+        dprintf(2,
+                "oshrun: PE %d (pid %d) has been stopped by signal %d (%s) for %.0f s; the "
+                "PEs that wait for it cannot go on: continue it (kill -CONT %d), or end "
+                "the job (Ctrl-C)\n",
+                pe->rank, (int)pe->pid, pe->stop_sig, strsignal(pe->stop_sig),
+                now - pe->stopped_at, (int)pe->pid);
+        pe->stop_told = true;
+    }
+    return next;
+}
+
 /* Each exited child is first looked at without being reaped: its regions in
  * /dev/shm are removed while its pid cannot belong to anyone else. */
 static void reap(struct job *j)
@@ -104,6 +158,7 @@ static void on_signals(struct job *j)
     while (read(j->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
         int sig = (int)si.ssi_signo;
         if (sig == SIGCHLD) {
+            track_stops(j);
             reap(j);
         } else if (sig == SIGTSTP) {
             /* Ctrl-Z: stop the PEs with us; SIGCONT (fg, bg) resumes them. */
@@ -151,6 +206,7 @@ void run_job(struct job *j)
     struct slot *slot = calloc(cap, sizeof *slot);
     if (!pfd || !slot) {
         job_end(j, 1, SIGKILL, "out of memory");
+        job_verdict(j);
         free(pfd);
         free(slot);
         return;
@@ -193,8 +249,10 @@ void run_job(struct job *j)
         }
 #undef ADD
         double held = streams_flush_held(j, now);
-        double deadlines[] = { j->ending ? 0 : j->timeout_at, j->kill_at, grace_at, held };
-        int ready = poll(pfd, n, poll_timeout(now, deadlines, 4));
+        double stops = report_stops(j, now);
+        double deadlines[] = { j->ending ? 0 : j->timeout_at, j->kill_at, grace_at, held,
+                               stops };
+        int ready = poll(pfd, n, poll_timeout(now, deadlines, 5));
         if (ready < 0 && errno != EINTR) {
             job_end(j, 1, SIGKILL, "poll: %s", strerror(errno));
             break;
@@ -227,6 +285,7 @@ void run_job(struct job *j)
         stream_flush_close(j, &j->pes[r], &j->pes[r].out);
         stream_flush_close(j, &j->pes[r], &j->pes[r].err);
     }
+    job_verdict(j);
     free(j->coll_result); /* a collective the job ended in the middle of */
     free(pfd);
     free(slot);

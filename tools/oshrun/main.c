@@ -3,9 +3,12 @@
 #include "oshrun.h"
 #include "env.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* With stdin, stdout or stderr closed, a pipe oshrun creates could land on 0-2
@@ -15,6 +18,32 @@ static void ensure_std_fds(void)
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
             exit(1);
+}
+
+/* The variables oshrun and its PEs read, refused here before any PE starts
+ * (the PEs would refuse them one by one): 0, or 2 after a message. */
+static int check_env(void)
+{
+    char err[512];
+    /* The user's variables; the launcher's own oshrun replaces for its PEs. */
+    for (size_t i = 0; i < shoal_env_nvars; i++)
+        if (shoal_env_vars[i].cls == SHOAL_ENV_CLASS_USER &&
+            shoal_env_check(shoal_env_vars[i].name, err, sizeof err)) {
+            fprintf(stderr, "oshrun: %s\n", err);
+            return 2;
+        }
+    const char *dir = shoal_env_value("SHOAL_BIND_LOCKDIR");
+    struct stat st;
+    int why = !*dir ? 0 : stat(dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (why) {
+        fprintf(stderr,
+                "oshrun: SHOAL_BIND_LOCKDIR=\"%s\" is not valid: %s; name an existing "
+                "directory that every user's jobs may write to, such as /tmp, or set it "
+                "empty for no CPU locks\n",
+                dir, strerror(why));
+        return 2;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -39,6 +68,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    int bad = check_env();
+    if (bad)
+        return bad;
     j.size = j.opt.np;
     j.pes = calloc((size_t)j.size, sizeof *j.pes);
     if (!j.pes) {

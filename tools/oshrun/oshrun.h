@@ -59,7 +59,8 @@ struct bind_plan {
     int ncore_use, ncpu_use; /* entries of core_order / thread_order PEs are placed on */
     const struct cpu *cpus;
     const int *core_first, *core_order, *thread_order;
-    int *locks; /* per entry of cpus: the held lock file, or -1 */
+    int *locks;          /* per entry of cpus: the held lock file, or -1 (-2: unusable) */
+    const char *lockdir; /* where the lock files are, for messages */
 };
 int bind_parse(const char *s, enum bind_to *out);
 const char *bind_name(enum bind_to b);
@@ -102,8 +103,11 @@ struct pe {
     uint64_t last_sync; /* its last world synchronisation (LAST_SYNC) + 1; 0: none yet */
     enum pe_op op;      /* collective this PE waits in */
     struct stream out, err;
-    int stdin_fd;     /* write end of its stdin pipe; -1 if none or closed */
-    size_t stdin_off; /* bytes of the current stdin chunk it has taken */
+    int stdin_fd;      /* write end of its stdin pipe; -1 if none or closed */
+    size_t stdin_off;  /* bytes of the current stdin chunk it has taken */
+    double stopped_at; /* when a signal stopped it (now_s); 0: not stopped */
+    int stop_sig;
+    bool stop_told; /* this stop was reported */
 };
 
 struct job {
@@ -139,10 +143,13 @@ struct job {
     const struct stream *open_line[3];
     bool one_dest; /* stdout and stderr are one file */
 
-    bool ending;       /* a verdict is in; PEs are being killed */
-    int status;        /* oshrun's exit status */
-    double kill_at;    /* when still-running PEs get SIGKILL; 0 = not armed */
-    double timeout_at; /* 0 = no timeout */
+    bool ending;   /* a verdict is in; PEs are being killed */
+    char *verdict; /* the verdict, printed by job_verdict once the PEs are gone */
+    const char *verdict_fmt;
+    bool verdict_running; /* the PEs were stopped from outside, not by a failure */
+    int status;           /* oshrun's exit status */
+    double kill_at;       /* when still-running PEs get SIGKILL; 0 = not armed */
+    double timeout_at;    /* 0 = no timeout */
 };
 
 /* More PEs than this cannot be what was meant (each costs processes and descriptors). */
@@ -180,6 +187,8 @@ void job_end(struct job *j, int status, int sig, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 void job_stop(struct job *j, int status, int sig, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+/* Prints the verdict (after everything the PEs printed), if the job has one. */
+void job_verdict(struct job *j);
 void kill_pes(struct job *j, int sig);
 /* Each PE names the Shoal routine it is in (SIGUSR1 or SIGQUIT to oshrun, --timeout). */
 void ask_reports(struct job *j);

@@ -297,34 +297,104 @@ static int make_dirs(char *path)
     }
 }
 
+static _Noreturn void output_fail(const char *path, const char *why)
+{
+    fprintf(stderr, "oshrun: --output-filename: cannot use %s: %s\n", path, why);
+    exit(1);
+}
+
+/* Checks that fd, opened from path, is this user's own (or root's, when
+ * root_too): in a shared directory another user may have made the name first,
+ * to have the job write where they choose. */
+static void check_own(int fd, const char *path, bool dir, bool root_too)
+{
+    struct stat st;
+    char why[160];
+    if (fstat(fd, &st))
+        output_fail(path, strerror(errno));
+    if (st.st_uid != geteuid() && !(root_too && st.st_uid == 0)) {
+        snprintf(why, sizeof why,
+                 "it belongs to another user (uid %u); remove it, or choose a directory "
+                 "of your own",
+                 (unsigned)st.st_uid);
+        output_fail(path, why);
+    }
+    if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode) || st.st_nlink != 1)
+        output_fail(path,
+                    dir ? "not a directory" : "not a plain file with one name; remove it");
+}
+
+/* Opens (making it when absent) the directory name inside at, never through a
+ * symbolic link, and checks it is this user's. */
+static int own_dir(int at, const char *name, const char *path)
+{
+    if (mkdirat(at, name, 0777) && errno != EEXIST)
+        output_fail(path, strerror(errno));
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        output_fail(path,
+                    errno == ELOOP || errno == ENOTDIR
+                            ? "it is a symbolic link or not a directory; remove it"
+                            : strerror(errno));
+    check_own(fd, path, true, false);
+    return fd;
+}
+
 /* --output-filename DIR: as Open MPI lays it out, DIR/1/rank.N/stdout and
- * stderr, N padded to the digits of the PE count; output still shows here too. */
+ * stderr, N padded to the digits of the PE count; output still shows here too.
+ * DIR may sit in a shared place such as /tmp: DIR (or the link naming it) and
+ * everything oshrun opens below it must be this user's, and nothing below it is
+ * followed through a symbolic link, so another user's files are never written. */
 static void open_output_files(struct job *j)
 {
     if (!j->opt.output_dir)
         return;
+    char path[PATH_MAX];
+    const char *dir = j->opt.output_dir;
+    if ((size_t)snprintf(path, sizeof path, "%s", dir) >= sizeof path - 32)
+        output_fail(dir, "name too long");
+    if (make_dirs(path))
+        output_fail(dir, strerror(errno));
+    struct stat link;
+    if (lstat(dir, &link))
+        output_fail(dir, strerror(errno));
+    if (S_ISLNK(link.st_mode) && link.st_uid != geteuid() && link.st_uid != 0)
+        output_fail(dir,
+                    "it is another user's symbolic link; remove it, or choose a "
+                    "directory of your own");
+    int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (top < 0)
+        output_fail(dir, strerror(errno));
+    check_own(top, dir, true, true);
+    snprintf(path, sizeof path, "%s/1", dir);
+    int one = own_dir(top, "1", path);
+    close(top);
     int width = snprintf(NULL, 0, "%d", j->size);
     for (int r = 0; r < j->size; r++) {
-        char path[PATH_MAX];
-        int n = snprintf(path, sizeof path - 8, "%s/1/rank.%0*d", j->opt.output_dir, width,
-                         r);
-        if (n < 0 || (size_t)n >= sizeof path - 8 || make_dirs(path)) {
-            fprintf(stderr, "oshrun: --output-filename: cannot create %s: %s\n", path,
-                    n < 0 || (size_t)n >= sizeof path - 8 ? "name too long"
-                                                          : strerror(errno));
-            exit(1);
-        }
+        char name[32];
+        snprintf(name, sizeof name, "rank.%0*d", width, r);
+        snprintf(path, sizeof path, "%s/1/%s", dir, name);
+        int rank = own_dir(one, name, path);
         struct stream *streams[] = { &j->pes[r].out, &j->pes[r].err };
         for (int k = 0; k < 2; k++) {
-            snprintf(path + n, 8, "/std%s", k ? "err" : "out");
-            streams[k]->file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-            if (streams[k]->file < 0) {
-                fprintf(stderr, "oshrun: --output-filename: cannot create %s: %s\n", path,
-                        strerror(errno));
-                exit(1);
-            }
+            const char *file = k ? "stderr" : "stdout";
+            snprintf(path, sizeof path, "%s/1/%s/%s", dir, name, file);
+            /* No O_TRUNC until the file is known to be ours; O_NONBLOCK: a FIFO
+             * made there must not hold oshrun up before check_own refuses it. */
+            int fd = openat(rank, file,
+                            O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+            if (fd < 0)
+                output_fail(path,
+                            errno == ELOOP ? "it is a symbolic link; remove it"
+                                           : strerror(errno));
+            check_own(fd, path, false, false);
+            if (ftruncate(fd, 0))
+                output_fail(path, strerror(errno));
+            streams[k]->file = fd;
         }
+        close(rank);
     }
+    close(one);
 }
 
 /* --report-bindings, as Open MPI users read it: one line per PE on stderr. */

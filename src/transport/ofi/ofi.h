@@ -405,6 +405,9 @@ int ofi_shm_region_name(struct fid_ep *ep, char *name, size_t len);
 /* 0 when no file has the name, or one that an earlier process of this pid left
  * was removed; -1 with a message ("what; remedy") in why when one is in the way. */
 int ofi_shm_region_clear(const char *name, char *why, size_t len);
+/* Gives an endpoint not enabled yet a region name of its own, PID:UID:R with R
+ * random, written into name; 0, or -1 when the provider does not take it. */
+int ofi_shm_region_rename(struct fid_ep *ep, char *name, size_t len);
 
 /* ofi_ctx.c */
 struct ofi_ctx *ofi_ctx_open(void);

@@ -112,9 +112,20 @@ int ofi_ctx_enable(struct ofi_ctx *c)
     /* Over shm the endpoint now has its name, and fi_enable makes its region. */
     char region[64] = "", msg[512];
     if (!strcmp(ofi.info->fabric_attr->prov_name, "shm") &&
-        !ofi_shm_region_name(c->ep, region, sizeof region) &&
-        ofi_shm_region_clear(region, msg, sizeof msg))
-        return ctx_error(c, msg);
+        !ofi_shm_region_name(c->ep, region, sizeof region))
+        /* A file that stays in the way (another user's may be planted there on
+         * purpose) is left alone, and the endpoint takes a name nobody can guess. */
+        for (int tries = 0; ofi_shm_region_clear(region, msg, sizeof msg); tries++) {
+            char taken[sizeof region];
+            memcpy(taken, region, sizeof region);
+            if (tries == 3 || ofi_shm_region_rename(c->ep, region, sizeof region))
+                return ctx_error(c, msg);
+            SHOAL_LOG(OFI, INFO,
+                      "/dev/shm/%s, the name libfabric's shm provider chose for this "
+                      "endpoint's region, is taken by a file Shoal leaves alone; the "
+                      "region is /dev/shm/%s instead",
+                      taken, region);
+        }
     /* No write counter with quiet_read: rxm would send every inject through a
      * buffer to count it (ofi_order.c). */
     if ((rc = open_cq(c)) ||

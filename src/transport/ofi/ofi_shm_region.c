@@ -8,10 +8,13 @@
  * process, which with the pid recycled is the new process itself, or is not a
  * region; dies of SIGBUS reading a file shorter than a region's header; and takes
  * the file over only when it names a dead process. So the name of each endpoint is
- * cleared here, between fi_endpoint (which names it) and fi_enable. */
+ * cleared here, between fi_endpoint (which names it) and fi_enable; a file that may
+ * not be removed (another user's, which anyone can plant for a pid and uid they
+ * guess) makes the endpoint take a name of its own instead. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,20 +43,47 @@ static int region_name(const char *s)
     return !*s;
 }
 
-int ofi_shm_region_name(struct fid_ep *ep, char *name, size_t len)
+static const char prefix[] = "fi_shm://";
+
+/* The endpoint's address as the provider writes it, NUL-terminated, and where
+ * the region's name starts in it; NULL when it is not a region's name. */
+static const char *get_addr(struct fid_ep *ep, char *addr, size_t len)
 {
-    static const char prefix[] = "fi_shm://";
-    char addr[OFI_ADDR_MAX];
-    size_t alen = sizeof addr - 1;
-    if (fi_getname(&ep->fid, addr, &alen) || alen >= sizeof addr)
-        return -1;
+    size_t alen = len - 1;
+    if (fi_getname(&ep->fid, addr, &alen) || alen >= len)
+        return NULL;
     addr[alen] = '\0';
     const char *n =
             strncmp(addr, prefix, sizeof prefix - 1) ? addr : addr + sizeof prefix - 1;
-    if (!region_name(n) || strlen(n) >= len)
+    return region_name(n) ? n : NULL;
+}
+
+int ofi_shm_region_name(struct fid_ep *ep, char *name, size_t len)
+{
+    char addr[OFI_ADDR_MAX];
+    const char *n = get_addr(ep, addr, sizeof addr);
+    if (!n || strlen(n) >= len)
         return -1;
     strcpy(name, n);
     return 0;
+}
+
+int ofi_shm_region_rename(struct fid_ep *ep, char *name, size_t len)
+{
+    char addr[OFI_ADDR_MAX];
+    const char *n = get_addr(ep, addr, sizeof addr);
+    uint32_t r;
+    if (!n || getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+        return -1;
+    /* PID:UID:N becomes PID:UID:R: still this pid's, so oshrun removes it should
+     * the PE be killed, and an index no endpoint of the provider's numbering takes. */
+    char *last = strrchr(addr, ':');
+    size_t keep = (size_t)(last + 1 - addr);
+    if (snprintf(last + 1, sizeof addr - keep, "%u", (r >> 1) | 0x40000000u) >=
+                (int)(sizeof addr - keep) ||
+        fi_setname(&ep->fid, addr, strlen(addr) + 1))
+        return -1;
+    return ofi_shm_region_name(ep, name, len);
 }
 
 static int older(const struct timespec *a, const struct timespec *b)
