@@ -131,6 +131,8 @@ int main(int argc, char **argv)
         printf("1 MiB put during a %.0f us kernel: %.1f us (%.3f%% of the kernel)%s\n",
                kernel_us, put_us, 100 * put_us / kernel_us,
                *seen == 1 ? "" : " [the kernel timed out: the put waited for it]");
+        tstream_host_word_free(flag);
+        tstream_host_word_free(seen);
         bench_result("put_during_kernel", 1 << 20, "us", put_us);
         bench_result("put_during_kernel_share", 1 << 20, "percent", 100 * put_us / kernel_us);
 

@@ -62,6 +62,7 @@ static struct {
     int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         unsigned, void *, void **, void **);
     int (*MemHostAlloc)(void **, size_t, unsigned);
+    int (*MemFreeHost)(void *);
     int (*MemHostGetDevicePointer)(unsigned long long *, void *, unsigned);
     int (*MemcpyAsync)(unsigned long long, unsigned long long, size_t, void *);
 } tcu;
@@ -91,6 +92,7 @@ static inline void tcu_setup(void)
     TCU(ModuleGetFunction, "cuModuleGetFunction");
     TCU(LaunchKernel, "cuLaunchKernel");
     TCU(MemHostAlloc, "cuMemHostAlloc");
+    TCU(MemFreeHost, "cuMemFreeHost");
     TCU(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
     TCU(MemcpyAsync, "cuMemcpyAsync");
 #undef TCU
@@ -154,6 +156,14 @@ static inline volatile uint32_t *tstream_host_word(void)
         memset(p, 0, sizeof(uint32_t));
     }
     return p;
+}
+
+static inline void tstream_host_word_free(volatile uint32_t *w)
+{
+    if (tstream_is_emu())
+        free((void *)w);
+    else
+        CHECK(tcu.MemFreeHost((void *)w) == 0);
 }
 
 struct tstream_hold_arg {

@@ -72,6 +72,10 @@ int main(void)
     CHECK(w[0] == 1 && w[1] == 1);
     printf("PE %d: 1 MiB device put while a kernel held the GPU: %.1f us\n", me, put_us);
     tstream_destroy(s);
+    tstream_host_word_free(flag);
+    tstream_host_word_free(seen);
+    free(h);
+    free(back);
     shmem_barrier_all();
     tdev_passed("device.overlap");
     return 0;

@@ -127,6 +127,8 @@ int main(void)
     expect_words(o + 3 * W, W, (uint64_t)np * (np + 1) / 2, "sum reduce", 0);
 
     tstream_destroy(s);
+    tstream_host_word_free(flag);
+    tstream_host_word_free(seen);
     tdev_free(out);
     tdev_free(got);
     shmem_barrier_all();
