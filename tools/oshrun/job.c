@@ -39,8 +39,10 @@ static bool unconnected(const struct pe *pe, bool running)
     return pe->pid && !pe->hello && (pe->exited || running);
 }
 
-/* Names them on one line: "PEs 2, 3 never connected ...", runs of three or more as "4-7". */
-static void report_unconnected(const struct job *j, bool running)
+/* Names the PEs marked unconnected when the verdict was decided (not when it is
+ * printed: by then the PEs that were still starting have been ended too) on one line:
+ * "PEs 2, 3 never connected ...", runs of three or more as "4-7". */
+static void report_unconnected(const struct job *j)
 {
     char *list = NULL;
     size_t len = 0;
@@ -49,10 +51,10 @@ static void report_unconnected(const struct job *j, bool running)
         return;
     int count = 0;
     for (int r = 0; r < j->size; r++) {
-        if (!unconnected(&j->pes[r], running))
+        if (!j->pes[r].unconnected)
             continue;
         int last = r;
-        while (last + 1 < j->size && unconnected(&j->pes[last + 1], running))
+        while (last + 1 < j->size && j->pes[last + 1].unconnected)
             last++;
         if (last - r >= 2) {
             fprintf(f, "%s%d-%d", count ? ", " : "", r, last);
@@ -150,7 +152,8 @@ static void end_job(struct job *j, bool running, int status, int sig, const char
     if (vasprintf(&j->verdict, fmt, ap) < 0)
         j->verdict = NULL;
     j->verdict_fmt = fmt;
-    j->verdict_running = running;
+    for (int r = 0; r < j->size; r++)
+        j->pes[r].unconnected = unconnected(&j->pes[r], running);
     kill_pes(j, sig);
     j->kill_at = now_s() + KILL_GRACE_S;
     stdin_close_all(j);
@@ -162,7 +165,7 @@ void job_verdict(struct job *j)
         return;
     streams_settle(j);
     dprintf(2, "oshrun: %s; ending the job\n", j->verdict ? j->verdict : j->verdict_fmt);
-    report_unconnected(j, j->verdict_running);
+    report_unconnected(j);
     free(j->verdict);
     j->verdict = NULL;
     j->verdict_fmt = NULL;

@@ -99,6 +99,7 @@ struct pe {
     struct blob *reply; /* reply being sent, with reply_off bytes already gone */
     size_t reply_off;
     bool hello;         /* called shmem_init */
+    bool unconnected;   /* named as never connected, decided with the verdict */
     bool finalized;     /* called shmem_finalize */
     uint64_t last_sync; /* its last world synchronisation (LAST_SYNC) + 1; 0: none yet */
     enum pe_op op;      /* collective this PE waits in */
@@ -146,10 +147,9 @@ struct job {
     bool ending;   /* a verdict is in; PEs are being killed */
     char *verdict; /* the verdict, printed by job_verdict once the PEs are gone */
     const char *verdict_fmt;
-    bool verdict_running; /* the PEs were stopped from outside, not by a failure */
-    int status;           /* oshrun's exit status */
-    double kill_at;       /* when still-running PEs get SIGKILL; 0 = not armed */
-    double timeout_at;    /* 0 = no timeout */
+    int status;        /* oshrun's exit status */
+    double kill_at;    /* when still-running PEs get SIGKILL; 0 = not armed */
+    double timeout_at; /* 0 = no timeout */
 };
 
 /* More PEs than this cannot be what was meant (each costs processes and descriptors). */
