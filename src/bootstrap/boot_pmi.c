@@ -380,6 +380,12 @@ static void start_watch(void)
 static void pmi_dying(int sig)
 {
     leaving = 1;
+    /* As in pmi_abort: hydra's proxy forwards the message naming this PE's death
+     * (printed by the caller) only if it reads it before the abort ends the job. */
+    if (!under_slurm) {
+        struct timespec t = { 0, 100 * 1000 * 1000 };
+        nanosleep(&t, NULL);
+    }
     if (!finalized && pmi_fd >= 0) {
         char m[160];
         /* The status a shell gives a process killed by sig. */
