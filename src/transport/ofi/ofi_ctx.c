@@ -281,7 +281,7 @@ void ofi_ctx_close_idle(void)
  * provider takes it, so the handshakes overlap. Best effort: a peer that has not
  * connected within OFI_CTX_WARM_NS (one that computes without a progress thread),
  * or a provider that refuses (out of sockets, say), leaves the rest to the first
- * operations, as before; the reads posted are waited for, and the read counter
+ * operations, which connect on demand; the reads posted are waited for, and the read counter
  * set back to zero, so that the new context has counted nothing (shmemx_pcntr_*)
  * where the provider can set its counters (as parking needs). Providers without
  * connections take the reads at once. */

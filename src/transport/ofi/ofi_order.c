@@ -33,7 +33,7 @@
  *   epoch (the put that paid is usually to it), so fence costs O(1) and a settle
  *   never walks the set. AMOs are not ordered with puts by those reads: a fence
  *   after AMOs left in flight since the last full wait (amos_out) makes the
- *   next put or AMO wait for every earlier operation, as before (OFI_FENCE_ALL).
+ *   next put or AMO wait for every earlier operation (OFI_FENCE_ALL).
  *   Asking the read counter whether they are done would cost a provider progress
  *   call per fence, which in an "AMO flag" loop finds the last flag still in
  *   flight: measured 1.4x slower per message at 4 PEs;
