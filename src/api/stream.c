@@ -65,7 +65,8 @@ static struct {
     pthread_cond_t settled; /* callers: an operation finished */
     pthread_t proxy;
     int started, stop;
-    uint32_t *words; /* ready = words[2 * slot], done = words[2 * slot + 1] */
+    uint32_t *words;     /* ready = words[2 * slot], done = words[2 * slot + 1] */
+    uint32_t *words_dev; /* the same words, where the device's streams reach them */
     uint32_t next_seq;
     unsigned outstanding;
     struct sop *head, *tail;
@@ -73,18 +74,20 @@ static struct {
          .wake = PTHREAD_COND_INITIALIZER,
          .settled = PTHREAD_COND_INITIALIZER };
 
-static inline uint32_t *ready_word(uint32_t seq)
+/* Slot seq's words: as the proxy reads them (words), or as streams reach them. */
+static inline uint32_t *ready_word(uint32_t *words, uint32_t seq)
 {
-    return &st.words[2 * (seq % SLOTS)];
+    return &words[2 * (seq % SLOTS)];
 }
-static inline uint32_t *done_word(uint32_t seq)
+static inline uint32_t *done_word(uint32_t *words, uint32_t seq)
 {
-    return &st.words[2 * (seq % SLOTS) + 1];
+    return &words[2 * (seq % SLOTS) + 1];
 }
 
 static int reached(const struct sop *o)
 {
-    return (int32_t)(__atomic_load_n(ready_word(o->seq), __ATOMIC_ACQUIRE) - o->seq) >= 0;
+    return (int32_t)(__atomic_load_n(ready_word(st.words, o->seq), __ATOMIC_ACQUIRE) -
+                     o->seq) >= 0;
 }
 
 static int wait_holds(const struct sop *o)
@@ -175,7 +178,7 @@ static void *proxy_main(void *arg)
             st.tail = prev;
         pthread_mutex_unlock(&st.lock);
         run(o);
-        __atomic_store_n(done_word(o->seq), o->seq, __ATOMIC_RELEASE);
+        __atomic_store_n(done_word(st.words, o->seq), o->seq, __ATOMIC_RELEASE);
         free(o);
         clock_gettime(CLOCK_MONOTONIC, &idle_since);
         pthread_mutex_lock(&st.lock);
@@ -194,7 +197,11 @@ static void start(const char *routine)
                     "stream operations need a device backend; set "
                     "SHMEM_SYMMETRIC_SIZE_DEVICE or SHMEM_ENABLE_DEVICE_AWARENESS=1 "
                     "(and SHOAL_DEVICE)");
-    if (!(st.words = shoal_dev_stream_words(2 * SLOTS)))
+    void *dev = NULL;
+    if (shoal_dev->host_alloc)
+        st.words = shoal_dev->host_alloc(2 * SLOTS * sizeof *st.words, &dev);
+    st.words_dev = dev;
+    if (!st.words)
         shoal_fatal(routine,
                     "the %s device gives no host memory its streams can reach; "
                     "check the GPU driver",
@@ -219,8 +226,8 @@ static void queue(shmemx_stream_t stream, struct sop *proto)
     while (st.outstanding >= SLOTS) /* the oldest slot is still in use */
         pthread_cond_wait(&st.settled, &st.lock);
     o->seq = ++st.next_seq;
-    if (shoal_dev_stream_write(stream, ready_word(o->seq), o->seq) ||
-        shoal_dev_stream_wait(stream, done_word(o->seq), o->seq))
+    if (shoal_dev_stream_write(stream, ready_word(st.words_dev, o->seq), o->seq) ||
+        shoal_dev_stream_wait(stream, done_word(st.words_dev, o->seq), o->seq))
         shoal_fatal(routine,
                     "the %s device refused a stream memory operation on stream %p; pass "
                     "a stream of the device Shoal uses (%s)",
@@ -265,7 +272,8 @@ void shoal_stream_fini(void)
     pthread_mutex_unlock(&st.lock);
     pthread_join(st.proxy, NULL);
     st.started = st.stop = 0;
-    st.words = NULL; /* the backend frees it with the device */
+    shoal_dev->host_free(st.words);
+    st.words = st.words_dev = NULL;
 }
 
 /* Checked when queued, so that a mistake names the call that made it. */

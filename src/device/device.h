@@ -78,12 +78,10 @@ struct shoal_dev_ops {
      * nothing to flush. */
     int (*flush_nic_writes)(void);
     /* Stream-ordered signalling through host memory, for the stream operations
-     * (api/stream.c). stream_words: n zeroed 32-bit words of host memory that the
-     * device's streams can write and wait on (one block per process, NULL on
-     * failure). stream_write: when the program's stream reaches this point, it
-     * stores v into *w. stream_wait: the stream waits there until
-     * (int32_t)(*w - v) >= 0. 0, or -1 when the backend or the stream refuses. */
-    uint32_t *(*stream_words)(size_t n);
+     * (api/stream.c), on words of host_alloc's memory named by their device address
+     * (w): stream_write: when the program's stream reaches this point, it stores v
+     * into *w. stream_wait: the stream waits there until (int32_t)(*w - v) >= 0. 0,
+     * or -1 when the backend or the stream refuses. */
     int (*stream_write)(void *stream, uint32_t *w, uint32_t v);
     int (*stream_wait)(void *stream, uint32_t *w, uint32_t v);
     /* A copy between two device ranges (a peer's through its IPC mapping), queued on
@@ -94,9 +92,11 @@ struct shoal_dev_ops {
      * *w == v (eq) or (int64_t)(*w - v) >= 0. */
     int (*stream_write64)(void *stream, uint64_t *w, uint64_t v);
     int (*stream_wait64)(void *stream, uint64_t *w, uint64_t v, int eq);
-    /* Device-initiated communication (api/devinit.c); NULL where the backend has none.
-     * host_alloc: size zeroed bytes of host memory that device code reaches too (pinned
-     * and mapped), at *dev for device code; host_free releases it. kernel_ptr: where
+    /* host_alloc: size zeroed bytes of host memory that device code and streams reach
+     * too (pinned and mapped), at *dev for them; host_free releases it (the stream
+     * operations' words, device-initiated communication's ring). The rest serves
+     * device-initiated communication (api/devinit.c), NULL where the backend has none:
+     * kernel_ptr: where
      * device code loads and stores the device memory at p (an allocation of this
      * process or a peer's opened through IPC). host_kernels: kernels are host functions
      * that the library runs (emu), so shmemx_device_launch serves them. */
@@ -167,10 +167,6 @@ static inline void shoal_dev_nic(void *p, struct shoal_dev_nic *nic)
 static inline int shoal_dev_flush_nic_writes(void)
 {
     return shoal_dev->flush_nic_writes();
-}
-static inline uint32_t *shoal_dev_stream_words(size_t n)
-{
-    return shoal_dev->stream_words(n);
 }
 static inline int shoal_dev_stream_write(void *stream, uint32_t *w, uint32_t v)
 {

@@ -74,8 +74,6 @@ static struct {
     CUresult (*StreamWaitValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
     /* Optional (CUDA 11.3 and later): NULL when the driver lacks it. */
     CUresult (*FlushGPUDirectRDMAWrites)(int, int);
-    uint32_t *words; /* stream_words' block, and its address for the device */
-    CUdeviceptr words_dev;
 } cu;
 
 /* Makes the library's context current for one entry; leave() restores the caller's. */
@@ -199,8 +197,7 @@ static void cuda_fini(void)
     }
     if (cu.ctx)
         cu.PrimaryCtxRelease(cu.dev);
-    /* libcuda stays loaded: its own exit handlers may still run. The words block
-     * goes with the context. */
+    /* libcuda stays loaded: its own exit handlers may still run. */
     memset(&cu, 0, sizeof cu);
 }
 
@@ -382,33 +379,11 @@ static int cuda_flush_nic_writes(void)
     return rc ? -1 : 0;
 }
 
-/* Pinned host memory mapped for the device: the stream memory operations write and
- * wait on it, and a host thread polls it. */
-static uint32_t *cuda_stream_words(size_t n)
-{
-    void *p = NULL;
-    if (cu.words || enter())
-        return NULL;
-    if (!cu.MemHostAlloc(&p, n * sizeof(uint32_t),
-                         CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) &&
-        !cu.MemHostGetDevicePointer(&cu.words_dev, p, 0)) {
-        memset(p, 0, n * sizeof(uint32_t));
-        cu.words = p;
-    }
-    leave();
-    return cu.words;
-}
-
-static inline CUdeviceptr word_dev(uint32_t *w)
-{
-    return cu.words_dev + (CUdeviceptr)((char *)w - (char *)cu.words);
-}
-
 static int cuda_stream_write(void *stream, uint32_t *w, uint32_t v)
 {
     if (enter())
         return -1;
-    CUresult rc = cu.StreamWriteValue32((CUstream)stream, word_dev(w), v,
+    CUresult rc = cu.StreamWriteValue32((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
                                         CU_STREAM_WRITE_VALUE_DEFAULT);
     leave();
     return rc ? -1 : 0;
@@ -418,8 +393,8 @@ static int cuda_stream_wait(void *stream, uint32_t *w, uint32_t v)
 {
     if (enter())
         return -1;
-    CUresult rc =
-            cu.StreamWaitValue32((CUstream)stream, word_dev(w), v, CU_STREAM_WAIT_VALUE_GEQ);
+    CUresult rc = cu.StreamWaitValue32((CUstream)stream, (CUdeviceptr)(uintptr_t)w, v,
+                                       CU_STREAM_WAIT_VALUE_GEQ);
     leave();
     return rc ? -1 : 0;
 }
@@ -487,7 +462,6 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .copy_async = cuda_copy_async,
     .nic = cuda_nic,
     .flush_nic_writes = cuda_flush_nic_writes,
-    .stream_words = cuda_stream_words,
     .stream_write = cuda_stream_write,
     .stream_wait = cuda_stream_wait,
     .stream_copy = cuda_stream_copy,

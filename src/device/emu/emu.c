@@ -54,10 +54,6 @@ struct pending {
 static struct pending *queue;
 static size_t nqueued, qcap;
 
-/* The stream operations' words (stream_words): ordinary memory, since emu's streams
- * are threads of this process. */
-static uint32_t *words;
-
 static int emu_init(int local_index, char *err, size_t len)
 {
     (void)local_index, (void)err, (void)len;
@@ -79,8 +75,6 @@ static void emu_fini(void)
     queue = NULL;
     nqueued = qcap = 0;
     pthread_mutex_unlock(&lock);
-    free(words);
-    words = NULL;
 }
 
 /* The region holding [p, p + len), or NULL; under lock. */
@@ -474,14 +468,6 @@ void shoal_emu_stream_destroy(struct shoal_emu_stream *st)
     free(st);
 }
 
-static uint32_t *emu_stream_words(size_t n)
-{
-    if (words)
-        return NULL;
-    words = calloc(n, sizeof *words);
-    return words;
-}
-
 static int emu_stream_write(void *stream, uint32_t *w, uint32_t v)
 {
     if (!stream)
@@ -561,7 +547,6 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .copy_async = emu_copy_async,
     .nic = emu_nic,
     .flush_nic_writes = emu_flush_nic_writes,
-    .stream_words = emu_stream_words,
     .stream_write = emu_stream_write,
     .stream_wait = emu_stream_wait,
     .stream_copy = emu_stream_copy,

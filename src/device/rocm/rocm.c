@@ -44,8 +44,6 @@ static struct {
     int device_type; /* hipMemoryTypeDevice of the loaded runtime */
     int dev;
     hipStream_t stream;
-    uint32_t *words; /* stream_words' block, and its address for the device */
-    void *words_dev;
     hipError_t (*Init)(unsigned);
     hipError_t (*GetDeviceCount)(int *);
     hipError_t (*SetDevice)(int);
@@ -65,6 +63,7 @@ static struct {
     hipError_t (*StreamSynchronize)(hipStream_t);
     hipError_t (*HostMalloc)(void **, size_t, unsigned);
     hipError_t (*HostGetDevicePointer)(void **, void *, unsigned);
+    hipError_t (*HostFree)(void *);
     hipError_t (*StreamWriteValue32)(hipStream_t, void *, uint32_t, unsigned);
     hipError_t (*StreamWaitValue32)(hipStream_t, void *, uint32_t, unsigned, uint32_t);
     hipError_t (*StreamWriteValue64)(hipStream_t, void *, uint64_t, unsigned);
@@ -118,6 +117,7 @@ static int rocm_init(int local_index, char *err, size_t len)
         SYM(StreamSynchronize, "hipStreamSynchronize"),
         SYM(HostMalloc, "hipHostMalloc"),
         SYM(HostGetDevicePointer, "hipHostGetDevicePointer"),
+        SYM(HostFree, "hipHostFree"),
         SYM(StreamWriteValue32, "hipStreamWriteValue32"),
         SYM(StreamWaitValue32, "hipStreamWaitValue32"),
         SYM(StreamWriteValue64, "hipStreamWriteValue64"),
@@ -330,25 +330,32 @@ static int rocm_flush_nic_writes(void)
     return 0;
 }
 
-static uint32_t *rocm_stream_words(size_t n)
+/* Pinned host memory mapped for the device: its streams write and wait on it. */
+static void *rocm_host_alloc(size_t size, void **dev)
 {
     void *p = NULL;
     int prev;
-    if (hip.words || enter(&prev))
+    if (enter(&prev))
         return NULL;
-    if (!hip.HostMalloc(&p, n * sizeof(uint32_t),
-                        HIP_HOST_MALLOC_PORTABLE | HIP_HOST_MALLOC_MAPPED) &&
-        !hip.HostGetDevicePointer(&hip.words_dev, p, 0)) {
-        memset(p, 0, n * sizeof(uint32_t));
-        hip.words = p;
+    if (hip.HostMalloc(&p, size, HIP_HOST_MALLOC_PORTABLE | HIP_HOST_MALLOC_MAPPED))
+        p = NULL;
+    else if (hip.HostGetDevicePointer(dev, p, 0)) {
+        hip.HostFree(p);
+        p = NULL;
     }
     leave(prev);
-    return hip.words;
+    if (p)
+        memset(p, 0, size);
+    return p;
 }
 
-static inline void *word_dev(uint32_t *w)
+static void rocm_host_free(void *p)
 {
-    return (char *)hip.words_dev + ((char *)w - (char *)hip.words);
+    int prev;
+    if (!enter(&prev)) {
+        hip.HostFree(p);
+        leave(prev);
+    }
 }
 
 static int rocm_stream_write(void *stream, uint32_t *w, uint32_t v)
@@ -356,7 +363,7 @@ static int rocm_stream_write(void *stream, uint32_t *w, uint32_t v)
     int prev;
     if (enter(&prev))
         return -1;
-    int rc = hip.StreamWriteValue32((hipStream_t)stream, word_dev(w), v, 0);
+    int rc = hip.StreamWriteValue32((hipStream_t)stream, w, v, 0);
     leave(prev);
     return rc ? -1 : 0;
 }
@@ -366,8 +373,8 @@ static int rocm_stream_wait(void *stream, uint32_t *w, uint32_t v)
     int prev;
     if (enter(&prev))
         return -1;
-    int rc = hip.StreamWaitValue32((hipStream_t)stream, word_dev(w), v,
-                                   HIP_STREAM_WAIT_VALUE_GTE, 0xffffffffu);
+    int rc = hip.StreamWaitValue32((hipStream_t)stream, w, v, HIP_STREAM_WAIT_VALUE_GTE,
+                                   0xffffffffu);
     leave(prev);
     return rc ? -1 : 0;
 }
@@ -389,7 +396,8 @@ const struct shoal_dev_ops shoal_dev_rocm = {
     .copy_async = rocm_copy_async,
     .nic = rocm_nic,
     .flush_nic_writes = rocm_flush_nic_writes,
-    .stream_words = rocm_stream_words,
+    .host_alloc = rocm_host_alloc,
+    .host_free = rocm_host_free,
     .stream_write = rocm_stream_write,
     .stream_wait = rocm_stream_wait,
     .stream_copy = rocm_stream_copy,
