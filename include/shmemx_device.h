@@ -382,8 +382,11 @@ SHMEMX_DEV_FN void shmemx_copy_(char *d, const char *s, size_t n)
     memcpy(d, s, n);
 }
 
-SHMEMX_DEV_FN void shmemx_put_(void *dest, const void *source, size_t n, int pe, int nbi,
-                               const char *routine)
+/* A put, or with get a get, of n bytes between dest and source (symmetric objects of
+ * the device heap): a copy through the peer's mapping where device code reaches it,
+ * otherwise a command to the proxy, whose answer a blocking one (not nbi) waits for. */
+SHMEMX_DEV_FN void shmemx_rma_(void *dest, const void *source, size_t n, int pe, int nbi,
+                               int get, const char *routine)
 {
     const struct shmemx_dev_state *st = shmemx_st_();
     if (!n)
@@ -391,29 +394,16 @@ SHMEMX_DEV_FN void shmemx_put_(void *dest, const void *source, size_t n, int pe,
     char *p = shmemx_peer_(st, pe, routine);
     uint64_t d = shmemx_off_(st, dest, n, routine), s = shmemx_off_(st, source, n, routine);
     if (p) {
-        shmemx_copy_(p + d, st->peer[st->my_pe] + s, n);
+        char *here = st->peer[st->my_pe];
+        if (get)
+            shmemx_copy_(here + d, p + s, n);
+        else
+            shmemx_copy_(p + d, here + s, n);
         return;
     }
-    uint64_t t = shmemx_post_(st, SHMEMX_DEV_OP_PUT | (nbi ? 0u : SHMEMX_DEV_WAIT), pe, d, s,
-                              n, 0, 0, routine);
-    if (!nbi)
-        shmemx_answer_(st, t, routine);
-}
-
-SHMEMX_DEV_FN void shmemx_get_(void *dest, const void *source, size_t n, int pe, int nbi,
-                               const char *routine)
-{
-    const struct shmemx_dev_state *st = shmemx_st_();
-    if (!n)
-        return;
-    char *p = shmemx_peer_(st, pe, routine);
-    uint64_t d = shmemx_off_(st, dest, n, routine), s = shmemx_off_(st, source, n, routine);
-    if (p) {
-        shmemx_copy_(st->peer[st->my_pe] + d, p + s, n);
-        return;
-    }
-    uint64_t t = shmemx_post_(st, SHMEMX_DEV_OP_GET | (nbi ? 0u : SHMEMX_DEV_WAIT), pe, d, s,
-                              n, 0, 0, routine);
+    uint32_t op = get ? SHMEMX_DEV_OP_GET : SHMEMX_DEV_OP_PUT;
+    uint64_t t = shmemx_post_(st, op | (nbi ? 0u : SHMEMX_DEV_WAIT), pe, d, s, n, 0, 0,
+                              routine);
     if (!nbi)
         shmemx_answer_(st, t, routine);
 }
@@ -560,9 +550,9 @@ SHMEMX_DEV_FN void shmemx_block_(void *dest, const void *source, size_t n, int p
             shmemx_copy_block_(p + d, st->peer[st->my_pe] + s, n);
     } else if (lead) {
         if (get)
-            shmemx_get_(dest, source, n, pe, 0, routine);
+            shmemx_rma_(dest, source, n, pe, 0, 1, routine);
         else
-            shmemx_put_(dest, source, n, pe, 0, routine);
+            shmemx_rma_(dest, source, n, pe, 0, 0, routine);
     }
     __syncthreads();
 }
@@ -597,19 +587,19 @@ SHMEMX_DEV_FN void *shmemx_dev_ptr(const void *dest, int pe)
 
 SHMEMX_DEV_FN void shmemx_dev_putmem(void *dest, const void *source, size_t n, int pe)
 {
-    shmemx_put_(dest, source, n, pe, 0, "shmemx_dev_putmem");
+    shmemx_rma_(dest, source, n, pe, 0, 0, "shmemx_dev_putmem");
 }
 SHMEMX_DEV_FN void shmemx_dev_putmem_nbi(void *dest, const void *source, size_t n, int pe)
 {
-    shmemx_put_(dest, source, n, pe, 1, "shmemx_dev_putmem_nbi");
+    shmemx_rma_(dest, source, n, pe, 1, 0, "shmemx_dev_putmem_nbi");
 }
 SHMEMX_DEV_FN void shmemx_dev_getmem(void *dest, const void *source, size_t n, int pe)
 {
-    shmemx_get_(dest, source, n, pe, 0, "shmemx_dev_getmem");
+    shmemx_rma_(dest, source, n, pe, 0, 1, "shmemx_dev_getmem");
 }
 SHMEMX_DEV_FN void shmemx_dev_getmem_nbi(void *dest, const void *source, size_t n, int pe)
 {
-    shmemx_get_(dest, source, n, pe, 1, "shmemx_dev_getmem_nbi");
+    shmemx_rma_(dest, source, n, pe, 1, 1, "shmemx_dev_getmem_nbi");
 }
 SHMEMX_DEV_FN void shmemx_dev_putmem_signal(void *dest, const void *source, size_t n,
                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
@@ -687,21 +677,21 @@ SHMEMX_DEV_FN uint64_t shmemx_dev_signal_fetch(const uint64_t *sig_addr)
 #define SHMEMX_DEV_RMA_(T, N)                                                                \
     SHMEMX_DEV_FN void shmemx_dev_##N##_put(T *dest, const T *source, size_t nelems, int pe) \
     {                                                                                        \
-        shmemx_put_(dest, source, nelems * sizeof(T), pe, 0, "shmemx_dev_" #N "_put");       \
+        shmemx_rma_(dest, source, nelems * sizeof(T), pe, 0, 0, "shmemx_dev_" #N "_put");       \
     }                                                                                        \
     SHMEMX_DEV_FN void shmemx_dev_##N##_put_nbi(T *dest, const T *source, size_t nelems,     \
                                                 int pe)                                      \
     {                                                                                        \
-        shmemx_put_(dest, source, nelems * sizeof(T), pe, 1, "shmemx_dev_" #N "_put_nbi");   \
+        shmemx_rma_(dest, source, nelems * sizeof(T), pe, 1, 0, "shmemx_dev_" #N "_put_nbi");   \
     }                                                                                        \
     SHMEMX_DEV_FN void shmemx_dev_##N##_get(T *dest, const T *source, size_t nelems, int pe) \
     {                                                                                        \
-        shmemx_get_(dest, source, nelems * sizeof(T), pe, 0, "shmemx_dev_" #N "_get");       \
+        shmemx_rma_(dest, source, nelems * sizeof(T), pe, 0, 1, "shmemx_dev_" #N "_get");       \
     }                                                                                        \
     SHMEMX_DEV_FN void shmemx_dev_##N##_get_nbi(T *dest, const T *source, size_t nelems,     \
                                                 int pe)                                      \
     {                                                                                        \
-        shmemx_get_(dest, source, nelems * sizeof(T), pe, 1, "shmemx_dev_" #N "_get_nbi");   \
+        shmemx_rma_(dest, source, nelems * sizeof(T), pe, 1, 1, "shmemx_dev_" #N "_get_nbi");   \
     }                                                                                        \
     SHMEMX_DEV_FN void shmemx_dev_##N##_put_signal(T *dest, const T *source, size_t nelems,  \
                                                    uint64_t *sig_addr, uint64_t signal,      \
