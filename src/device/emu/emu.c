@@ -344,8 +344,7 @@ struct shoal_emu_stream {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct item *items;
-    size_t head, tail, cap; /* ring of cap items; head == tail: empty */
-    int running;            /* an item has been taken and is not finished */
+    size_t head, tail, cap; /* ring of cap items; an item leaves (head++) once run */
     int stop;
 };
 
@@ -359,7 +358,6 @@ static void *stream_main(void *arg)
         if (st->head == st->tail)
             break;
         struct item it = st->items[st->head % st->cap];
-        st->running = 1;
         pthread_mutex_unlock(&st->mu);
         switch (it.kind) {
         case ITEM_KERNEL: it.fn(it.arg); break;
@@ -388,7 +386,6 @@ static void *stream_main(void *arg)
         }
         pthread_mutex_lock(&st->mu);
         st->head++;
-        st->running = 0;
         pthread_cond_broadcast(&st->cv);
     }
     pthread_mutex_unlock(&st->mu);
@@ -444,14 +441,6 @@ void shoal_emu_stream_synchronize(struct shoal_emu_stream *st)
     while (st->head != st->tail)
         pthread_cond_wait(&st->cv, &st->mu);
     pthread_mutex_unlock(&st->mu);
-}
-
-int shoal_emu_stream_busy(struct shoal_emu_stream *st)
-{
-    pthread_mutex_lock(&st->mu);
-    int busy = st->head != st->tail;
-    pthread_mutex_unlock(&st->mu);
-    return busy;
 }
 
 void shoal_emu_stream_destroy(struct shoal_emu_stream *st)

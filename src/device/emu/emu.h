@@ -17,7 +17,5 @@ void shoal_emu_stream_destroy(struct shoal_emu_stream *st);
 int shoal_emu_launch(struct shoal_emu_stream *st, void (*fn)(void *), void *arg);
 /* Returns when everything launched on st has run. */
 void shoal_emu_stream_synchronize(struct shoal_emu_stream *st);
-/* 1 while st has work queued or running. */
-int shoal_emu_stream_busy(struct shoal_emu_stream *st);
 
 #endif
