@@ -90,18 +90,10 @@ static int reached(const struct sop *o)
                      o->seq) >= 0;
 }
 
+/* The comparison of shmem_uint64_test, which reads a device word by a device copy. */
 static int wait_holds(const struct sop *o)
 {
-    uint64_t x = shmem_signal_fetch(o->sig), v = o->signal;
-    switch (o->sig_op) {
-    case SHMEM_CMP_EQ: return x == v;
-    case SHMEM_CMP_NE: return x != v;
-    case SHMEM_CMP_GT: return x > v;
-    case SHMEM_CMP_GE: return x >= v;
-    case SHMEM_CMP_LT: return x < v;
-    case SHMEM_CMP_LE: return x <= v;
-    }
-    return 0; /* checked when queued */
+    return shmem_uint64_test(o->sig, o->sig_op, o->signal);
 }
 
 static void run(const struct sop *o)
