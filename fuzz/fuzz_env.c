@@ -1,4 +1,4 @@
-/* Fuzz target: the environment value parsers (src/core/env.c) and the loader
+/* Fuzz target: the environment value parsers (src/env/env.c) and the loader
  * that reports a bad value. The input is one value; the first byte also picks
  * which table variable shoal_env_load sees it in. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <shmem.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "core/progress.h"
-#include "core/state.h"
+#include "base/state.h"
 #include "core/team.h"
 #include "transport/transport.h"
 

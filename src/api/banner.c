@@ -9,7 +9,7 @@
 #include "api/api.h"
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
-#include "core/cpulist.h"
+#include "env/cpulist.h"
 
 extern char **environ;
 

@@ -52,9 +52,9 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "core/error.h"
+#include "base/error.h"
 #include "core/progress.h"
-#include "core/state.h"
+#include "base/state.h"
 #include "core/team.h"
 #include "transport/transport.h"
 

@@ -23,7 +23,7 @@
 
 #include "bootstrap/bootstrap.h"
 #include "coll/coll_common.h"
-#include "core/routine.h"
+#include "base/routine.h"
 
 /* A wait looks first CHECK_NS after it stopped spinning, then at doubling intervals
  * up to CHECK_MAX_NS: a mismatch ends the job within about a second, and a PE that

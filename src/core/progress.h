@@ -1,11 +1,11 @@
 /* Waiting for peers: each poll drives the network, whose peers' operations on this
  * PE may need this PE's help to land (providers with manual progress), then backs
- * off (core/backoff.h). Nothing to drive on one node. */
+ * off (base/backoff.h). Nothing to drive on one node. */
 #ifndef SHOAL_PROGRESS_H
 #define SHOAL_PROGRESS_H
 
-#include "core/backoff.h"
-#include "core/state.h"
+#include "base/backoff.h"
+#include "base/state.h"
 #include "transport/transport.h"
 
 static inline void shoal_progress(void)

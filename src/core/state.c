@@ -1,4 +1,4 @@
-/* The process-wide state (core/state.h). */
+/* The process-wide state (base/state.h). */
 #include "transport/transport.h"
 
 struct shoal_state shoal = {

@@ -1,6 +1,6 @@
 /* The predefined teams and context, and the errors of a bad team or PE argument. */
-#include "core/error.h"
-#include "core/state.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "core/team.h"
 #include "transport/transport.h"
 

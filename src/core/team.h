@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <shmem.h>
 
-#include "core/compiler.h"
+#include "env/compiler.h"
 
 /* Each team owns one slot of the team pool: symmetric words for its
  * synchronization and symmetric scratch for its collectives. Slots sit at the

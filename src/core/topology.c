@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/backoff.h"
-#include "core/error.h"
-#include "core/log.h"
-#include "core/state.h"
+#include "base/backoff.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "base/state.h"
 #include "core/team.h"
 #include "core/topology.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/error.h"
-#include "core/state.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "core/team.h"
 #include "device/device.h"
 #include "mem/alloc.h"

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/state.h"
+#include "base/state.h"
 
 /* The local heap starts on this boundary, which bounds what shmem_align can honour. */
 #define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)

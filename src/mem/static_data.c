@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/state.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "mem/segment.h"
 
 struct data_range {

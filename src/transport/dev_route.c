@@ -21,7 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/backoff.h"
+#include "base/backoff.h"
 #include "device/device.h"
 #include "transport/transport.h"
 

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "core/state.h"
+#include "base/state.h"
 #include "transport/transport.h"
 
 /* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "core/routine.h"
+#include "base/routine.h"
 #include "transport/module.h"
 
 /* A device heap of a job that spans nodes must be reachable by the network transport

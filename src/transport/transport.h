@@ -33,9 +33,9 @@
 #include <stdint.h>
 #include <shmem.h>
 
-#include "core/backoff.h"
-#include "core/error.h"
-#include "core/state.h"
+#include "base/backoff.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "device/device.h"
 #include "transport/amo.h"
 #include "transport/shm/shm.h"
@@ -202,7 +202,7 @@ extern const struct shoal_transport_ops *const shoal_net_ofi;
 /* The one used when every PE is on this node: every operation reports a bug. */
 extern const struct shoal_transport_ops shoal_net_none;
 
-/* How a wait of this PE sleeps (core/backoff.h): in the network's nap when the job
+/* How a wait of this PE sleeps (base/backoff.h): in the network's nap when the job
  * spans nodes, so that traffic for this PE wakes it; NULL (a plain sleep) on one
  * node, or where the network transport has no nap. */
 static inline shoal_nap_fn *shoal_net_nap(void)

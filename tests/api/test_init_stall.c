@@ -1,6 +1,6 @@
 /* A job held up inside shmem_init: the last PE never gets its host name, so the
  * others wait for it in shmem_init's exchange of host names. oshrun --timeout must
- * hear from every PE where in shmem_init it is (core/signals.c) and end the job.
+ * hear from every PE where in shmem_init it is (base/signals.c) and end the job.
  * usage: test_init_stall [N]: held up at shmem_init's N-th request for the host name
  * (default 1, the topology's; 2 is the libfabric transport's in a job that spans
  * nodes).

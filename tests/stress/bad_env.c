@@ -1,4 +1,4 @@
-/* Every variable in the environment table (src/core/env_table.h) that has a
+/* Every variable in the environment table (src/env/env_table.h) that has a
  * syntax (sizes, integers) must turn a malformed value into a nonzero exit and a
  * message naming the variable, the value and what is expected: run alone, and
  * for the user's variables also under oshrun. BOOL and STR variables accept any

@@ -1,4 +1,4 @@
-/* Unit test of the environment parser (src/core/env.c). */
+/* Unit test of the environment parser (src/env/env.c). */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "env.h"
 

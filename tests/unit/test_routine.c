@@ -1,4 +1,4 @@
-/* The call decoders of core/routine.c, which name a routine that left no frame of its
+/* The call decoders of base/routine.c, which name a routine that left no frame of its
  * own (a tail call) for the blocked-routine report and error messages: machine code
  * for a call through a PLT stub, a direct call and no call, laid out by hand for each
  * instruction set and decoded on any machine. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/routine.h"
+#include "base/routine.h"
 
 static int failures;
 #define CHECK(c)                                                                             \

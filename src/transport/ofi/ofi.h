@@ -27,10 +27,10 @@
 #include <rdma/fi_rma.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/backoff.h"
-#include "core/error.h"
-#include "core/log.h"
-#include "core/state.h"
+#include "base/backoff.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "base/state.h"
 #include "transport/transport.h"
 
 /* The libfabric API this was compiled against (1.17 where it was written). */
@@ -464,7 +464,7 @@ static inline void ofi_bundle_opened(void)
 }
 
 /* One poll of a wait inside the transport: drives every context, then backs off
- * as every wait of a multi-node job does (spin_polls, core/backoff.c). */
+ * as every wait of a multi-node job does (spin_polls, base/backoff.c). */
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/routine.h"
+#include "base/routine.h"
 #include "transport/ofi/ofi.h"
 
 struct ofi_state ofi;

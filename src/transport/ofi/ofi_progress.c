@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/routine.h"
+#include "base/routine.h"
 #include "transport/ofi/ofi.h"
 
 /* The progress thread sleeps on the default CQ's wait object, waking at least

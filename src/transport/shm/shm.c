@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "transport/transport.h"
 
 char **shoal_shm_peer[SHOAL_NHOST_SEGS];

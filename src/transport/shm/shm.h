@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/state.h"
+#include "base/state.h"
 #include "transport/amo.h"
 
 /* shoal_shm_peer[seg][pe]: where PE pe's copy of segment seg is mapped in this

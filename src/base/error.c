@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/error.h"
-#include "core/state.h"
+#include "base/error.h"
+#include "base/state.h"
 
 static void vformat(const char *kind, const char *routine, const char *fmt, va_list ap,
                     char *buf, size_t len)

@@ -1,11 +1,11 @@
 /* Fatal errors and warnings: "shoal: PE n: routine: message; remedy". Every layer
- * reports through these (core/error.c). */
+ * reports through these (base/error.c). */
 #ifndef SHOAL_ERROR_H
 #define SHOAL_ERROR_H
 
 #include <stddef.h>
 
-#include "core/compiler.h"
+#include "env/compiler.h"
 
 /* Prints the message and ends the whole job. The attribute, not _Noreturn, so that
  * clang too lets it fill the noreturn pointer of transport/module.h's host table. */

@@ -1,10 +1,10 @@
-/* The debug log (core/log.h). */
+/* The debug log (base/log.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/log.h"
-#include "core/state.h"
+#include "base/log.h"
+#include "base/state.h"
 
 unsigned char shoal_log_level[SHOAL_LOG_NSUB];
 

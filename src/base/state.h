@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/compiler.h"
-#include "core/env.h"
+#include "env/compiler.h"
+#include "env/env.h"
 
 struct shoal_boot_ops;
 struct shoal_transport_ops;

@@ -38,8 +38,8 @@
 #include <sched.h>
 #include <time.h>
 
-#include "core/backoff.h"
-#include "core/state.h"
+#include "base/backoff.h"
+#include "base/state.h"
 
 #define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/routine.h"
+#include "base/routine.h"
 
 /* call rel32 (E8), then the target: a PLT stub "jmp *slot(%rip)" (FF 25 rel32),
  * possibly after endbr64 (F3 0F 1E FA) and a bnd prefix (F2), or the routine. */

@@ -6,7 +6,7 @@
 
 #include <sched.h>
 
-#include "core/compiler.h"
+#include "env/compiler.h"
 
 struct shoal_backoff {
     unsigned polls;

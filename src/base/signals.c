@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
-#include "core/routine.h"
-#include "core/signals.h"
-#include "core/state.h"
+#include "base/routine.h"
+#include "base/signals.h"
+#include "base/state.h"
 
 static const struct {
     int sig;

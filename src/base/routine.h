@@ -1,5 +1,5 @@
 /* Which public Shoal routine a thread is in, found from its stack when something goes
- * wrong (core/routine.c): the blocked-routine report, a collective that can never
+ * wrong (base/routine.c): the blocked-routine report, a collective that can never
  * complete, a network failure. Nothing on any fast path records it. */
 #ifndef SHOAL_ROUTINE_H
 #define SHOAL_ROUTINE_H
@@ -13,7 +13,7 @@
  * the job is being diagnosed or ended. */
 const char *shoal_routine_now(int skip, int *inside);
 
-/* What shmem_init is doing now, for the blocked-PE report (core/signals.c): "shoal:
+/* What shmem_init is doing now, for the blocked-PE report (base/signals.c): "shoal:
  * PE n: blocked in shmem_init: PHASE". Each layer names its own steps; phase is a
  * static string, NULL once shmem_init is done. The getter is async-signal-safe. */
 void shoal_init_phase(const char *phase);

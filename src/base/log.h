@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/compiler.h"
+#include "env/compiler.h"
 
 #define SHOAL_LOG_SUBSYSTEMS(X)                                                              \
     X(BOOT, "boot", "bootstrap: launcher, rank, size")                                       \

@@ -1,4 +1,4 @@
-/* Fatal signals end a PE with Shoal's message and the signal itself (core/signals.c). */
+/* Fatal signals end a PE with Shoal's message and the signal itself (base/signals.c). */
 #ifndef SHOAL_SIGNALS_H
 #define SHOAL_SIGNALS_H
 
