@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "api/api.h"
-#include "base/log.h"
+#include "env/log.h"
 
 struct ctx_node {
     struct shoal_ctx ctx; /* first, so a handle converts back to its node */

@@ -8,7 +8,7 @@
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "coll/coll.h"
-#include "base/log.h"
+#include "env/log.h"
 #include "base/routine.h"
 #include "base/signals.h"
 #include "core/topology.h"
@@ -88,7 +88,8 @@ static int init_first(const char *fn, int requested)
     shoal_signals_report_on(fn);
     char err[512];
     if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
-        shoal_log_parse(shoal.cfg.log, err, sizeof err)) {
+        shoal_log_parse(shoal.cfg.log, err, sizeof err) ||
+        shoal_log_target(shoal.cfg.log_file, err, sizeof err)) {
         fprintf(stderr, "shoal: shmem_init: %s\n", err);
         return -1;
     }
@@ -101,8 +102,13 @@ static int init_first(const char *fn, int requested)
         setvbuf(stdout, NULL, _IOLBF, 0);
     shoal_init_phase(boot_phase(shoal.boot));
     struct shoal_boot_info info = { .thread_level = requested };
-    if (shoal.boot->init(&info))
+    SHOAL_LOG(BOOT, INFO, "bootstrap %s chosen (SHOAL_BOOTSTRAP=%s)", shoal.boot->name,
+              shoal.cfg.bootstrap);
+    if (shoal.boot->init(&info)) {
+        shoal_log_start(-1);
         return -1;
+    }
+    shoal_log_start(info.rank);
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;

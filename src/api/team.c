@@ -10,7 +10,7 @@
 
 #include "api/api.h"
 #include "coll/coll.h"
-#include "base/log.h"
+#include "env/log.h"
 
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];

@@ -40,6 +40,7 @@
 
 #include "base/backoff.h"
 #include "base/state.h"
+#include "env/log.h"
 
 #define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
@@ -101,6 +102,10 @@ static void give_way(void)
             probe = PROBE_LAST_NS;
         __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
         __atomic_store_n(&sleep_until_ns, t1 + probe, __ATOMIC_RELAXED);
+        SHOAL_LOG(COLL, DEBUG,
+                  "a yield took %lld us (the CPU went to a task outside the job): waits "
+                  "sleep for %lld ms",
+                  (t1 - t0) / 1000, probe / 1000000);
         if (__atomic_exchange_n(&unpin_pending, 0, __ATOMIC_RELAXED))
             sched_setaffinity(0, sizeof unpin_cpus, &unpin_cpus);
     } else if (probe) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/routine.h"
+#include "env/log.h"
 
 /* call rel32 (E8), then the target: a PLT stub "jmp *slot(%rip)" (FF 25 rel32),
  * possibly after endbr64 (F3 0F 1E FA) and a bnd prefix (F2), or the routine. */
@@ -121,8 +122,25 @@ const char *shoal_routine_now(int skip, int *inside)
  * pointers (atomics), each pointing at a static string. */
 static const char *init_phase;
 
+/* SHOAL_LOG=boot:debug times each phase, boot:info the whole start. */
+static void log_phase(const char *next)
+{
+    static double init_began, phase_began;
+    double now = shoal_log_now();
+    const char *was = __atomic_load_n(&init_phase, __ATOMIC_RELAXED);
+    if (was)
+        SHOAL_LOG(BOOT, DEBUG, "start-up: %s took %.3f s", was, now - phase_began);
+    else
+        init_began = now;
+    if (!next)
+        SHOAL_LOG(BOOT, INFO, "start-up took %.3f s", now - init_began);
+    phase_began = now;
+}
+
 void shoal_init_phase(const char *phase)
 {
+    if (SHOAL_LOG_ON(BOOT, INFO))
+        log_phase(phase);
     __atomic_store_n(&init_phase, phase, __ATOMIC_RELEASE);
 }
 

@@ -4,6 +4,7 @@
  * to be part of, so the PE exits instead of returning an error. */
 #include "bootstrap.h"
 #include "env.h"
+#include "log.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -148,10 +149,13 @@ static int oshrun_init(struct shoal_boot_info *info)
 
     struct shoal_wire_hello hello = { .version = SHOAL_WIRE_VERSION, .rank = my_rank };
     struct shoal_wire_welcome w;
+    double t = shoal_log_now();
     send_msg(SHOAL_WIRE_HELLO, 0, &hello, sizeof hello);
     if (recv_reply(SHOAL_WIRE_WELCOME, sizeof w))
         return -1;
     recv_all(&w, sizeof w);
+    SHOAL_LOG(BOOT, DEBUG, "oshrun welcomed rank %d of %d after %.3f s (node rank %d of %d)",
+              my_rank, my_size, shoal_log_now() - t, w.node_rank, w.node_size);
     if (w.size != my_size) {
         fprintf(stderr,
                 "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "

@@ -13,6 +13,7 @@
  * own, fences, and reads every peer's chunks back. */
 #include "bootstrap.h"
 #include "env.h"
+#include "log.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -489,6 +490,8 @@ static int pmi1_init(struct shoal_boot_info *info)
     if (field(reply, "kvsname", kvsname, sizeof kvsname))
         bad_reply("starting", reply);
     *info = (struct shoal_boot_info){ .rank = my_rank, .size = my_size };
+    SHOAL_LOG(BOOT, DEBUG, "PMI-1: rank %d of %d, kvs %s, values up to %zu bytes", my_rank,
+              my_size, kvsname, chunk);
     on_exit(exit_check, NULL);
     start_watch();
     return 0;

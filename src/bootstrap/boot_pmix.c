@@ -5,6 +5,7 @@
  * hybrid MPI+SHMEM program shares one connection with MPI and either library may
  * finalize first. */
 #include "bootstrap.h"
+#include "log.h"
 
 #include <pmix.h>
 #include <pthread.h>
@@ -119,6 +120,7 @@ static int boot_pmix_init(struct shoal_boot_info *info)
         return -1;
     }
     connected = true;
+    SHOAL_LOG(BOOT, DEBUG, "PMIx: namespace %s, rank %u", me.nspace, (unsigned)me.rank);
     watch_launcher();
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);

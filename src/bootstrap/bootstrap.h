@@ -48,6 +48,12 @@ struct shoal_boot_ops {
  * launcher started us and Shoal cannot talk to it. */
 const struct shoal_boot_ops *shoal_boot_select(void);
 
+/* b's allgather and barrier, for the setup exchanges of the layers above: what names
+ * the exchange for SHOAL_LOG=boot:debug, which times it. */
+int shoal_boot_allgather(const struct shoal_boot_ops *b, const char *what, const void *in,
+                         void *out, size_t len);
+int shoal_boot_barrier(const struct shoal_boot_ops *b, const char *what);
+
 /* Greets the launcher on PMI_FD in PMI-want (1 or 2; 0: 2 if it speaks it, else
  * 1). Returns the version agreed, or -1 after saying why there is none. */
 struct shoal_config;

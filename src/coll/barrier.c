@@ -16,7 +16,7 @@
  * the count of barriers: it only grows, is never reset, and back-to-back barriers
  * cannot confuse rounds. */
 #include "coll/coll_common.h"
-#include "base/log.h"
+#include "env/log.h"
 
 #define LOCAL_WORD 20  /* words 20..25: rounds among one node's members */
 #define LOCAL_ROUNDS 6 /* so up to 64 members per node */

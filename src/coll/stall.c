@@ -24,6 +24,7 @@
 #include "bootstrap/bootstrap.h"
 #include "coll/coll_common.h"
 #include "base/routine.h"
+#include "env/log.h"
 
 /* A wait looks first CHECK_NS after it stopped spinning, then at doubling intervals
  * up to CHECK_MAX_NS: a mismatch ends the job within about a second, and a PE that
@@ -86,6 +87,11 @@ static void check_left(int barrier, uint64_t v)
     check_ns = check_ns * 2 < CHECK_MAX_NS ? check_ns * 2 : CHECK_MAX_NS;
     next_check = now;
     after(&next_check, check_ns);
+    SHOAL_LOG(COLL, DEBUG,
+              "%s still waiting (word %llu); asking the bootstrap whether a PE has left, "
+              "next look in %.1f s",
+              barrier ? "a barrier is" : "a collective is", (unsigned long long)v,
+              (double)check_ns * 1e-9);
     uint64_t left;
     int pe = shoal.boot->first_left(&left);
     if (pe < 0 || pe == shoal.my_pe)

@@ -12,8 +12,9 @@
 #include "bootstrap/bootstrap.h"
 #include "base/backoff.h"
 #include "base/error.h"
-#include "base/log.h"
+#include "env/log.h"
 #include "base/state.h"
+#include "env/cpulist.h"
 #include "core/team.h"
 #include "core/topology.h"
 
@@ -202,7 +203,7 @@ static struct whereabouts *gather_whereabouts(void)
             CPU_SET((int)c, &mine.cpus);
     }
     struct whereabouts *all = malloc((size_t)shoal.n_pes * sizeof *all);
-    if (!all || shoal.boot->allgather(&mine, all, sizeof mine)) {
+    if (!all || shoal_boot_allgather(shoal.boot, "host names", &mine, all, sizeof mine)) {
         free(all);
         return NULL;
     }
@@ -245,6 +246,14 @@ int shoal_topology_init(struct shoal_team *shared)
         return -1;
     /* Cores are shared by the PEs of a real host, whatever SHOAL_NODE_MAP says. */
     shoal.own_core = owns_core(all);
+    if (SHOAL_LOG_ON(BOOT, INFO)) {
+        char cpus[256];
+        cpulist_format(&all[shoal.my_pe].cpus, cpus, sizeof cpus);
+        SHOAL_LOG(BOOT, INFO, "binding: CPUs %s (SHOAL_BINDING=%s)%s%s", cpus,
+                  shoal.cfg.binding && *shoal.cfg.binding ? shoal.cfg.binding : "unset",
+                  shoal.own_core ? "; a core of its own: waits spin" : "; cores shared",
+                  shoal.host_busy ? "; the host was busy at start-up" : "");
+    }
     /* mpi-all reaches every other PE through MPI: each PE is its own node. */
     if (strcmp(shoal.cfg.transport, "mpi-all") == 0) {
         shoal_node_map_parse("pe", n, shoal.node, NULL, 0);

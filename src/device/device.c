@@ -1,5 +1,6 @@
 /* Backend selection and the memory-type cache (device.h). */
 #include "device/device.h"
+#include "env/log.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -39,8 +40,11 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
         char why[256] = "";
         if (b->init(local_index, why, sizeof why) == 0) {
             shoal_dev = b;
+            SHOAL_LOG(DEVICE, INFO, "backend %s started for local PE %d (SHOAL_DEVICE=%s)",
+                      b->name, local_index, *name ? name : "auto");
             return 0;
         }
+        SHOAL_LOG(DEVICE, INFO, "backend %s did not start: %s", b->name, why);
         if (*name) {
             snprintf(err, len, "%s", why);
             return -1;
@@ -172,6 +176,8 @@ int shoal_dev_is_device(const void *p)
     /* A host buffer is remembered by its page: the backend cannot say how far it
      * extends, and a page cannot turn into device memory without an allocation or a
      * free that this layer sees (or a failed copy that makes the caller forget it). */
+    SHOAL_LOG(DEVICE, DEBUG, "%p is %s memory%s", p, device ? shoal_dev->name : "host",
+              device ? "" : " (its page is remembered as such)");
     uintptr_t start = device ? base : (uintptr_t)p & ~(HOST_SPAN - 1);
     uintptr_t end = device ? base + len : start + HOST_SPAN;
     write_begin();

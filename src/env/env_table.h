@@ -78,8 +78,13 @@
       "Count every context's puts, gets and AMOs for shmemx_pcntr_*, same-node ones "        \
       "included (a little slower); off: they report what the network transport counts")      \
     X(SHOAL_LOG, NULL, STR, "", NULL, log,                                                   \
-      "Debug log channels as subsystem:level pairs, e.g. ofi:debug,boot:info or all:trace; " \
-      "subsystems boot, mem, shm, ofi, coll, team; levels off, info, debug, trace")          \
+      "Debug log channels as channel:level pairs, e.g. ofi:debug,boot:info or all:trace; "   \
+      "channels boot, mem, shm, ofi, mpi, device, coll, team; levels off, info, debug, "     \
+      "trace")                                                                               \
+    X(SHOAL_LOG_FILE, NULL, STR, "", NULL, log_file,                                         \
+      "Where SHOAL_LOG writes, instead of stderr: a file name pattern, %p the PE, %h the "   \
+      "host, %j the pid (e.g. /tmp/shoal-%h-%p.log); appended to, made with mode 0600, "     \
+      "refused (stderr instead) when it is a link, not a regular file, or another user's")   \
     X(SHOAL_NODE_MAP, NULL, STR, "", NULL, node_map,                                         \
       "Which PEs share a node, to test the network path on one machine: pe (each PE "        \
       "alone), block:K, or a list such as 0,0,1,1")                                          \

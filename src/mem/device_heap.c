@@ -11,6 +11,7 @@
 #include "bootstrap/bootstrap.h"
 #include "base/error.h"
 #include "base/state.h"
+#include "env/log.h"
 #include "core/team.h"
 #include "device/device.h"
 #include "mem/alloc.h"
@@ -39,7 +40,7 @@ static void heap_create(const struct shoal_config *c, size_t size)
     if (!all || !shoal.dev_peer)
         shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs",
                     shoal.n_pes);
-    if (shoal.boot->allgather(&mine, all, sizeof mine))
+    if (shoal_boot_allgather(shoal.boot, "device heap handles", &mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange device heaps with the other PEs");
     for (int pe = 0; pe < shoal.n_pes; pe++) {
         if (all[pe].size != size)
@@ -55,6 +56,9 @@ static void heap_create(const struct shoal_config *c, size_t size)
                         "cannot open PE %d's device heap through %s IPC; the "
                         "PEs of a node must share its devices",
                         pe, shoal_dev->name);
+        else if (shoal.dev_peer[pe])
+            SHOAL_LOG(DEVICE, DEBUG, "PE %d's device heap opened through %s IPC at %p", pe,
+                      shoal_dev->name, shoal.dev_peer[pe]);
     }
     free(all);
     seg->base = (uintptr_t)base;
@@ -69,6 +73,8 @@ static void heap_create(const struct shoal_config *c, size_t size)
     shoal.dev_nic_iface = nic.iface;
     shoal.dev_nic_device = nic.device;
     shoal.dev_nic_base = nic.iface ? (uintptr_t)nic.addr : 0;
+    SHOAL_LOG(DEVICE, INFO, "device heap %zu bytes at %p; the network reaches it as %s", size,
+              base, shoal_dev_iface_name(nic.iface));
     shoal.dev_alloc = shoal_alloc_create(size);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
@@ -108,6 +114,13 @@ void shoal_device_init(int local_index)
                     what, err[0] ? err : "no CUDA or ROCm runtime found", what);
     if (shoal_dev && (asked || c->debug))
         shoal.slow_paths |= SHOAL_PATHS_DEV;
+    SHOAL_LOG(DEVICE, INFO, "backend %s; device-aware routing %s (%s)",
+              shoal_dev ? shoal_dev->name : "none",
+              shoal.slow_paths & SHOAL_PATHS_DEV ? "on" : "off",
+              size                                 ? "SHMEM_SYMMETRIC_SIZE_DEVICE"
+                      : c->enable_device_awareness ? "SHMEM_ENABLE_DEVICE_AWARENESS"
+                      : c->debug                   ? "SHMEM_DEBUG"
+                                                   : "SHOAL_DEVICE");
     shoal.threads_inside = shoal_dev && asked;
     if (size)
         heap_create(c, size);
@@ -122,7 +135,7 @@ void shoal_device_fini(void)
                 shoal_dev_ipc_close(shoal.dev_peer[pe]);
         /* Freeing memory that a peer still has open is undefined on every GPU: each
          * PE frees its heap only once every peer has closed its mapping. */
-        if (shoal.boot->barrier())
+        if (shoal_boot_barrier(shoal.boot, "device heap"))
             shoal_fatal("shmem_finalize",
                         "cannot synchronise with the other PEs before freeing the device "
                         "heap");

@@ -13,6 +13,8 @@ static const struct shoal_module_host host = {
     .ctx_default = &shoal_ctx_default,
     .fatal = shoal_fatal,
     .warn = shoal_warn,
+    .log_mask = &shoal_log_mask,
+    .log = shoal_log_emit,
 };
 
 const struct shoal_transport_ops *shoal_module_load(const char *name)
@@ -40,6 +42,7 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
     if (!ops)
         shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)",
                     name);
+    SHOAL_LOG(MPI, INFO, "transport module libshoal-%s.so loaded (%s)", name, file);
     /* The module stays loaded: MPI libraries must not be unloaded once initialised. */
     return ops;
 }

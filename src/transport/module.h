@@ -9,11 +9,12 @@
 #include <stddef.h>
 
 #include "base/state.h"
+#include "env/log.h"
 #include "transport/transport.h"
 
 /* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,
- * 3: local_poll). */
-#define SHOAL_MODULE_VERSION 3
+ * 3: local_poll, 4: the log). */
+#define SHOAL_MODULE_VERSION 4
 
 struct shoal_module_host {
     int version;
@@ -23,6 +24,10 @@ struct shoal_module_host {
     __attribute__((noreturn, format(printf, 2, 3))) void (*fatal)(const char *routine,
                                                                   const char *fmt, ...);
     void (*warn)(const char *routine, const char *fmt, ...)
+            __attribute__((format(printf, 2, 3)));
+    /* The debug log (core/log.h), whose mask the module reads through this pointer. */
+    const uint32_t *log_mask;
+    void (*log)(enum shoal_log_subsystem sub, const char *fmt, ...)
             __attribute__((format(printf, 2, 3)));
 };
 

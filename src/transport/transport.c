@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/routine.h"
+#include "env/log.h"
 #include "transport/module.h"
 
 /* A device heap of a job that spans nodes must be reachable by the network transport
@@ -24,6 +25,25 @@ static void check_device_reach(void)
             "use a device-aware MPI), run every PE on one node, or set "
             "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
             shoal.net->name, shoal_dev->name, shoal_dev_iface_name(iface));
+}
+
+/* SHOAL_LOG=boot: which path reaches each PE (puts and gets; AMOs take one for all). */
+static void log_paths(void)
+{
+    int mapped = 0;
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        int shm = shoal_shm_peer[SHOAL_SEG_HEAP][pe] != NULL;
+        mapped += shm;
+        SHOAL_LOG(BOOT, DEBUG, "path to PE %d: %s%s", pe,
+                  shm ? "same node (shared memory)" : "network, ",
+                  shm ? "" : shoal.net->name);
+    }
+    SHOAL_LOG(BOOT, INFO,
+              "paths: %d PE(s) through shared memory, %d through the network (%s); AMOs "
+              "through %s; device-aware routing %s",
+              mapped, shoal.n_pes - mapped, shoal.net->name,
+              shoal.multi_node ? shoal.net->name : "shared memory",
+              shoal.slow_paths & SHOAL_PATHS_DEV ? "on" : "off");
 }
 
 /* PEs on other nodes need the network transport; a one-node job uses none. */
@@ -55,6 +75,8 @@ void shoal_transport_init(void)
         shoal.slow_paths |= SHOAL_PATHS_PCNTR;
     if (shoal.net->local_poll)
         shoal.slow_paths |= SHOAL_PATHS_POLL;
+    if (SHOAL_LOG_ON(BOOT, INFO))
+        log_paths();
 }
 
 void shoal_transport_fini(void)

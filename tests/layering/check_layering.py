@@ -4,9 +4,10 @@
 Layers, lowest first; a file may include headers and call functions of its own
 layer and of the layers below it, never of a layer above:
 
-  env        env/: the environment table and parsers (shared with oshrun)
+  env        env/: the environment table and parsers (shared with oshrun), the debug
+             log (which the bootstrap uses too)
   bootstrap  bootstrap/
-  base       base/: the process-wide state as data, error reporting, the debug log,
+  base       base/: the process-wide state as data, error reporting,
              polite polling, which routine a thread is in, fatal signals
   transport  transport/ (generic dispatch) and its backends transport/<name>/;
              device/ (the device layer) and its backends device/<name>/, beside it

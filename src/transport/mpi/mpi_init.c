@@ -62,6 +62,9 @@ static int start_mpi(void)
     } else {
         MPI_Query_thread(&have);
     }
+    MT_LOG(INFO, "MPI %s, thread level %s (SHMEM needs %s)",
+           mt.own_mpi ? "started by Shoal" : "started by the application",
+           mpi_level_name(have), mpi_level_name(want));
     if (have < want) {
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
@@ -88,6 +91,9 @@ static void open_set(struct mpi_set *set, MPI_Info info)
         MPI_Win_create((void *)base, base ? (MPI_Aint)seg->size : 0, 1, info, mt.comm,
                        &set->win[s]);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
+        MT_LOG(DEBUG, "window set %d, segment %d: %zu bytes at %p%s", (int)(set - mt.sets), s,
+               base ? seg->size : 0, (void *)base,
+               info == MPI_INFO_NULL ? "" : ", accumulate_ordering none");
     }
     set->dirty = 0;
 }
@@ -128,6 +134,11 @@ static int mpi_init(void)
     for (int i = 0; i < mt.nsets; i++)
         open_set(&mt.sets[i], i ? unordered : MPI_INFO_NULL);
     MPI_Info_free(&unordered);
+    MT_LOG(INFO,
+           "%d window set(s) of %d windows over %d PEs: the default context's (and all "
+           "AMOs'), and %d shared round robin by created contexts "
+           "(SHOAL_MPI_CONTEXT_WINDOWS)",
+           mt.nsets, SHOAL_NSEGS, size, mt.nsets - 1);
     mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE || mt.st->threads_inside;
     ctx_setup(&mt.dflt, &mt.sets[0]);
     mt.host->ctx_default->net = &mt.dflt;
@@ -167,6 +178,7 @@ static int mpi_ctx_create(struct shoal_ctx *ctx)
                               : 0;
     ctx_setup(c, &mt.sets[i]);
     ctx->net = c;
+    MT_LOG(DEBUG, "context %p uses window set %u", (void *)ctx, i);
     return 0;
 }
 

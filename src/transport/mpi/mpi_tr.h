@@ -59,6 +59,13 @@ struct mpi_tr {
 extern struct mpi_tr mt;
 
 #define MT_FATAL(...) mt.host->fatal(__VA_ARGS__)
+/* SHOAL_LOG=mpi:LEVEL through the host's log. */
+#define MT_LOG(level, ...)                                                                   \
+    do {                                                                                     \
+        if (SHOAL_UNLIKELY(*mt.host->log_mask &                                              \
+                           SHOAL_LOG_BIT(SHOAL_LOG_MPI, SHOAL_LOG_##level)))                 \
+            mt.host->log(SHOAL_LOG_MPI, __VA_ARGS__);                                        \
+    } while (0)
 
 static inline struct mpi_ctx *mpi_ctx_of(struct shoal_ctx *ctx)
 {

@@ -29,7 +29,7 @@
 #include "bootstrap/bootstrap.h"
 #include "base/backoff.h"
 #include "base/error.h"
-#include "base/log.h"
+#include "env/log.h"
 #include "base/state.h"
 #include "transport/transport.h"
 
@@ -525,6 +525,9 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         struct timespec ofi_since_ = { 0, 0 };                                               \
         ssize_t ofi_rc_;                                                                     \
         while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                           \
+            if (!ofi_b_.polls) /* the first refusal of this post */                          \
+                SHOAL_LOG(OFI, DEBUG, "%s: the provider has no room (FI_EAGAIN); retrying",  \
+                          what);                                                             \
             ofi_drain_cq(c);                                                                 \
             ofi_progress_others(c);                                                          \
             ofi_backoff(&ofi_b_);                                                            \

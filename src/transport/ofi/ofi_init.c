@@ -194,7 +194,7 @@ static int job_on_one_host(void)
     gethostname(mine.name, sizeof mine.name - 1);
     mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
     my_addresses(&mine);
-    if (shoal.boot->allgather(&mine, all, sizeof mine))
+    if (shoal_boot_allgather(shoal.boot, "libfabric addresses", &mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     int one = 1;
     for (int pe = 0; pe < shoal.n_pes && one; pe++)
@@ -614,7 +614,9 @@ int ofi_net_init(void)
      * (2 PEs, one core each, quiet machine). */
     provider_default("FI_SOCKETS_PE_WAITTIME", "0", "sockets: no spinning progress thread");
     shoal_init_phase("opening the libfabric endpoint");
+    double t = shoal_log_now();
     adopt_info(select_provider());
+    SHOAL_LOG(OFI, DEBUG, "provider chosen in %.3f s", shoal_log_now() - t);
     free(hosts); /* only the choice of interface needed them */
     hosts = NULL;
     check_auth(ofi.info);
@@ -645,12 +647,16 @@ int ofi_net_init(void)
     if ((rc = fi_av_open(ofi.domain, &av_attr, &ofi.av, NULL)))
         ofi_fatal_rc("fi_av_open", rc, "try another provider (SHMEM_OFI_PROVIDER)");
 
+    SHOAL_LOG(OFI, DEBUG, "fabric, domain and address vector opened in %.3f s",
+              shoal_log_now() - t);
     ctx_endpoint_info();
     ofi.dflt = ofi_ctx_open(); /* each ends the job if it fails */
     ofi_ctx_enable(ofi.dflt);
     shoal_ctx_default.net = ofi.dflt;
+    SHOAL_LOG(OFI, DEBUG, "default endpoint open at %.3f s", shoal_log_now() - t);
     if (ofi_mr_segments())
         return -1;
+    SHOAL_LOG(OFI, DEBUG, "segments registered at %.3f s", shoal_log_now() - t);
     shoal_init_phase("exchanging libfabric addresses with the other PEs");
     if (ofi_mr_exchange())
         return -1;
@@ -661,7 +667,7 @@ int ofi_net_init(void)
     if (ofi.progress_thread && ofi_progress_thread_start())
         return -1;
     shoal_init_phase("waiting for the other PEs to open their libfabric endpoints");
-    return shoal.boot->barrier() ? -1 : 0;
+    return shoal_boot_barrier(shoal.boot, "libfabric endpoints open") ? -1 : 0;
 }
 
 void ofi_net_fini(void)
@@ -673,7 +679,7 @@ void ofi_net_fini(void)
     ofi_quiet_locked(ofi.dflt);
     ofi_unlock(ofi.dflt);
     /* Peers may still be completing operations that target this PE. */
-    shoal.boot->barrier();
+    shoal_boot_barrier(shoal.boot, "libfabric closing");
     ofi_progress_thread_stop();
     ofi_mr_segments_close();
     ofi_ctx_close_idle();

@@ -155,7 +155,7 @@ int ofi_mr_exchange(void)
     ofi.remote = calloc(n * SHOAL_NSEGS, sizeof *ofi.remote);
     if (!all || !fiaddr || !ofi.remote)
         shoal_fatal("shmem_init", "out of memory for the addresses of %d PEs", shoal.n_pes);
-    if (shoal.boot->allgather(&mine, all, sizeof mine))
+    if (shoal_boot_allgather(shoal.boot, "libfabric memory keys", &mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange libfabric addresses with the other PEs");
     /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
      * itself go through the NIC like everyone else's. One insert per PE: string

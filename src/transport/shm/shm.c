@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
-#include "base/log.h"
+#include "env/log.h"
 #include "transport/transport.h"
 
 char **shoal_shm_peer[SHOAL_NHOST_SEGS];
@@ -60,7 +60,7 @@ int shoal_shm_map(void)
     struct seg_card *all = calloc((size_t)n, sizeof *all);
     if (!all)
         return -1;
-    if (shoal.boot->allgather(&mine, all, sizeof mine)) {
+    if (shoal_boot_allgather(shoal.boot, "shared-memory segments", &mine, all, sizeof mine)) {
         free(all);
         return -1;
     }
@@ -91,7 +91,7 @@ int shoal_shm_map(void)
     }
     free(all);
     /* Every peer has opened our memfds once all have passed this point. */
-    if (shoal.boot->barrier())
+    if (shoal_boot_barrier(shoal.boot, "peers mapped"))
         return -1;
     for (int s = 0; s < SHOAL_NHOST_SEGS; s++)
         if (shoal.seg[s].fd >= 0) {

@@ -1,0 +1,65 @@
+/* The debug log: SHOAL_LOG=channel:level[,channel:level...] turns on messages of one
+ * part of the library, e.g. SHOAL_LOG=ofi:debug,boot:info or all:trace. Each message
+ * is one line, "shoal: PE n: [channel] text", on stderr or in the file SHOAL_LOG_FILE
+ * names (a pattern: %p the PE, %h the host, %j the pid). Off, a log point is one test
+ * of a bit in a word, and its arguments are not evaluated. It sits with env (below
+ * the bootstrap) so that every layer, the bootstrap included, can log. */
+#ifndef SHOAL_LOG_H
+#define SHOAL_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/compiler.h"
+
+#define SHOAL_LOG_SUBSYSTEMS(X)                                                              \
+    X(BOOT, "boot", "start-up: bootstrap steps and exchanges, node layout, binding")         \
+    X(MEM, "mem", "symmetric segments and the heap")                                         \
+    X(SHM, "shm", "same-node transport: mapping peers")                                      \
+    X(OFI, "ofi", "libfabric transport: provider, capabilities, contexts, retries")          \
+    X(MPI, "mpi", "MPI transport: MPI start, windows, contexts")                             \
+    X(DEVICE, "device", "device layer: backend, memory kinds, device heap")                  \
+    X(COLL, "coll", "collectives, barriers, stalled waits")                                  \
+    X(TEAM, "team", "teams, contexts, the path to each PE")
+
+enum shoal_log_subsystem {
+#define SHOAL_LOG_ENUM(id, name, help) SHOAL_LOG_##id,
+    SHOAL_LOG_SUBSYSTEMS(SHOAL_LOG_ENUM)
+#undef SHOAL_LOG_ENUM
+            SHOAL_LOG_NSUB
+};
+
+/* info: what was set up, once per job; debug: per object (team, context, segment,
+ * exchange); trace: per operation. */
+enum shoal_log_level { SHOAL_LOG_OFF, SHOAL_LOG_INFO, SHOAL_LOG_DEBUG, SHOAL_LOG_TRACE };
+
+/* Bit (channel, level) is set when the channel logs at that level: levels 1 to 3 of
+ * channel c are bits 3c to 3c+2. */
+#define SHOAL_LOG_BIT(sub, level) (UINT32_C(1) << (3 * (sub) + (level)-1))
+_Static_assert(3 * SHOAL_LOG_NSUB <= 32, "the log mask has a bit per channel and level");
+
+extern uint32_t shoal_log_mask;
+
+/* Parses a SHOAL_LOG value into shoal_log_mask; -1 with a message in err. */
+int shoal_log_parse(const char *spec, char *err, size_t len);
+/* Where lines go: SHOAL_LOG_FILE's pattern, or "" for stderr; -1 with a message in
+ * err for a malformed one. With a file, lines logged before shoal_log_start are kept
+ * (up to 8 KiB) and written when it opens the file. */
+int shoal_log_target(const char *pattern, char *err, size_t len);
+/* This PE's number, now known: opens the file (pe < 0: the bootstrap failed, and the
+ * kept lines go to stderr). */
+void shoal_log_start(int pe);
+void shoal_log_emit(enum shoal_log_subsystem sub, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+/* Seconds on the monotonic clock, for log lines that time a step. */
+double shoal_log_now(void);
+
+#define SHOAL_LOG_ON(sub, level)                                                             \
+    SHOAL_UNLIKELY(shoal_log_mask &SHOAL_LOG_BIT(SHOAL_LOG_##sub, SHOAL_LOG_##level))
+#define SHOAL_LOG(sub, level, ...)                                                           \
+    do {                                                                                     \
+        if (SHOAL_LOG_ON(sub, level))                                                        \
+            shoal_log_emit(SHOAL_LOG_##sub, __VA_ARGS__);                                    \
+    } while (0)
+
+#endif
