@@ -125,16 +125,19 @@ static const char *init_phase;
 /* SHOAL_LOG=boot:debug times each phase, boot:info the whole start. */
 static void log_phase(const char *next)
 {
-    static double init_began, phase_began;
-    double now = shoal_log_now();
+    static double init_began, phase_began, init_cpu, phase_cpu;
+    double now = shoal_log_now(), cpu = shoal_log_cpu();
     const char *was = __atomic_load_n(&init_phase, __ATOMIC_RELAXED);
     if (was)
-        SHOAL_LOG(BOOT, DEBUG, "start-up: %s took %.3f s", was, now - phase_began);
+        SHOAL_LOG(BOOT, DEBUG, "start-up: %s took %.3f s (CPU %.3f s)", was,
+                  now - phase_began, cpu - phase_cpu);
     else
-        init_began = now;
+        init_began = now, init_cpu = cpu;
     if (!next)
-        SHOAL_LOG(BOOT, INFO, "start-up took %.3f s", now - init_began);
+        SHOAL_LOG(BOOT, INFO, "start-up took %.3f s (CPU %.3f s)", now - init_began,
+                  cpu - init_cpu);
     phase_began = now;
+    phase_cpu = cpu;
 }
 
 void shoal_init_phase(const char *phase)

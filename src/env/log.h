@@ -51,8 +51,11 @@ int shoal_log_target(const char *pattern, char *err, size_t len);
 void shoal_log_start(int pe);
 void shoal_log_emit(enum shoal_log_subsystem sub, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
-/* Seconds on the monotonic clock, for log lines that time a step. */
+/* Seconds on the monotonic clock, and of CPU (user and system) this process has
+ * used, for log lines that time a step: a step that took long with little CPU
+ * waited, for peers or for a CPU. */
 double shoal_log_now(void);
+double shoal_log_cpu(void);
 
 #define SHOAL_LOG_ON(sub, level)                                                             \
     SHOAL_UNLIKELY(shoal_log_mask &SHOAL_LOG_BIT(SHOAL_LOG_##sub, SHOAL_LOG_##level))

@@ -33,13 +33,13 @@ owed() {
         echo 'bootstrap (oshrun|pmix|mpi) chosen'
         echo '^binding: CPUs '
         echo '^host names: [a-z]+ allgather of [0-9]+ bytes per PE done after'
-        echo '^start-up: symmetric heap setup took [0-9.]+ s'
+        echo '^start-up: symmetric heap setup took [0-9.]+ s \(CPU [0-9.]+ s\)'
         echo '^paths: [0-9]+ PE\(s\) through shared memory'
-        echo '^start-up took [0-9.]+ s' ;;
+        echo '^start-up took [0-9.]+ s \(CPU [0-9.]+ s\)' ;;
     mem) echo '^heap [0-9]+ bytes at ' ;;
     shm) [ "$n" -gt 1 ] && echo "'s heap mapped at " ;;
     ofi) echo '^provider tcp;ofi_rxm, fabric'
-         echo '^provider chosen in [0-9.]+ s'
+         echo '^provider chosen in [0-9.]+ s \(CPU [0-9.]+ s\)'
          echo '^opening the default context.s endpoint' ;;
     mpi) echo '^MPI started by (Shoal|the application), thread level'
          echo '^window set 0, segment 0: [0-9]+ bytes'

@@ -194,7 +194,7 @@ static int job_on_one_host(void)
     gethostname(mine.name, sizeof mine.name - 1);
     mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
     my_addresses(&mine);
-    if (shoal_boot_allgather(shoal.boot, "libfabric addresses", &mine, all, sizeof mine))
+    if (shoal_boot_allgather(shoal.boot, "host addresses", &mine, all, sizeof mine))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
     int one = 1;
     for (int pe = 0; pe < shoal.n_pes && one; pe++)
@@ -614,9 +614,10 @@ int ofi_net_init(void)
      * (2 PEs, one core each, quiet machine). */
     provider_default("FI_SOCKETS_PE_WAITTIME", "0", "sockets: no spinning progress thread");
     shoal_init_phase("opening the libfabric endpoint");
-    double t = shoal_log_now();
+    double t = shoal_log_now(), cpu = shoal_log_cpu();
     adopt_info(select_provider());
-    SHOAL_LOG(OFI, DEBUG, "provider chosen in %.3f s", shoal_log_now() - t);
+    SHOAL_LOG(OFI, DEBUG, "provider chosen in %.3f s (CPU %.3f s)", shoal_log_now() - t,
+              shoal_log_cpu() - cpu);
     free(hosts); /* only the choice of interface needed them */
     hosts = NULL;
     check_auth(ofi.info);
