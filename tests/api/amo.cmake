@@ -57,7 +57,7 @@ add_test(NAME api.setup.log_off
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect 0 "\\[(boot|mem)\\]" 0
     -- env SHOAL_LOG=boot:off,mem:off,shm:info ${SHOAL_OSHRUN} -n 2 --timeout ${job} $<TARGET_FILE:api.setup>)
 add_test(NAME api.setup.log_bad
-  COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*subsystem:level" +
+  COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "SHOAL_LOG=.*unknown level.*channel:level" +
     -- env SHOAL_LOG=ofi:loud ${SHOAL_OSHRUN} -n 2 --timeout ${job} $<TARGET_FILE:api.setup>)
 set_tests_properties(api.setup.info api.setup.info_size api.setup.version api.setup.quiet
   PROPERTIES TIMEOUT ${ctest} LABELS "pe")
