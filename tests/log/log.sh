@@ -4,8 +4,9 @@
 # SHOAL_LOG_FILE=DIR/log-%h-%p-%j, and checks that every PE wrote its own file holding
 # the lines that channel owes in that mode and no other PE's or channel's; then once
 # with logging off (SHOAL_LOG_FILE still set), which must make no file and print no
-# log line; and, in mode shm, that a symbolic link or a FIFO planted at a PE's file
-# name is refused (a warning, the lines on stderr, the link's target untouched, no hang).
+# log line; and, in mode shm, that a symbolic link, a FIFO or another user's file
+# planted at a PE's file name is refused (a warning, the lines on stderr, the planted
+# file or the link's target untouched, no hang).
 set -u
 mode=$1 n=$2
 shift 2
@@ -101,6 +102,11 @@ echo "ok: logging off writes nothing"
 echo keep >"$dir/target"
 ln -s "$dir/target" "$dir/plant-0"
 mkfifo "$dir/plant-1"
+# Another user's file (as root, one made and given away; otherwise not checked).
+other_user=0
+if [ "$(id -u)" = 0 ] && echo theirs >"$dir/plant-2" && chown 65534 "$dir/plant-2"; then
+    other_user=1
+fi
 SHOAL_LOG=mem:info SHOAL_LOG_FILE="$dir/plant-%p" \
     "${launch[@]}" -n "$n" --timeout $((60 * scale)) "$prog" >"$dir/out" 2>&1 ||
     { cat "$dir/out"; fail "planted files: the job failed"; }
@@ -113,4 +119,9 @@ if [ "$n" -gt 1 ]; then
         grep -q '^shoal: PE 1: \[mem\] heap' "$dir/out" ||
         { cat "$dir/out"; fail "PE 1 did not refuse the FIFO, or lost its lines"; }
 fi
-echo "ok: a planted link or FIFO is refused"
+if [ "$n" -gt 2 ] && [ "$other_user" = 1 ]; then
+    grep -q "PE 2: warning: SHOAL_LOG_FILE: cannot log to $dir/plant-2 (it belongs to another user)" "$dir/out" &&
+        [ "$(cat "$dir/plant-2")" = theirs ] ||
+        { cat "$dir/out"; fail "PE 2 did not refuse another user's file"; }
+fi
+echo "ok: a planted link, FIFO or other user's file is refused"
