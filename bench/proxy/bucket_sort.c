@@ -277,10 +277,10 @@ static int run(const struct job *j, enum variant v)
     size_t n = j->n, eb = j->eb, cap = j->cap;
     int me = j->me, npes = j->npes;
     int ga = v != HA_HI && v != HA_HI_OMP;
-    if (v == GA_DI && !K->exchange) {
+    const char *no_di = v == GA_DI ? K->no_exchange() : NULL;
+    if (no_di) {
         if (me == 0)
-            printf("%s\tskipped: the %s kernels issue no communication from the device\n",
-                   variant_name[v], K->name);
+            printf("%s\tskipped: %s\n", variant_name[v], no_di);
         return 1;
     }
     int omp = v == HA_HI_OMP || v == GA_HI_OMP;

@@ -86,9 +86,11 @@ struct bs_kernels {
      * fetch-add on d's fill reserves room, a put lands the chunk, then an add of its
      * elements to d's arrived signals it (a chunk without room: the signal alone); then
      * an add of 1 to d's senders says this PE has reserved all it will. The kernel ends,
-     * after a quiet, once senders is npes here and arrived has reached fill. NULL where
-     * the kernels have no device API (HIP, or an OpenSHMEM other than Shoal). */
+     * after a quiet, once senders is npes here and arrived has reached fill. */
     int (*exchange)(int stream, const struct bs_exch *x);
+    /* Why exchange cannot run here (HIP, another OpenSHMEM, host threads on a device
+     * that runs its own kernels), or NULL when it can. */
+    const char *(*no_exchange)(void);
     int (*sync)(int stream);
 };
 

@@ -484,18 +484,25 @@ static int gpu_sort(int s, void *buf, size_t n)
     return rc ? fail("copy of the sorted elements", rc) : 0;
 }
 
+static const char *cuda_no_exchange(void)
+{
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    return g.di_exchange ? NULL : "the CUDA kernels file has no bs_di_exchange; rebuild it";
+#else
+    return "the CUDA kernels need Shoal's device API";
+#endif
+}
+
+static const char *hip_no_exchange(void)
+{
+    return "Shoal's rocm backend offers no device-initiated communication";
+}
+
 #ifdef BUCKET_SORT_SHOAL_DEVICE
 static int gpu_exchange(int s, const struct bs_exch *x)
 {
     if (bind())
         return -1;
-    if (!g.di_exchange) {
-        fprintf(stderr,
-                "bucket_sort: PE %d: the %s kernels have no bs_di_exchange (GA_DI); rebuild "
-                "them from this source\n",
-                geom.me, api());
-        return -1;
-    }
     gpu_rc rc;
     if (!g.di_peer) { /* this PE's device API state, copied into the module once */
         dptr st = (dptr)(uintptr_t)shmemx_device_state();
@@ -552,10 +559,10 @@ const struct bs_kernels bs_cuda_kernels = {
 #ifdef BUCKET_SORT_SHOAL_DEVICE
     .exchange = gpu_exchange,
 #endif
+    .no_exchange = cuda_no_exchange,
     .sync = gpu_sync,
 };
 
-/* No exchange: Shoal's rocm backend offers no device-initiated communication. */
 const struct bs_kernels bs_hip_kernels = {
     .name = "hip",
     .describe = gpu_describe,
@@ -567,5 +574,6 @@ const struct bs_kernels bs_hip_kernels = {
     .d2h = gpu_d2h,
     .bucket = gpu_bucket,
     .sort = gpu_sort,
+    .no_exchange = hip_no_exchange,
     .sync = gpu_sync,
 };

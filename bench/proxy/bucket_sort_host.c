@@ -294,6 +294,20 @@ static int host_sort(int stream, void *buf, size_t n)
     return enqueue(stream, (struct task){ .kind = SORT, .out = buf, .n = n });
 }
 
+static const char *host_no_exchange(void)
+{
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    static char why[96];
+    if (!HAVE_DEV || shoal_dev->host_kernels)
+        return NULL;
+    snprintf(why, sizeof why, "the %s device runs no host-thread kernels (use its own -K)",
+             shoal_dev->name);
+    return why;
+#else
+    return "the host-thread kernels need Shoal's device API";
+#endif
+}
+
 #ifdef BUCKET_SORT_SHOAL_DEVICE
 static int host_exchange(int stream, const struct bs_exch *x)
 {
@@ -385,5 +399,6 @@ const struct bs_kernels bs_host_kernels = {
 #ifdef BUCKET_SORT_SHOAL_DEVICE
     .exchange = host_exchange,
 #endif
+    .no_exchange = host_no_exchange,
     .sync = host_sync,
 };
