@@ -209,7 +209,7 @@ extern "C" __global__ void bs_di_exchange(const unsigned char *buck, const u64 *
         shmemx_dev_quiet();
     if (lead && blockIdx.x == 0) { /* every PE has reserved its room here, then it landed */
         shmemx_dev_uint64_wait_until(senders, SHMEM_CMP_GE, (uint64_t)npes);
-        long f = shmemx_dev_long_g(fill, me);
+        long f = shmemx_dev_long_atomic_fetch(fill, me);
         shmemx_dev_uint64_wait_until(arrived, SHMEM_CMP_GE, (uint64_t)f);
     }
 }

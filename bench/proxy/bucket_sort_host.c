@@ -183,7 +183,7 @@ static void exch_kernel(int t, int nthreads, void *arg)
     shmemx_dev_quiet();
     if (t == 0) { /* every PE has reserved its room here, then everything has landed */
         shmemx_dev_uint64_wait_until(x->senders, SHMEM_CMP_GE, (uint64_t)npes);
-        long fill = shmemx_dev_long_g(x->fill, me);
+        long fill = shmemx_dev_long_atomic_fetch(x->fill, me);
         shmemx_dev_uint64_wait_until(x->arrived, SHMEM_CMP_GE, (uint64_t)fill);
     }
 }
