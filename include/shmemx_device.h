@@ -463,12 +463,15 @@ SHMEMX_DEV_FN void shmemx_put_signal_(void *dest, const void *source, size_t n,
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shmemx_abort_(routine, "sig_op must be SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD");
     if (p) {
+        unsigned amo = sig_op == SHMEM_SIGNAL_ADD ? SHMEMX_DEV_AMO_ADD : SHMEMX_DEV_AMO_SET;
         if (n)
             shmemx_copy_(p + d, st->peer[st->my_pe] + s, n);
         shmemx_fence_(); /* the payload is visible before the signal */
-        shmemx_amo_here_(p + g, 8,
-                         sig_op == SHMEM_SIGNAL_ADD ? SHMEMX_DEV_AMO_ADD : SHMEMX_DEV_AMO_SET,
-                         signal, 0);
+        if (st->direct_amo)
+            shmemx_amo_here_(p + g, 8, amo, signal, 0);
+        else /* atomic with other nodes' updates of the word only at the proxy (AMOs) */
+            shmemx_post_(st, SHMEMX_DEV_OP_AMO | amo << 8 | 8u << 16, pe, g, signal, 0, 0, 0,
+                         routine);
         return;
     }
     uint32_t op = SHMEMX_DEV_OP_PUT_SIGNAL | (nbi ? 0u : SHMEMX_DEV_WAIT) |

@@ -11,6 +11,8 @@
 # The bucket sort runs its device steps as GPU kernels when they were built (nvcc or
 # hipcc found at configure time) or BUCKET_SORT_KERNELS names a kernels file built
 # elsewhere (bench/bucket_sort_cuda.fatbin of a build with nvcc), else on host threads.
+# It runs every row, GA_DI (the exchange issued by a kernel through shmemx_device.h)
+# included, then on CUDA GA_DI again with every PE reached through the proxy thread.
 #
 # Exit status: 0 when every device test passed and the bucket sort's check passed.
 set -u
@@ -137,6 +139,22 @@ if ! SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n
     fi
 else
     grep -v '^RESULT' "$out/bench_bucket_sort_$dev.log"
+fi
+# GA_DI's kernel again with every PE reached through the proxy thread
+# (SHOAL_DEVICE_PROXY_ALL): its fetch-adds, puts and signals through the command ring.
+if [ "$dev" = cuda ] && [ -n "$sort_kernels" ]; then
+    # shellcheck disable=SC2086
+    if ! BENCH_IMPL=shoal-$dev-proxy SHOAL_DEVICE=$dev SHOAL_DEVICE_PROXY_ALL=1 \
+        SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n 4 --timeout 300 \
+        bench/bucket_sort -e 1M -a 1M -V GA_HI,GA_DI $sort_kernels \
+        >"$out/bench_bucket_sort_di_proxy.log" 2>&1; then
+        echo "bucket sort GA_DI through the proxy: FAILED (bench_bucket_sort_di_proxy.log)"
+        status=1
+        grep -v '^RESULT' "$out/bench_bucket_sort_di_proxy.log" | tail -5
+    else
+        echo "bucket sort, every PE through the proxy (SHOAL_DEVICE_PROXY_ALL=1):"
+        grep -E '^(GA_|Test)' "$out/bench_bucket_sort_di_proxy.log"
+    fi
 fi
 # The same runs on the emulated device of this machine, for comparison.
 if [ "$dev" != emu ]; then

@@ -1,5 +1,6 @@
 /* Distributed bucket sort with the append pattern (seed slides "A47", paper 002
- * section 7.1), in the slides' six variants (-V, default HA_HI; "all" or a comma-separated
+ * section 7.1), in the slides' six variants and a device-initiated one (-V, default
+ * HA_HI; "all" or a comma-separated
  * list runs each in turn). Every variant counts, buckets and sorts on the device (bucket_sort.h: GPU
  * kernels with -K cuda or -K hip, host threads through Shoal's device copies with the
  * default -K host), from a key table that lives in device memory:
@@ -18,7 +19,13 @@
  *   GA_HI_OMP    GA_HI with -T appending threads;
  *   GA_HI_Stream GA_HI with the bucketing of each slab queued on one of two device
  *                streams, so the device buckets the next slabs while the host appends
- *                the previous one.
+ *                the previous one;
+ *   GA_DI        GPU-allocated, device-initiated: GA_HI's buckets and tables, appended
+ *                by a kernel through Shoal's device API (shmemx_device.h; bucket_sort.h's
+ *                exchange): the fetch-adds, the puts and their signals are issued on the
+ *                device, same-node PEs by loads and stores, other nodes through the
+ *                host proxy, and the kernel returns once everything bound here has
+ *                landed. Shoal only (emu kernels on host threads, or CUDA).
  * The GA variants need SHMEM_SYMMETRIC_SIZE_DEVICE (about 2.1 x elements x element
  * bytes).
  *
@@ -31,7 +38,8 @@
  *             to the device (HA rows; with threads, the slowest thread's);
  *   ExchTime  append each chunk to its destination: a remote fetch-add on the
  *             destination's fill counter reserves room, then a non-blocking put (with
- *             threads, the slowest thread's), and the barrier after.
+ *             threads, the slowest thread's; GA_DI: the exchange kernel, from its launch
+ *             until it has returned), and the barrier after.
  * LB = data per PE / TotTime and UB = data per PE / ExchTime, in GiB/s, with the
  * slowest PE's times. Check, done on the host from what the device holds after the
  * sort: global order (every PE holds only its key range, locally sorted), the global
@@ -120,16 +128,16 @@ static void usage(const char *prog)
             "usage: %s [-e elements/PE] [-w word bytes 4|8] [-W words/element] [-H headroom "
             "%%]\n"
             "          [-S seed] [-a A_MsizeB: bytes per append] [-T threads] [-s slabs]\n"
-            "          [-V HA_HI|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|all, or a "
-            "list: HA_HI,GA_HI]\n"
+            "          [-V HA_HI|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|GA_DI|all, "
+            "or a list: HA_HI,GA_HI]\n"
             "          [-K host|cuda|hip: what runs the device steps] [-k kernels file]\n",
             prog);
 }
 
-enum variant { HA_HI, GA_HI, GA_HI_OO, HA_HI_OMP, GA_HI_OMP, GA_HI_STREAM, VARIANTS };
-static const char *const variant_name[VARIANTS] = {
-    "HA_HI", "GA_HI", "GA_HI_OO", "HA_HI_OMP", "GA_HI_OMP", "GA_HI_Stream"
-};
+enum variant { HA_HI, GA_HI, GA_HI_OO, HA_HI_OMP, GA_HI_OMP, GA_HI_STREAM, GA_DI, VARIANTS };
+static const char *const variant_name[VARIANTS] = { "HA_HI",     "GA_HI",     "GA_HI_OO",
+                                                    "HA_HI_OMP", "GA_HI_OMP", "GA_HI_Stream",
+                                                    "GA_DI" };
 
 static const struct bs_kernels *K; /* what runs the device steps */
 
@@ -268,7 +276,13 @@ static int run(const struct job *j, enum variant v)
 {
     size_t n = j->n, eb = j->eb, cap = j->cap;
     int me = j->me, npes = j->npes;
-    int ga = v == GA_HI || v == GA_HI_OO || v == GA_HI_OMP || v == GA_HI_STREAM;
+    int ga = v != HA_HI && v != HA_HI_OMP;
+    const char *no_di = v == GA_DI ? K->no_exchange() : NULL;
+    if (no_di) {
+        if (me == 0)
+            printf("%s\tskipped: %s\n", variant_name[v], no_di);
+        return 1;
+    }
     int omp = v == HA_HI_OMP || v == GA_HI_OMP;
     shmem_space_t space = ga ? SHMEM_SPACE_DEVICE : SHMEM_SPACE_DEFAULT;
     size_t scratch_bytes = ga ? 0 : j->chunk_elems * eb * (size_t)npes;
@@ -280,12 +294,14 @@ static int run(const struct job *j, enum variant v)
             ga ? shmem_space_malloc(SHMEM_SPACE_DEVICE, n * eb) : K->alloc(n * eb);
     unsigned char *dwork = ga ? NULL : K->alloc(cap * eb);
     unsigned char *scratch = ga ? NULL : shmem_malloc(scratch_bytes);
+    /* GA_DI's fill, arrived and senders (struct bs_exch), where kernels reach them. */
+    uint64_t *words = v == GA_DI ? shmem_space_malloc(SHMEM_SPACE_DEVICE, 3 * 8) : NULL;
     uint64_t *counts = calloc((size_t)j->p.slabs * (size_t)npes, sizeof *counts);
     size_t *count = calloc((size_t)npes, sizeof *count),
            *start = calloc((size_t)npes, sizeof *start);
     size_t *sent = calloc((size_t)npes, sizeof *sent);
-    if (!hrecv || !recv || !dbuck || (!ga && (!dwork || !scratch)) || !counts || !count ||
-        !start || !sent) {
+    if (!hrecv || !recv || !dbuck || (!ga && (!dwork || !scratch)) ||
+        (v == GA_DI && !words) || !counts || !count || !start || !sent) {
         fprintf(stderr,
                 "bucket_sort %s: PE %d: out of memory (raise SHMEM_SYMMETRIC_SIZE%s?)\n",
                 variant_name[v], me, ga ? "_DEVICE" : "");
@@ -295,6 +311,10 @@ static int run(const struct job *j, enum variant v)
     shmem_putmem(recv, hrecv, cap * eb, me);
     if (scratch)
         memset(scratch, 0, scratch_bytes);
+    if (words) {
+        static const uint64_t zero[3];
+        shmem_putmem(words, zero, sizeof zero, me);
+    }
     fill = 0;
     shmem_barrier_all();
 
@@ -319,6 +339,24 @@ static int run(const struct job *j, enum variant v)
             t[EXCH] += bench_now() - ts;
         }
         pthread_join(th, NULL);
+    } else if (v == GA_DI) {
+        ts = bench_now(); /* SortTime: bucket on the device, as the GA rows do */
+        must(K->bucket(0, j->dtable, n, dbuck, counts));
+        must(K->sync(0));
+        t[SORT] += bench_now() - ts;
+        /* ExchTime: a kernel appends the buckets, reading their counts on the device, and
+         * returns once everything bound here has landed. */
+        ts = bench_now();
+        struct bs_exch x = { .buck = dbuck,
+                             .recv = recv,
+                             .cap = cap,
+                             .chunk = j->chunk_elems,
+                             .fill = (long *)&words[0],
+                             .arrived = &words[1],
+                             .senders = &words[2] };
+        must(K->exchange(0, &x));
+        must(K->sync(0));
+        t[EXCH] += bench_now() - ts;
     } else if (v == GA_HI_STREAM) {
         /* Slab k is bucketed on stream k mod BS_STREAMS; once it is done, the next slab
          * of that stream is queued before slab k is appended. */
@@ -415,9 +453,12 @@ static int run(const struct job *j, enum variant v)
     shmem_quiet();
     shmem_barrier_all(); /* every append to this PE has landed */
     t[EXCH] += bench_now() - ts;
+    long received = fill;
+    if (words) /* GA_DI's fill counter is on the device */
+        shmem_getmem(&received, &words[0], sizeof received, me);
 
     /* SortTime, part 2: sort what arrived, on the device (HA: after copying it there). */
-    size_t got = (size_t)fill < cap ? (size_t)fill : cap;
+    size_t got = (size_t)received < cap ? (size_t)received : cap;
     unsigned char *sorted = ga ? recv : dwork;
     if (!ga) {
         ts = bench_now();
@@ -431,7 +472,7 @@ static int run(const struct job *j, enum variant v)
     t[TOT] = bench_now() - t0;
 
     /* Check, from what the device holds: order and range here, counts and sums on PE 0. */
-    int bad = overflow || (size_t)fill > cap;
+    int bad = overflow || (size_t)received > cap;
     unsigned long recv_sum = 0, recv_hash = 0;
     if (ga)
         shmem_getmem(hrecv, recv, got * eb, me);
@@ -447,11 +488,11 @@ static int run(const struct job *j, enum variant v)
         recv_sum += key;
         recv_hash += key_hash(key);
     }
-    if ((size_t)fill > cap)
+    if ((size_t)received > cap)
         fprintf(stderr,
                 "bucket_sort: PE %d received %ld elements, room for %zu: raise the headroom "
                 "(-H)\n",
-                me, fill, cap);
+                me, received, cap);
     shmem_ulong_atomic_add(&total_count, (unsigned long)got, 0);
     shmem_ulong_atomic_add(&sum_after, recv_sum, 0);
     shmem_ulong_atomic_add(&hash_after, recv_hash, 0);
@@ -488,6 +529,8 @@ static int run(const struct job *j, enum variant v)
     shmem_barrier_all();
     if (scratch)
         shmem_free(scratch);
+    if (words)
+        shmem_free(words);
     if (ga)
         shmem_free(dbuck);
     else

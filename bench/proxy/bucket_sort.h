@@ -50,6 +50,17 @@ struct bs_geom {
     int local; /* this PE's index among the PEs of its node: picks the device */
 };
 
+/* GA_DI's exchange: every object is a symmetric object of the device heap. */
+struct bs_exch {
+    const void *buck; /* the buckets of the bucketing queued before on the stream */
+    void *recv;       /* the receive table: cap elements */
+    size_t cap;
+    size_t chunk;      /* elements per append at most */
+    long *fill;        /* elements reserved in recv (zero before) */
+    uint64_t *arrived; /* elements landed in recv (zero before) */
+    uint64_t *senders; /* PEs that have reserved all their room in recv (zero before) */
+};
+
 struct bs_kernels {
     const char *name;
     /* What runs the steps, for the header: "CUDA on NVIDIA H200 (device 0)", ... */
@@ -69,6 +80,17 @@ struct bs_kernels {
     int (*bucket)(int stream, const void *table, size_t n, void *out, uint64_t *counts);
     /* Queues the sort of buf[0, n) by key, in place. */
     int (*sort)(int stream, void *buf, size_t n);
+    /* Queues the exchange of the buckets of the bucketing queued before it on the stream,
+     * as a kernel that communicates itself through Shoal's device API (shmemx_device.h),
+     * reading the counts where the device holds them. To every PE d, chunk by chunk: a
+     * fetch-add on d's fill reserves room, a put lands the chunk, then an add of its
+     * elements to d's arrived signals it (a chunk without room: the signal alone); then
+     * an add of 1 to d's senders says this PE has reserved all it will. The kernel ends,
+     * after a quiet, once senders is npes here and arrived has reached fill. */
+    int (*exchange)(int stream, const struct bs_exch *x);
+    /* Why exchange cannot run here (HIP, another OpenSHMEM, host threads on a device
+     * that runs its own kernels), or NULL when it can. */
+    const char *(*no_exchange)(void);
     int (*sync)(int stream);
 };
 

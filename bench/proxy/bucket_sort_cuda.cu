@@ -147,3 +147,70 @@ extern "C" __global__ void bs_gather(const unsigned char *src, const unsigned in
     if (i < n)
         copy_element(dst + i * eb, src + (u64)idx[i] * eb, eb);
 }
+
+#ifdef __CUDACC__
+/* GA_DI: the exchange issued from the device through Shoal's device API (bucket_sort.h's
+ * exchange), CUDA only (Shoal's rocm backend offers no device-initiated communication).
+ * Not in the CPU stand-in of cuda_on_cpu.cpp either, which runs the kernels above. */
+#include <shmemx_device.h>
+
+/* Copies this PE's state (host memory the device reaches, from shmemx_device_state())
+ * and its peer table into device memory for the routines of this module: what
+ * shmemx_cuda_bind() does through the runtime API, done by a kernel so that the driver
+ * API alone loads and readies the module. One block. */
+extern "C" __global__ void bs_di_bind(const struct shmemx_dev_state *st, char **peer)
+{
+    for (int i = threadIdx.x; i < st->n_pes; i += blockDim.x)
+        peer[i] = st->peer[i];
+    if (threadIdx.x == 0) {
+        shmemx_dev_st_ = *st;
+        shmemx_dev_st_.peer = peer;
+    }
+}
+
+/* The exchange: block b serves the destinations i = b, b + gridDim.x, ... in the
+ * rotated order of the host's appends, its threads copying each chunk together
+ * (loads and stores to same-node PEs, one proxied put otherwise); counts are the
+ * bucketing's, where bs_count left them. Block 0 then waits for what is bound here. */
+extern "C" __global__ void bs_di_exchange(const unsigned char *buck, const u64 *counts, int eb,
+                                          u64 chunk, unsigned char *recv, u64 cap, long *fill,
+                                          uint64_t *arrived, uint64_t *senders)
+{
+    __shared__ u64 start, off;
+    int me = shmemx_dev_my_pe(), npes = shmemx_dev_n_pes();
+    bool lead = threadIdx.x == 0;
+    for (int i = blockIdx.x; i < npes; i += gridDim.x) {
+        int d = (me + 1 + i) % npes;
+        if (lead) {
+            u64 at = 0;
+            for (int e = 0; e < d; e++)
+                at += counts[e];
+            start = at;
+        }
+        __syncthreads();
+        u64 n = counts[d];
+        for (u64 k = 0; k < n; k += chunk) {
+            u64 len = n - k < chunk ? n - k : chunk;
+            if (lead)
+                off = (u64)shmemx_dev_long_atomic_fetch_add(fill, (long)len, d);
+            __syncthreads();
+            if (off <= cap && len <= cap - off) /* the same in every thread */
+                shmemx_dev_putmem_block(recv + off * eb, buck + (start + k) * eb, len * eb, d);
+            if (lead) { /* no room: the signal alone */
+                shmemx_dev_fence(); /* the chunk lands before its signal */
+                shmemx_dev_uint64_atomic_add(arrived, len, d);
+            }
+            __syncthreads(); /* before off and start are rewritten */
+        }
+        if (lead)
+            shmemx_dev_uint64_atomic_add(senders, 1, d);
+    }
+    if (lead)
+        shmemx_dev_quiet();
+    if (lead && blockIdx.x == 0) { /* every PE has reserved its room here, then it landed */
+        shmemx_dev_uint64_wait_until(senders, SHMEM_CMP_GE, (uint64_t)npes);
+        long f = shmemx_dev_long_atomic_fetch(fill, me);
+        shmemx_dev_uint64_wait_until(arrived, SHMEM_CMP_GE, (uint64_t)f);
+    }
+}
+#endif

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+#include <shmemx_device.h>
+#endif
 
 /* Declared here from the documented ABIs; no GPU header is needed. Device pointers
  * are CUdeviceptr (an unsigned 64-bit integer) for CUDA and void * for HIP: both are
@@ -43,6 +46,8 @@ static struct {
     void *ctx;  /* CUDA's primary context */
     gpu_module mod;
     gpu_func count, starts, scatter, keys, bitonic, gather;
+    gpu_func di_bind, di_exchange; /* GA_DI's (CUDA kernels only) */
+    dptr di_peer;                  /* the device API's peer table, once bound */
     gpu_stream stream[BS_STREAMS];
     dptr dcounts[BS_STREAMS], dfill[BS_STREAMS];
     uint64_t *want[BS_STREAMS]; /* where sync puts a queued bucketing's counts */
@@ -216,6 +221,10 @@ static int load_module(const char *file)
             return fail(fns[i].name, rc);
         memcpy((char *)&g + fns[i].at, &fn, sizeof fn);
     }
+    /* GA_DI's kernels, in the CUDA kernels only: looked for when the row runs. */
+    if (g.ModuleGetFunction(&g.di_bind, g.mod, "bs_di_bind") ||
+        g.ModuleGetFunction(&g.di_exchange, g.mod, "bs_di_exchange"))
+        g.di_bind = g.di_exchange = NULL;
     return 0;
 }
 
@@ -235,6 +244,8 @@ static void gpu_fini(void)
         for (int i = 0; i < COPY_STREAMS; i++)
             if (g.copy[i])
                 g.StreamDestroy(g.copy[i]);
+        if (g.di_peer)
+            g.MemFree(g.di_peer);
         if (g.mod)
             g.ModuleUnload(g.mod);
         if (g.ctx)
@@ -473,6 +484,47 @@ static int gpu_sort(int s, void *buf, size_t n)
     return rc ? fail("copy of the sorted elements", rc) : 0;
 }
 
+static const char *cuda_no_exchange(void)
+{
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    return g.di_exchange ? NULL : "the CUDA kernels file has no bs_di_exchange; rebuild it";
+#else
+    return "the CUDA kernels need Shoal's device API";
+#endif
+}
+
+static const char *hip_no_exchange(void)
+{
+    return "Shoal's rocm backend offers no device-initiated communication";
+}
+
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+static int gpu_exchange(int s, const struct bs_exch *x)
+{
+    if (bind())
+        return -1;
+    gpu_rc rc;
+    if (!g.di_peer) { /* this PE's device API state, copied into the module once */
+        dptr st = (dptr)(uintptr_t)shmemx_device_state();
+        if ((rc = g.MemAlloc(&g.di_peer, (size_t)geom.npes * sizeof(char *))))
+            return fail("the device API's peer table", rc);
+        void *bind_args[] = { &st, &g.di_peer };
+        if (launch(g.di_bind, "bs_di_bind", 1, 0, s, bind_args))
+            return -1;
+    }
+    dptr buck = (dptr)(uintptr_t)x->buck, recv = (dptr)(uintptr_t)x->recv,
+         fill = (dptr)(uintptr_t)x->fill, arrived = (dptr)(uintptr_t)x->arrived,
+         senders = (dptr)(uintptr_t)x->senders;
+    u64 chunk = x->chunk, cap = x->cap;
+    int eb = geom.eb;
+    void *args[] = {
+        &buck, &g.dcounts[s], &eb, &chunk, &recv, &cap, &fill, &arrived, &senders
+    };
+    return launch(g.di_exchange, "bs_di_exchange", blocks_for((size_t)geom.npes, 1, 128), 0,
+                  s, args);
+}
+#endif
+
 static int gpu_sync(int s)
 {
     if (bind())
@@ -504,6 +556,10 @@ const struct bs_kernels bs_cuda_kernels = {
     .d2h = gpu_d2h,
     .bucket = gpu_bucket,
     .sort = gpu_sort,
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    .exchange = gpu_exchange,
+#endif
+    .no_exchange = cuda_no_exchange,
     .sync = gpu_sync,
 };
 
@@ -518,5 +574,6 @@ const struct bs_kernels bs_hip_kernels = {
     .d2h = gpu_d2h,
     .bucket = gpu_bucket,
     .sort = gpu_sort,
+    .no_exchange = hip_no_exchange,
     .sync = gpu_sync,
 };

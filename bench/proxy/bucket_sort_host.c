@@ -12,6 +12,8 @@
 #include <string.h>
 
 #ifdef BUCKET_SORT_SHOAL_DEVICE
+#include <shmemx_device.h>
+
 #include "device/device.h"
 #define HAVE_DEV (shoal_dev != NULL)
 #else
@@ -148,14 +150,69 @@ static int do_sort(unsigned char *dbuf, size_t n)
     return rc;
 }
 
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+/* GA_DI's exchange as an emu kernel (shmemx_device_launch): kernel threads that reach
+ * the device heap only through the device API. Thread t serves the destinations
+ * i = t, t + nthreads, ... in the rotated order of the host's appends. */
+struct exch_arg {
+    struct bs_exch x;
+    const uint64_t *counts;
+    size_t *start; /* where bucket d starts */
+};
+
+static void exch_kernel(int t, int nthreads, void *arg)
+{
+    const struct exch_arg *a = arg;
+    const struct bs_exch *x = &a->x;
+    int me = shmemx_dev_my_pe(), npes = shmemx_dev_n_pes();
+    size_t eb = (size_t)geom.eb;
+    for (int i = t; i < npes; i += nthreads) {
+        int d = (me + 1 + i) % npes;
+        size_t n = (size_t)a->counts[d];
+        for (size_t k = 0; k < n; k += x->chunk) {
+            size_t len = n - k < x->chunk ? n - k : x->chunk;
+            size_t off = (size_t)shmemx_dev_long_atomic_fetch_add(x->fill, (long)len, d);
+            int room = off <= x->cap && len <= x->cap - off;
+            shmemx_dev_putmem_signal_nbi((char *)x->recv + (room ? off * eb : 0),
+                                         (const char *)x->buck + (a->start[d] + k) * eb,
+                                         room ? len * eb : 0, x->arrived, len,
+                                         SHMEM_SIGNAL_ADD, d);
+        }
+        shmemx_dev_uint64_atomic_add(x->senders, 1, d);
+    }
+    shmemx_dev_quiet();
+    if (t == 0) { /* every PE has reserved its room here, then everything has landed */
+        shmemx_dev_uint64_wait_until(x->senders, SHMEM_CMP_GE, (uint64_t)npes);
+        long fill = shmemx_dev_long_atomic_fetch(x->fill, me);
+        shmemx_dev_uint64_wait_until(x->arrived, SHMEM_CMP_GE, (uint64_t)fill);
+    }
+}
+
+static int do_exchange(const struct bs_exch *x, const uint64_t *counts)
+{
+    int npes = geom.npes;
+    struct exch_arg a = { *x, counts, malloc((size_t)npes * sizeof *a.start) };
+    if (!a.start)
+        return oops("allocation for the exchange", (size_t)npes * sizeof *a.start);
+    for (int d = 0; d < npes; d++)
+        a.start[d] = d ? a.start[d - 1] + (size_t)counts[d - 1] : 0;
+    shmemx_device_launch(exch_kernel, npes < 4 ? npes : 4, &a);
+    free(a.start);
+    return 0;
+}
+#endif
+
 /* ---- streams: one thread each, running its queue in order ------------------------- */
 
+enum kind { BUCKET, SORT, EXCHANGE };
+
 struct task {
-    int sort; /* else bucket */
+    enum kind kind;
     const void *in;
     void *out;
     size_t n;
-    uint64_t *counts;
+    uint64_t *counts; /* a bucketing's; an exchange's: the bucketing's before it */
+    struct bs_exch x;
 };
 
 #define QUEUE 8
@@ -167,6 +224,7 @@ static struct stream {
     struct task q[QUEUE];
     unsigned head, tail; /* queued, the one running included: [head, tail) */
     int failed, stop, started;
+    uint64_t *counts; /* of the bucketing queued last */
 } streams[BS_STREAMS];
 
 static void *stream_main(void *arg)
@@ -180,7 +238,13 @@ static void *stream_main(void *arg)
             break;
         struct task t = s->q[s->head % QUEUE];
         pthread_mutex_unlock(&s->mu);
-        int rc = t.sort ? do_sort(t.out, t.n) : do_bucket(t.in, t.n, t.out, t.counts);
+        int rc = t.kind == SORT    ? do_sort(t.out, t.n)
+                : t.kind == BUCKET ? do_bucket(t.in, t.n, t.out, t.counts)
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+                                   : do_exchange(&t.x, t.counts);
+#else
+                                   : -1; /* host_kernels.exchange is NULL */
+#endif
         pthread_mutex_lock(&s->mu);
         s->failed |= rc != 0;
         s->head++; /* done: sync may return */
@@ -216,13 +280,48 @@ static int host_sync(int stream)
 
 static int host_bucket(int stream, const void *table, size_t n, void *out, uint64_t *counts)
 {
-    return enqueue(stream, (struct task){ 0, table, out, n, counts });
+    streams[stream].counts = counts;
+    return enqueue(stream,
+                   (struct task){ .kind = BUCKET,
+                                  .in = table,
+                                  .out = out,
+                                  .n = n,
+                                  .counts = counts });
 }
 
 static int host_sort(int stream, void *buf, size_t n)
 {
-    return enqueue(stream, (struct task){ 1, NULL, buf, n, NULL });
+    return enqueue(stream, (struct task){ .kind = SORT, .out = buf, .n = n });
 }
+
+static const char *host_no_exchange(void)
+{
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    static char why[96];
+    if (!HAVE_DEV || shoal_dev->host_kernels)
+        return NULL;
+    snprintf(why, sizeof why, "the %s device runs no host-thread kernels (use its own -K)",
+             shoal_dev->name);
+    return why;
+#else
+    return "the host-thread kernels need Shoal's device API";
+#endif
+}
+
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+static int host_exchange(int stream, const struct bs_exch *x)
+{
+    if (!streams[stream].counts) {
+        fprintf(stderr,
+                "bucket_sort: PE %d: an exchange queued with no bucketing before it\n",
+                geom.me);
+        return -1;
+    }
+    return enqueue(stream,
+                   (struct task){
+                           .kind = EXCHANGE, .counts = streams[stream].counts, .x = *x });
+}
+#endif
 
 static void host_fini(void)
 {
@@ -297,5 +396,9 @@ const struct bs_kernels bs_host_kernels = {
     .d2h = host_d2h,
     .bucket = host_bucket,
     .sort = host_sort,
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+    .exchange = host_exchange,
+#endif
+    .no_exchange = host_no_exchange,
     .sync = host_sync,
 };

@@ -7,7 +7,8 @@
  *            then a flag; every receiver waits for the flags and checks the payloads;
  *            64 KiB put_nbi blocks completed by quiet alone; get/get_nbi/g back;
  *   amo:     fetch_add/add/inc to PE 0 (exact total), compare_swap (one winner),
- *            or (every bit), swap/set/fetch of doubles;
+ *            or (every bit), swap/set/fetch of doubles; put_signal_nbi ADDs from
+ *            every PE, PE 0's own included, on one word of PE 0 (exact total);
  *   signal:  put_signal ping-pong between PE pairs, blocking and nbi, SET and ADD;
  *   full:    threads flood the next PE with p; with a small ring (SHOAL_DEVICE_RING)
  *            producers must have waited for slots, and nothing is lost;
@@ -33,6 +34,8 @@
 #define BIG 8192 /* longs per big block (64 KiB) */
 #define AMO_K                                                                                \
     2 /* AMOs of each kind per even thread (each a locked round trip across nodes) */
+#define SIG_K                                                                                \
+    4 /* put-with-signal ADDs per thread to PE 0 (each a locked round trip across nodes) */
 #define FLOOD 64  /* p per thread of the ring-full phase */
 #define ROUNDS 10 /* ping-pong rounds */
 #define MAX_PES 64
@@ -51,7 +54,8 @@ struct sym {
     double *dbl;
     long *pp; /* [B] ping-pong payload */
     uint64_t *sig;
-    long *flood; /* [T][FLOOD] */
+    uint64_t *sigsum; /* PE 0's: every PE's put-with-signal ADDs */
+    long *flood;      /* [T][FLOOD] */
     long *naps;
 };
 
@@ -157,6 +161,12 @@ static void k_amo(int t, int nt, void *arg)
     if (shmemx_dev_int_atomic_compare_swap(s.cas, 0, me * T + t + 1, 0) == 0)
         shmemx_dev_long_atomic_inc(s.winners, 0);
     shmemx_dev_ulong_atomic_fetch_or(s.bits, 1UL << (me % 64), 0);
+    /* Same-node signals and other nodes' (through their proxies) meet on one word. */
+    for (int k = 0; k < SIG_K; k++) {
+        size_t at = ((size_t)me * T + (size_t)t) * B + (size_t)k % B;
+        shmemx_dev_long_put_signal_nbi(s.back + at, s.src + at, 1, s.sigsum, 1,
+                                       SHMEM_SIGNAL_ADD, 0);
+    }
     /* Every PE's thread 0 sets, swaps and fetches its own double on its right. */
     if (t == 0) {
         int right = (me + 1) % np;
@@ -286,10 +296,12 @@ static void alloc_all(void)
     s.dbl = shmem_space_alloc(SHMEM_SPACE_DEVICE, 2, sizeof(double));
     s.pp = shmem_space_alloc(SHMEM_SPACE_DEVICE, B, sizeof(long));
     s.sig = shmem_space_alloc(SHMEM_SPACE_DEVICE, 1, sizeof(uint64_t));
+    s.sigsum = shmem_space_alloc(SHMEM_SPACE_DEVICE, 1, sizeof(uint64_t));
     s.flood = shmem_space_alloc(SHMEM_SPACE_DEVICE, (size_t)T * FLOOD, sizeof(long));
     s.naps = shmem_space_alloc(SHMEM_SPACE_DEVICE, 1, sizeof(long));
     CHECK(s.naps && s.inbox && s.src && s.back && s.big_in && s.big_src && s.flags &&
-          s.big_flags && s.counter && s.cas && s.bits && s.dbl && s.pp && s.sig && s.flood);
+          s.big_flags && s.counter && s.cas && s.bits && s.dbl && s.pp && s.sig && s.sigsum &&
+          s.flood);
 }
 
 /* The proxy thread counts while the host reads. */
@@ -350,6 +362,9 @@ int main(int argc, char **argv)
     if (me == 0) {
         CHECK_EQ(dev_long(s.counter), (long)np * (T / 2) * AMO_K * 4);
         CHECK_EQ(dev_long(s.winners), 1);
+        uint64_t sigsum;
+        tdev_d2h(&sigsum, s.sigsum, sizeof sigsum);
+        CHECK_EQ(sigsum, (uint64_t)np * T * SIG_K);
         unsigned long bits;
         tdev_d2h(&bits, s.bits, sizeof bits);
         CHECK_EQ(bits, np >= 64 ? ~0UL : (1UL << np) - 1);
