@@ -33,6 +33,31 @@ static long expect(int src, int round, long i)
     return ((long)src << 40) + ((long)round << 32) + i;
 }
 
+/* The single-put rounds: PE src's one put of round r goes to single_target(src, r),
+ * WORDS longs at single + src * WORDS. */
+static long *single;
+static int single_target(int src, int r)
+{
+    int npes = shmem_n_pes();
+    return (src + 1 + r % (npes - 1)) % npes;
+}
+
+static void check_single(int src, int r, void *unused)
+{
+    (void)unused;
+    if (single_target(src, r) != shmem_my_pe())
+        return;
+    for (long w = 0; w < WORDS; w++)
+        if (single[(size_t)src * WORDS + w] != expect(src, r, w)) {
+            fprintf(stderr,
+                    "FAIL PE %d: single-put round %d: word %ld of PE %d's put is %#lx, "
+                    "expected %#lx: shmem_quiet returned before its only put arrived\n",
+                    shmem_my_pe(), r, w, src, (unsigned long)single[(size_t)src * WORDS + w],
+                    (unsigned long)expect(src, r, w));
+            shmem_global_exit(1);
+        }
+}
+
 /* What PE src put into this PE before its quiet of round r. */
 static void check_round(int src, int r, void *unused)
 {
@@ -68,6 +93,7 @@ int main(void)
     medium = test_malloc((size_t)MEDIUM * (size_t)npes);
     large = test_malloc((size_t)LARGE * (size_t)npes);
     char *large_src = test_malloc(LARGE);
+    single = test_malloc((size_t)npes * WORDS * sizeof(long));
     shmem_ctx_t side;
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &side), 0);
     long buf[WORDS];
@@ -96,15 +122,26 @@ int main(void)
         /* Nobody writes round r+1 until every PE has checked round r. */
         shmem_barrier_all();
     }
+    /* One small put to one PE between quiets: all that PE has unsettled, so quiet
+     * sends it with delivery completion rather than settling it with a read
+     * (ofi_bundle_flush_settled), and the flag must still find it landed. */
+    for (int r = ROUNDS; r < 2 * ROUNDS && npes > 1; r++) {
+        for (int w = 0; w < WORDS; w++)
+            buf[w] = expect(me, r, w);
+        shmem_putmem(single + (size_t)me * WORDS, buf, sizeof buf, single_target(me, r));
+        announce_round(side, flag, r, check_single, NULL);
+        shmem_barrier_all();
+    }
     shmem_ctx_destroy(side);
+    shmem_free(single);
     shmem_free(large_src);
     shmem_free(large);
     shmem_free(medium);
     shmem_free(small);
     if (me == 0)
-        printf("test_ofi_quiet: %d rounds of %d small puts per PE, flags on another "
-               "endpoint, OK on %d PEs\n",
-               ROUNDS, SMALL, npes);
+        printf("test_ofi_quiet: %d rounds of %d small puts per PE and %d of one, flags on "
+               "another endpoint, OK on %d PEs\n",
+               ROUNDS, SMALL, ROUNDS, npes);
     shmem_finalize();
     return 0;
 }

@@ -544,6 +544,11 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
 int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
                    int pe);
 void ofi_bundle_flush(struct ofi_ctx *c);
+/* quiet_read, at a quiet: sends the open bundle with delivery completion where it
+ * is all its PE has unsettled and nothing else is held back, so that its own
+ * completion tells it landed: a write and its answer, where an injected write and
+ * the settling read would be three messages (ofi_order.c). Otherwise nothing. */
+void ofi_bundle_flush_settled(struct ofi_ctx *c);
 void ofi_pws_defer(struct ofi_ctx *c, int sig_seg, uint64_t sig_off, uint64_t signal,
                    enum shoal_amo_op op, int pe);
 void ofi_deferred_flush(struct ofi_ctx *c);

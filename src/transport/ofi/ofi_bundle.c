@@ -29,10 +29,12 @@ static void slot_release(struct ofi_ctx *c, struct ofi_slot *s)
     c->slots_busy--;
 }
 
-/* Sends the open bundle. A wait on the way (a full transmit queue) progresses,
- * and progress flushes: c->flushing keeps it from sending this bundle twice, or
- * held-back signals before their payloads. */
-static void bundle_post(struct ofi_ctx *c)
+/* Sends the open bundle; settled: with delivery completion, counted in wdone when
+ * its CQ entry arrives, and its PE left out of dirty (ofi_bundle_flush_settled). A
+ * wait on the way (a full transmit queue) progresses, and progress flushes:
+ * c->flushing keeps it from sending this bundle twice, or held-back signals before
+ * their payloads. */
+static void bundle_post(struct ofi_ctx *c, int settled)
 {
     struct ofi_bundle b = c->bundle;
     c->bundle.slot = NULL;
@@ -48,11 +50,15 @@ static void bundle_post(struct ofi_ctx *c)
                               .context = &b.slot->fctx };
     /* Small bundles are injected and their slot is free at once; the others
      * free it at completion (ofi_drain_cq). */
-    int inject = b.len <= ofi.inject_size;
-    uint64_t flags = ofi.put_flags | (inject ? FI_INJECT : FI_COMPLETION);
+    int inject = !settled && b.len <= ofi.inject_size;
+    uint64_t flags = settled ? ofi.op_flags | FI_COMPLETION
+                             : ofi.put_flags | (inject ? FI_INJECT : FI_COMPLETION);
     b.slot->write = 1;
     OFI_POST(c, "fi_writemsg (bundle)", fi_writemsg(c->ep, &msg, flags));
-    ofi_put_posted(c, b.pe, inject);
+    if (settled)
+        c->writes++;
+    else
+        ofi_put_posted(c, b.pe, inject);
     if (inject)
         slot_release(c, b.slot);
 }
@@ -62,7 +68,16 @@ void ofi_bundle_flush(struct ofi_ctx *c)
     if (c->flushing)
         return;
     c->flushing = 1;
-    bundle_post(c);
+    bundle_post(c, 0);
+    c->flushing = 0;
+}
+
+void ofi_bundle_flush_settled(struct ofi_ctx *c)
+{
+    if (!c->bundle.slot || c->npws || c->uheld || c->dirty_since[c->bundle.pe] || c->flushing)
+        return;
+    c->flushing = 1;
+    bundle_post(c, 1);
     c->flushing = 0;
 }
 
@@ -132,7 +147,7 @@ void ofi_deferred_flush(struct ofi_ctx *c)
     if (c->uheld)
         ofi_unreliable_flush(c);
     if (c->bundle.slot)
-        bundle_post(c);
+        bundle_post(c, 0);
     unsigned n = c->npws;
     c->npws = 0;
     /* The one fence of the transform: every payload lands before any signal. */

@@ -190,6 +190,8 @@ void ofi_wait_issued(struct ofi_ctx *c)
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
     c->direct_pending = 0; /* the waits below cover them */
+    if (ofi.quiet_read && c->bundle.slot)
+        ofi_bundle_flush_settled(c);
     ofi_flush_deferred(c);
     if (SHOAL_UNLIKELY(c->nutouched))
         ofi_unreliable_settle(c);
