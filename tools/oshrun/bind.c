@@ -7,9 +7,9 @@
  * as unbound; docs/performance.md, "Crowded nodes").
  * Cores and sockets come from /sys topology, so hyperthread siblings are never
  * mistaken for cores. Every oshrun holds an advisory lock (flock) on a file per
- * CPU it binds to while its job runs, and automatic placement takes only CPUs
- * no other job holds, so concurrent jobs (ctest -j, several users) do not all
- * pile onto core 0. */
+ * CPU it binds to while its job runs, and automatic placement takes CPUs no
+ * other job holds first, so concurrent jobs (ctest -j, several users) do not all
+ * pile onto core 0 (take_free). */
 #include "oshrun.h"
 #include "cpulist.h"
 
