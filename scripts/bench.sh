@@ -291,6 +291,15 @@ ompi_launched_run() {
     OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
         /usr/bin/oshrun $asroot -np "$n" "$@"
 }
+# As launched on a busy node, where Open MPI needs --oversubscribe to start more PEs
+# than cores (--busy).
+ompi_oversub_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
+        /usr/bin/oshrun $asroot --oversubscribe -np "$n" "$@"
+}
 # The Shoal launchers take the build from $sb: this one or the baseline.
 shoal_run() {
     n=$1; shift
@@ -358,7 +367,7 @@ if [ "$busy" -eq 1 ]; then
                     if [ "$impl" = shoal-launched ]; then
                         run=shoal_launched_run prog="$build/bench/coll_small"
                     else
-                        run=ompi_launched_run prog="$build/bench-oshmem/coll_small"
+                        run=ompi_oversub_run prog="$build/bench-oshmem/coll_small"
                     fi
                     BENCH_IMPL="$impl/$load" $run "$n" "$prog" -i 2000 -w 100 \
                         < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
