@@ -35,7 +35,7 @@
 #                 barrier, 8 B reduce, collect, fcollect, broadcast) at 2 and 4 PEs as a user
 #                 launches them: Shoal's `oshrun -n N` with no settings (shoal-launched)
 #                 and Open MPI's `oshrun --oversubscribe -np N` (oshmem-launched),
-#                 interleaved, first on the machine as it is (quiet), then under each
+#                 interleaved, first on the machine as it is (alone), then under each
 #                 fixed background load of bench/load/load.sh: job (another 2-PE Shoal
 #                 job and another 2-PE Open MPI job looping on barriers) and mixed (those,
 #                 a CPU-bound process per CPU and a compiler per CPU). --reps rounds per
@@ -348,9 +348,9 @@ if [ "$busy" -eq 1 ]; then
     echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
     echo "load,load1_start,load1_end" > "$out/loads.csv"
     failed=0
-    for load in quiet job mixed; do
+    for load in alone job mixed; do
         lp=""
-        if [ "$load" != quiet ]; then
+        if [ "$load" != alone ]; then
             "$root/bench/load/load.sh" "$load" "$build" "$build/bench-oshmem" &
             lp=$!
             sleep 2 # the load's jobs start up
@@ -383,7 +383,7 @@ if [ "$busy" -eq 1 ]; then
     done
     $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
     $py "$root/bench/busy_table.py" --command "scripts/bench.sh $argv" "$out"
-    echo "bench.sh: results in $out (busy.md: quiet and busy side by side; ranges.md)"
+    echo "bench.sh: results in $out (busy.md: alone and under each load, side by side; ranges.md)"
     exit $failed
 fi
 
