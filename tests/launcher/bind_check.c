@@ -138,8 +138,16 @@ int main(void)
         cpu_set_t all;
         cpulist_parse("0-7", &all);
         bind_plan(root, lockdir, &all, 9, BIND_AUTO, MAP_CORE, &first);
-        check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "core", "0,4 1,5");
-        check(root, "0-7", 6, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5");
+        /* Held CPUs are taken from one that depends on the process id, so that
+         * concurrent jobs do not all start on the first. */
+        int c = (int)(getpid() % 4), t = (int)(getpid() % 8);
+        char two[64], six[64] = "";
+        snprintf(two, sizeof two, "%d,%d %d,%d", c, c + 4, (c + 1) % 4, (c + 1) % 4 + 4);
+        for (int r = 0; r < 6; r++)
+            snprintf(six + strlen(six), sizeof six - strlen(six), "%s%d", r ? " " : "",
+                     (t + r) % 8);
+        check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "core", two);
+        check(root, "0-7", 6, BIND_AUTO, MAP_CORE, "hwthread", six);
         bind_plan_free(&first);
     }
 

@@ -226,17 +226,27 @@ static int lock_core(struct bind_plan *plan, int dir, int s)
     return 1;
 }
 
-/* Puts the entries of order (n of them) that locks[] marks free first, keeping
- * their order, then the rest: PEs take free CPUs before held ones. */
+/* Puts the entries of order (n of them) that free_ marks free first, keeping
+ * their order, then the held ones, starting from a different one in each job
+ * (by process id): PEs take free CPUs before held ones, and concurrent jobs that
+ * find every CPU held do not all start on the first. */
 static void free_first(int *order, int n, const bool *free_)
 {
-    int *tmp = malloc((size_t)n * sizeof *tmp), k = 0;
+    int *tmp = malloc((size_t)n * sizeof *tmp), k = 0, held = 0;
     if (!tmp)
         return;
-    for (int pass = 1; pass >= 0; pass--)
-        for (int i = 0; i < n; i++)
-            if (free_[i] == pass)
-                tmp[k++] = order[i];
+    for (int i = 0; i < n; i++)
+        if (free_[i])
+            tmp[k++] = order[i];
+    held = n - k;
+    for (int j = 0, skip = held ? (int)(getpid() % held) : 0, seen = 0; j < 2 * n; j++) {
+        int i = j % n;
+        if (free_[i] || seen++ < skip)
+            continue;
+        if (k == n)
+            break;
+        tmp[k++] = order[i];
+    }
     memcpy(order, tmp, (size_t)n * sizeof *tmp);
     free(tmp);
 }
