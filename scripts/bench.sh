@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
-#                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--install-deps] [--dry-run]
+#                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--busy] [--install-deps] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -31,6 +31,16 @@
 #                 OSHMEM (oshmem-launched), three times a repetition.
 #                 bench/plot_small_ops.py draws small_ops_*.png and the table
 #                 small_ops.md, each figure beside its limit or target.
+# --busy          instead of the suite, the small collectives (bench/micro/coll_small.c:
+#                 barrier, 8 B reduce, collect, fcollect, broadcast) at 2 and 4 PEs as a user
+#                 launches them: Shoal's `oshrun -n N` with no settings (shoal-launched)
+#                 and Open MPI's `oshrun --oversubscribe -np N` (oshmem-launched),
+#                 interleaved, first on the machine as it is (alone), then under each
+#                 fixed background load of bench/load/load.sh: job (another 2-PE Shoal
+#                 job and another 2-PE Open MPI job looping on barriers) and mixed (those,
+#                 a CPU-bound process per CPU and a compiler per CPU). --reps rounds per
+#                 load (default 5); busy.md holds medians [min-max] side by side, with
+#                 the load average of each phase.
 # --reference DIR with --small-ops: the results folder of an earlier run (a quiet
 #                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
@@ -77,6 +87,7 @@ out=""
 build="$root/build-release"
 base=""
 small_ops=0
+busy=0
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -94,6 +105,7 @@ while [ $# -gt 0 ]; do
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
         --small-ops) small_ops=1; shift ;;
+        --busy) busy=1; shift ;;
         --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
@@ -117,6 +129,14 @@ if [ "$small_ops" -eq 1 ]; then
         exit 2; }
     # These figures need the network runs, Open MPI and more repetitions.
     ofi=1 compare=1
+    [ "$reps_given" -eq 1 ] || reps=5
+fi
+if [ "$busy" -eq 1 ]; then
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$fixed_set" -eq 0 ] && [ -z "$base" ] || {
+        echo "bench.sh: --busy runs a fixed set on its own (no --small-ops, --extensions," \
+             "--pes, --programs, --baseline)" >&2
+        exit 2; }
+    compare=1
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 case "$reps" in ''|*[!0-9]*|0) echo "bench.sh: --reps needs a positive number" >&2; exit 2 ;; esac
@@ -271,6 +291,15 @@ ompi_launched_run() {
     OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
         /usr/bin/oshrun $asroot -np "$n" "$@"
 }
+# As launched on a busy node, where Open MPI needs --oversubscribe to start more PEs
+# than cores (--busy).
+ompi_oversub_run() {
+    n=$1; shift
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    OMPI_MCA_osc='^rdma' OMPI_MCA_opal_common_ucx_opal_mem_hooks=0 timeout 600 \
+        /usr/bin/oshrun $asroot --oversubscribe -np "$n" "$@"
+}
 # The Shoal launchers take the build from $sb: this one or the baseline.
 shoal_run() {
     n=$1; shift
@@ -306,6 +335,57 @@ provider_run() {
     [ -n "$line" ] || return 1
     echo "RESULT,pingpong,fi_pingpong-$prov,2,8,lat_us,$line"
 }
+
+# --busy: every load phase runs its rounds, each round every PE count and both
+# implementations, the order of the implementations alternating by round.
+if [ "$busy" -eq 1 ]; then
+    [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --busy" >&2; exit 2; }
+    mkdir -p "$build/bench-oshmem"
+    /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/micro/coll_small.c" \
+        "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/coll_small"
+    sb="$build"
+    cd "$out"
+    echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+    echo "load,load1_start,load1_end" > "$out/loads.csv"
+    failed=0
+    for load in alone job mixed; do
+        lp=""
+        if [ "$load" != alone ]; then
+            "$root/bench/load/load.sh" "$load" "$build" "$build/bench-oshmem" &
+            lp=$!
+            sleep 2 # the load's jobs start up
+        fi
+        l0=$(cut -d' ' -f1 /proc/loadavg)
+        for r in $(seq "$reps"); do
+            for n in 2 4; do
+                order="shoal-launched oshmem-launched"
+                [ $((r % 2)) -eq 0 ] && order="oshmem-launched shoal-launched"
+                for impl in $order; do
+                    echo "== $load, round $r/$reps, $n PEs: $impl coll_small (load $(cut -d' ' -f1 /proc/loadavg))"
+                    log="$out/raw/$load/np$n/$impl.$r.txt"
+                    mkdir -p "$(dirname "$log")"
+                    if [ "$impl" = shoal-launched ]; then
+                        run=shoal_launched_run prog="$build/bench/coll_small"
+                    else
+                        run=ompi_oversub_run prog="$build/bench-oshmem/coll_small"
+                    fi
+                    BENCH_IMPL="$impl/$load" $run "$n" "$prog" -i 2000 -w 100 \
+                        < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
+                    grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+                done
+            done
+        done
+        echo "$load,$l0,$(cut -d' ' -f1 /proc/loadavg)" >> "$out/loads.csv"
+        if [ -n "$lp" ]; then
+            kill -TERM "$lp"
+            wait "$lp" || true
+        fi
+    done
+    $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
+    $py "$root/bench/busy_table.py" --command "scripts/bench.sh $argv" "$out"
+    echo "bench.sh: results in $out (busy.md: alone and under each load, side by side; ranges.md)"
+    exit $failed
+fi
 
 # --extensions: each configuration is "label:node map:provider:extra environment".
 if [ "$ext" -eq 1 ]; then

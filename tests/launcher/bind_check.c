@@ -117,7 +117,11 @@ int main(void)
     check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "core", "1,5 2,6");
     check(root, "0-7", 3, BIND_AUTO, MAP_CORE, "core", "1,5 2,6 3,7");
     check(root, "0-7", 4, BIND_AUTO, MAP_CORE, "hwthread", "1 2 3 4");
-    check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "none", "none");
+    /* Too few free CPUs: every PE still gets one, the free ones first, then
+     * those the other job holds. */
+    check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "hwthread", "1 2 3 4 5 6 7 0");
+    check(root, "0,1", 2, BIND_AUTO, MAP_CORE, "core", "1 0");
+    check(root, "0,1,4,5", 2, BIND_AUTO, MAP_CORE, "hwthread", "1 4");
     /* PEs that outnumber the CPUs are spread only when no other job holds any:
      * that job's PE may spin on its own core. */
     check(root, "0-7", 12, BIND_AUTO, MAP_CORE, "none", "none");
@@ -128,13 +132,22 @@ int main(void)
     check(root, "0-7", 8, BIND_AUTO, MAP_CORE, "hwthread", "0 1 2 3 4 5 6 7");
     check(root, "0-7", 12, BIND_AUTO, MAP_CORE, "core",
           "0,4 1,5 2,6 3,7 0,4 1,5 2,6 3,7 0,4 1,5 2,6 3,7");
-    /* A spread job holds every CPU: a later job is left unbound. */
+    /* A spread job holds every CPU: a later job shares its cores, one PE each. */
     {
         struct bind_plan first;
         cpu_set_t all;
         cpulist_parse("0-7", &all);
         bind_plan(root, lockdir, &all, 9, BIND_AUTO, MAP_CORE, &first);
-        check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "none", "none");
+        /* Held CPUs are taken from one that depends on the process id, so that
+         * concurrent jobs do not all start on the first. */
+        int c = (int)(getpid() % 4), t = (int)(getpid() % 8);
+        char two[64], six[64] = "";
+        snprintf(two, sizeof two, "%d,%d %d,%d", c, c + 4, (c + 1) % 4, (c + 1) % 4 + 4);
+        for (int r = 0; r < 6; r++)
+            snprintf(six + strlen(six), sizeof six - strlen(six), "%s%d", r ? " " : "",
+                     (t + r) % 8);
+        check(root, "0-7", 2, BIND_AUTO, MAP_CORE, "core", two);
+        check(root, "0-7", 6, BIND_AUTO, MAP_CORE, "hwthread", six);
         bind_plan_free(&first);
     }
 

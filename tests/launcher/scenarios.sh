@@ -458,7 +458,8 @@ binding)
     expect_rc 0
     expect_out "binding=socket:shared"
     # Concurrent jobs take different CPUs: while one job holds a core, the next
-    # gets another, and a job that needs them all is left to the kernel.
+    # gets another, and a job that needs them all gets one CPU per PE, the free
+    # ones first and the held one last.
     if [ "$NP" -eq 1 ] && [ "$ncpu" -ge 2 ]; then
         "$OSHRUN" -n 1 "$CHECK" hang-all </dev/null >/dev/null 2>&1 &
         holder=$!
@@ -469,10 +470,14 @@ binding)
         expect_out "binding=core "
         ! grep -q "cpus=$held " "$T/out" || { kill -KILL "$holder"; fail "a second job was put on the held CPU $held"; }
         osh -n "$ncpu" --report-bindings "$CHECK" where
-        [ "$(grep -c "binding=none " "$T/out")" -eq "$ncpu" ] || { kill -KILL "$holder"; fail "a job that needs every CPU was bound while CPU $held is held"; }
-        expect_err "not bound \(other oshrun jobs hold the CPUs they would get\)"
         kill -TERM "$holder"
         wait "$holder"
+        expect_rc 0
+        [ "$(grep -Ec "binding=(core|hwthread) " "$T/out")" -eq "$ncpu" ] || fail "a job that needs every CPU was not bound while CPU $held is held"
+        sets=$(sed -n 's/^where [0-9]* cpus=\([^ ]*\) .*/\1/p' "$T/out")
+        [ "$(sort <<<"$sets" | uniq -d | wc -l)" -eq 0 ] || fail "PEs share CPUs beside another job: $sets"
+        ! grep -q "^where 0 cpus=$held " "$T/out" || fail "PE 0 was put on the held CPU $held while others were free"
+        expect_err "^oshrun: PE 0 bound to CPUs [0-9,-]+ \((core|hwthread), free ones first, then ones another oshrun job holds\)$"
     fi
     # Under a mask of one CPU, every PE stays on it.
     last=$(tr ',' '\n' <<<"$allowed" | tail -1 | sed 's/.*-//')

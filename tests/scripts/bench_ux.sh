@@ -136,6 +136,20 @@ err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --dr
       --programs amo,progres --build "$tmp/build" --out "$tmp/b8" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q 'no program progres; choose from: .*progress' ||
     fail "--programs with an unknown name not refused: $err"
+# 8. --busy runs a fixed set: the suite's selections are refused; busy_table.py puts
+# each load's medians side by side.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --busy \
+      --pes 4 --build "$tmp/build" --out "$tmp/b9" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--busy --pes not refused: $err"
+mkdir -p "$tmp/b10"
+printf 'bench,impl,npes,size,metric,value,min,max,reps\n%s\n%s\n' \
+    'barrier,shoal-launched/job,2,0,lat_us,0.5,0.4,0.9,3' \
+    'barrier,oshmem-launched/job,2,0,lat_us,1.5,1.2,2,3' > "$tmp/b10/results.csv"
+printf 'load,load1_start,load1_end\njob,2.1,2.5\n' > "$tmp/b10/loads.csv"
+python3 "$root/bench/busy_table.py" "$tmp/b10" > /dev/null 2>&1 ||
+    fail "busy_table.py failed on a small results folder"
+grep -qxF '| barrier | 2 | 0.5 [0.4-0.9] | 1.5 [1.2-2] |' "$tmp/b10/busy.md" ||
+    fail "busy.md lacks the barrier row: $(cat "$tmp/b10/busy.md")"
 
 [ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --small-ops and --programs as documented"
 exit $status

@@ -54,6 +54,7 @@ struct bind_plan {
     enum bind_to how;  /* what applies; BIND_NONE: the kernel places the PEs */
     bool shared;       /* some PEs share their CPUs with others */
     bool others;       /* other oshrun jobs hold some of the CPUs */
+    bool foreign;      /* automatic: some PEs share CPUs other oshrun jobs hold */
     bool spread;       /* automatic: PEs outnumber CPUs; each may leave its core (:spread) */
     int ncpu, ncore, nsocket;
     int ncore_use, ncpu_use; /* entries of core_order / thread_order PEs are placed on */

@@ -415,8 +415,10 @@ static void report_bindings(const struct job *j)
         cpu_set_t set;
         bind_cpus(&j->bind, r, &set);
         cpulist_format(&set, list, sizeof list);
-        fprintf(stderr, "oshrun: PE %d bound to CPUs %s (%s%s)\n", r, list,
-                bind_name(j->bind.how), j->bind.shared ? ", shared with other PEs" : "");
+        fprintf(stderr, "oshrun: PE %d bound to CPUs %s (%s%s%s)\n", r, list,
+                bind_name(j->bind.how), j->bind.shared ? ", shared with other PEs" : "",
+                j->bind.foreign ? ", free ones first, then ones another oshrun job holds"
+                                : "");
     }
 }
 
