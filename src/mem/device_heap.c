@@ -107,7 +107,7 @@ void shoal_device_init(int local_index)
                     "GPU), or unset %s",
                     what, err[0] ? err : "no CUDA or ROCm runtime found", what);
     if (shoal_dev && (asked || c->debug))
-        shoal.slow_paths |= SHOAL_PATHS_DEV;
+        shoal.dev_in_play = 1;
     shoal.threads_inside = shoal_dev && asked;
     if (size)
         heap_create(c, size);
@@ -140,7 +140,7 @@ void shoal_device_fini(void)
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;
     shoal.dev_stage = NULL;
-    shoal.slow_paths &= ~SHOAL_PATHS_DEV;
+    shoal.dev_in_play = 0;
     shoal.threads_inside = 0;
     shoal_dev_shutdown();
 }
