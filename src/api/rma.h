@@ -16,11 +16,14 @@ static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
 }
 
 /* Every contiguous transfer but a same-node one on unwrapped paths: the SHMEM_DEBUG
- * local-buffer check and the dispatchers (api/rma_route.c). r comes by value, resolved
- * once by the inline part, so that no local's address escapes the fast path. */
-void shoal_put_route(const char *fn, shmem_ctx_t ctx, struct shoal_rref r, const void *source,
-                     size_t len, int nbi);
-void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, struct shoal_rref r,
+ * local-buffer check and the dispatchers (api/rma_route.c). The reference the inline
+ * part resolved comes field by field (ptr, tp, seg, pe, off of struct shoal_rref):
+ * passed as a struct, it would be stored to the stack on the fast path too. */
+void shoal_put_route(const char *fn, shmem_ctx_t ctx, char *ptr,
+                     const struct shoal_transport_ops *tp, int seg, int pe, uint64_t off,
+                     const void *source, size_t len, int nbi);
+void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, char *ptr,
+                     const struct shoal_transport_ops *tp, int seg, int pe, uint64_t off,
                      size_t len, int nbi);
 
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. The
@@ -37,10 +40,10 @@ static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!(shoal.wrapped & SHOAL_WRAP_OPS)))
-        shoal_shm_copy(r.ptr, source, len);
+    if (SHOAL_UNLIKELY(r.ptr == NULL) || SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal_put_route(fn, ctx, r.ptr, r.tp, r.seg, r.pe, r.off, source, len, nbi);
     else
-        shoal_put_route(fn, ctx, r, source, len, nbi);
+        shoal_shm_copy(r.ptr, source, len);
 }
 
 static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest,
@@ -50,10 +53,10 @@ static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.wrapped))
-        shoal_shm_copy(dest, r.ptr, len);
+    if (SHOAL_UNLIKELY(r.ptr == NULL) || SHOAL_UNLIKELY(shoal.wrapped))
+        shoal_get_route(fn, ctx, dest, r.ptr, r.tp, r.seg, r.pe, r.off, len, nbi);
     else
-        shoal_get_route(fn, ctx, dest, r, len, nbi);
+        shoal_shm_copy(dest, r.ptr, len);
 }
 
 static SHOAL_INLINE void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest,

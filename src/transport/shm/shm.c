@@ -5,9 +5,8 @@
  * named in /dev/shm. PEs on other nodes are left unmapped (NULL): the network
  * reaches them.
  *
- * The table's entries are the out-of-line forms of shm.h's inline operations, for
- * callers that hold a resolved reference (transport.h) and no mapping of their own;
- * the API's hot paths use the inline forms through transport.h's dispatchers. */
+ * The operations themselves are shm.h's inline ones, which the paths (transport.h)
+ * call on a mapped object; the table only starts and stops the mapping. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
