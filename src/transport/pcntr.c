@@ -170,7 +170,7 @@ void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out)
 {
     struct shoal_net_counts nc = { 0 };
     const struct shoal_pcntr *p = &ctx->pcntr;
-    if (shoal.path != &pcntr_path) {
+    if (!shoal.cfg.pcntr) {
         /* Off: what the network transport counts by itself. */
         shoal.net->counters(ctx, &nc);
         *out = (struct shoal_pcntr_report){ .issued_writes = nc.writes,
