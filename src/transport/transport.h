@@ -4,9 +4,10 @@
  * job: shm (transport/shm/) for the PEs on this node, whose memory is mapped here,
  * and one network transport (shoal.net: ofi, or none on one node) for the others.
  * The layers above never call a backend directly: they resolve a symmetric address
- * once (shoal_resolve) and hand the result to the dispatchers at the end of this
- * file, which take the same-node path inline (a load, store or CPU atomic, no call)
- * and call the network transport's table otherwise. Symmetric locations are named by
+ * once (shoal_resolve) and hand the result to the dispatchers below, which take the
+ * same-node path inline (a load, store or CPU atomic, no call) and call the network
+ * transport's table otherwise, or call the paths table transport start-up installed
+ * when a wrapper took the operation over (struct shoal_path). Symmetric locations are named by
  * (segment, offset), which mean the same on every PE; the transport turns them into
  * whatever its network wants (virtual address or offset, and a key), from what it
  * exchanged at init.
