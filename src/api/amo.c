@@ -48,13 +48,13 @@
                  AMO_BITS(T, compare), FETCH, (NBI) | SHOAL_AMO_FROM_USER, SEQ);
 
 #define SHOAL_AMO_STD(T, N)                                                                  \
-    static inline void cswap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T cond,     \
-                                    T v, int pe, int nbi)                                    \
+    static SHOAL_INLINE void cswap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d,       \
+                                          T cond, T v, int pe, int nbi)                      \
     {                                                                                        \
         AMO_DO(T, SHOAL_AMO_CSWAP, v, cond, f, nbi)                                          \
     }                                                                                        \
-    static inline void fadd_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe, \
-                                   int nbi)                                                  \
+    static SHOAL_INLINE void fadd_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v,   \
+                                         int pe, int nbi)                                    \
     {                                                                                        \
         AMO_DO(T, SHOAL_AMO_ADD, v, 0, f, nbi)                                               \
     }                                                                                        \
@@ -114,13 +114,13 @@
 
 /* fetch/set/swap use the generic __atomic forms, which also take float and double. */
 #define SHOAL_AMO_EXT(T, N)                                                                  \
-    static inline void fetch_to_##N(const char *fn, shmem_ctx_t ctx, T *f, const T *d,       \
-                                    int pe, int nbi)                                         \
+    static SHOAL_INLINE void fetch_to_##N(const char *fn, shmem_ctx_t ctx, T *f, const T *d, \
+                                          int pe, int nbi)                                   \
     {                                                                                        \
         AMO_DO(T, SHOAL_AMO_READ, 0, 0, f, nbi)                                              \
     }                                                                                        \
-    static inline void swap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v, int pe, \
-                                   int nbi)                                                  \
+    static SHOAL_INLINE void swap_to_##N(const char *fn, shmem_ctx_t ctx, T *f, T *d, T v,   \
+                                         int pe, int nbi)                                    \
     {                                                                                        \
         AMO_DO(T, SHOAL_AMO_WRITE, v, 0, f, nbi)                                             \
     }                                                                                        \

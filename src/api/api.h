@@ -54,8 +54,9 @@ void shoal_trigger_quiet_check(const char *routine, shmem_ctx_t ctx);
 void shoal_debug_local(const char *routine, const void *buf);
 static inline void shoal_check_local(const char *routine, const void *buf)
 {
-    /* slow_paths first: the dispatcher tests it next, so the two share one load. */
-    if (SHOAL_UNLIKELY(shoal.slow_paths) && SHOAL_UNLIKELY(shoal.cfg.debug))
+    /* wrapped first: the dispatcher tests it next, so the two share one load (device
+     * memory in play always wraps). */
+    if (SHOAL_UNLIKELY(shoal.wrapped) && SHOAL_UNLIKELY(shoal.cfg.debug))
         shoal_debug_local(routine, buf);
 }
 

@@ -65,7 +65,7 @@ void shoal_banner(void)
                            : shoal.own_core  ? "it has a core of its own"
                            : shoal.host_busy ? "the host was busy at start-up"
                                              : "PEs outnumber its cores");
-            if (shoal.multi_node && shoal.net->info)
+            if (shoal.multi_node)
                 shoal.net->info();
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);

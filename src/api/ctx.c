@@ -55,7 +55,7 @@ void shoal_ctx_release(const struct shoal_team *team)
         next = n->next;
         if (!team || n->ctx.team == team) {
             unlink_node(n);
-            shoal.net->ctx_destroy(&n->ctx);
+            shoal_tp_ctx_destroy(&n->ctx);
             push_dead(n);
         }
     }
@@ -86,7 +86,7 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
         return -1;
     /* A team's num_contexts is what the program expects to create, not a cap. */
     n->ctx = (struct shoal_ctx){ .team = team, .options = options };
-    if (shoal.net->ctx_create(&n->ctx)) {
+    if (shoal_tp_ctx_create(&n->ctx)) {
         pthread_mutex_lock(&live_lock);
         push_dead(n);
         pthread_mutex_unlock(&live_lock);
@@ -133,7 +133,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     pthread_mutex_lock(&live_lock);
     unlink_node(n);
     pthread_mutex_unlock(&live_lock);
-    shoal.net->ctx_destroy(ctx);
+    shoal_tp_ctx_destroy(ctx);
     pthread_mutex_lock(&live_lock);
     push_dead(n);
     pthread_mutex_unlock(&live_lock);
@@ -173,7 +173,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
                    options & ~SHMEM_CTX_SESSION_BATCH);
     ctx->session |= options & SHMEM_CTX_SESSION_BATCH;
     if (ctx->session)
-        shoal.net->session_start(ctx, ctx->session);
+        shoal_tp_session_start(ctx, ctx->session);
 }
 SHOAL_PROFILED(shmem_ctx_session_start)
 
@@ -184,6 +184,6 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx)
     if (!ctx->session)
         return;
     ctx->session = 0;
-    shoal.net->session_stop(ctx);
+    shoal_tp_session_stop(ctx);
 }
 SHOAL_PROFILED(shmem_ctx_session_stop)

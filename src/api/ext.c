@@ -8,8 +8,7 @@ static void local_complete(const char *fn, shmem_ctx_t ctx)
 {
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
-    /* Same-node puts have copied their source before returning. */
-    shoal.net->local_complete(ctx);
+    shoal_tp_local_complete(ctx);
 }
 
 void shmemx_local_complete(void)
@@ -40,7 +39,7 @@ void shmemx_ctx_session_start(shmem_ctx_t ctx, long options)
                    options & ~SESSION_KNOWN);
     ctx->session |= options & SESSION_KNOWN;
     if (ctx->session)
-        shoal.net->session_start(ctx, ctx->session);
+        shoal_tp_session_start(ctx, ctx->session);
 }
 SHOAL_PROFILED(shmemx_ctx_session_start)
 

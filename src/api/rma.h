@@ -15,22 +15,24 @@ static inline size_t shoal_nbytes(const char *fn, size_t nelems, size_t esize)
     return bytes;
 }
 
-/* Every contiguous transfer but a same-node one with no device in play: the
- * SHMEM_DEBUG local-buffer check, the device paths and the network (api/rma_route.c). */
-void shoal_put_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                     size_t len, int pe, int nbi);
-void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
-                     size_t len, int pe, int nbi);
+/* Every contiguous transfer but a same-node one on unwrapped paths: the SHMEM_DEBUG
+ * local-buffer check and the dispatchers (api/rma_route.c). The reference the inline
+ * part resolved comes field by field (ptr, tp, seg, pe, off of struct shoal_rref):
+ * passed as a struct, it would be stored to the stack on the fast path too. */
+void shoal_put_route(const char *fn, shmem_ctx_t ctx, char *ptr,
+                     const struct shoal_transport_ops *tp, int seg, int pe, uint64_t off,
+                     const void *source, size_t len, int nbi);
+void shoal_get_route(const char *fn, shmem_ctx_t ctx, void *dest, char *ptr,
+                     const struct shoal_transport_ops *tp, int seg, int pe, uint64_t off,
+                     size_t len, int nbi);
 
 /* Contiguous transfers; nbi: the network may complete them at the next quiet. The
- * same-node copy with no device in play is all that stays inline, behind one test of
- * shoal.slow_paths (on the cache line the resolution reads anyway); a get leaves it
- * also where the network transport must be driven while a PE polls same-node memory
- * with gets (SHOAL_PATHS_POLL: the MPI transport, which a get to itself, a local copy,
- * would otherwise never enter). Forced inline down from the API routines (GCC's
- * unit-growth limit left them out of line in the big rma_*.c files): shmem_long_p is
- * then one load and one store, and putmem tail-calls memcpy. The route resolves afresh (a few ns against a network or device transfer), so
- * that no local's address escapes the fast path. */
+ * same-node copy on unwrapped paths is all that stays inline, behind one test of
+ * shoal.wrapped (on the cache line the resolution reads anyway); a get leaves it also
+ * where a wrapper took gets alone (the MPI transport's local polling, transport.h).
+ * Forced inline down from the API routines (GCC's unit-growth limit left them out of
+ * line in the big rma_*.c files): shmem_long_p is then one load and one store, and
+ * putmem tail-calls memcpy. */
 static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *dest,
                                        const void *source, size_t len, int pe, int nbi)
 {
@@ -38,11 +40,10 @@ static SHOAL_INLINE void shoal_put_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, dest, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) &&
-        SHOAL_LIKELY(!(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)))
-        shoal_shm_copy(r.ptr, source, len);
+    if (SHOAL_UNLIKELY(r.ptr == NULL) || SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal_put_route(fn, ctx, r.ptr, r.tp, r.seg, r.pe, r.off, source, len, nbi);
     else
-        shoal_put_route(fn, ctx, dest, source, len, pe, nbi);
+        shoal_shm_copy(r.ptr, source, len);
 }
 
 static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *dest,
@@ -52,10 +53,10 @@ static SHOAL_INLINE void shoal_get_any(const char *fn, shmem_ctx_t ctx, void *de
         return;
     struct shoal_rref r;
     shoal_remote(fn, ctx, source, len, pe, &r);
-    if (SHOAL_LIKELY(r.ptr != NULL) && SHOAL_LIKELY(!shoal.slow_paths))
-        shoal_shm_copy(dest, r.ptr, len);
+    if (SHOAL_UNLIKELY(r.ptr == NULL) || SHOAL_UNLIKELY(shoal.wrapped))
+        shoal_get_route(fn, ctx, dest, r.ptr, r.tp, r.seg, r.pe, r.off, len, nbi);
     else
-        shoal_get_route(fn, ctx, dest, source, len, pe, nbi);
+        shoal_shm_copy(dest, r.ptr, len);
 }
 
 static SHOAL_INLINE void shoal_put(const char *fn, shmem_ctx_t ctx, void *dest,
@@ -116,13 +117,10 @@ static inline void shoal_strided(const char *fn, shmem_ctx_t ctx, void *dest,
         else
             shoal_tp_get(ctx, lk, &rk, blen, 1);
     }
-    /* Blocking routines: the network's blocks, and the device's, complete before
-     * returning (r.tp is the network where r.ptr is NULL), and the performance
-     * counters count them complete. */
-    if (!r.ptr)
-        shoal_tp_net_quiet(ctx);
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
-        shoal_dev_quiet();
+    /* Blocking routines: the network's blocks (r.ptr is NULL), and the device's, complete
+     * before returning, and the performance counters count them complete. */
+    if (!r.ptr || SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal_tp_quiet(ctx);
 }
 
 static inline void shoal_iput(const char *fn, shmem_ctx_t ctx, void *dest, const void *source,
@@ -174,14 +172,17 @@ static inline void shoal_put_signal_any(const char *fn, shmem_ctx_t ctx, void *d
                                         const void *source, size_t len, uint64_t *sig_addr,
                                         uint64_t signal, int sig_op, int pe, int nbi)
 {
-    enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
+    struct shoal_put_signal ps = { .src = source,
+                                   .len = len,
+                                   .signal = signal,
+                                   .sig_op = shoal_sig_op(fn, sig_op),
+                                   .nbi = nbi };
     shoal_check_sig_addr(fn, sig_addr);
-    struct shoal_rref d, s;
-    shoal_remote(fn, ctx, dest, len ? len : 1, pe, &d);
-    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
+    shoal_remote(fn, ctx, dest, len ? len : 1, pe, &ps.dst);
+    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &ps.sig);
     if (len)
         shoal_check_local(fn, source);
-    shoal_tp_put_signal(ctx, &d, source, len, &s, signal, op, nbi);
+    shoal_tp_put_signal(ctx, &ps);
 }
 
 static inline void shoal_put_signal(const char *fn, shmem_ctx_t ctx, void *dest,

@@ -49,8 +49,8 @@ int shmemx_trigger_create(shmemx_trigger_t *trigger)
         return -1;
     }
     pthread_mutex_init(&t->lock, NULL);
-    if (shoal.multi_node && shoal.net->trigger_open)
-        t->net = shoal.net->trigger_open();
+    if (shoal.multi_node)
+        t->net = shoal_tp_trigger_open();
     pthread_mutex_lock(&all_lock);
     t->next = all;
     all = t;
@@ -74,7 +74,7 @@ void shmemx_trigger_increment(shmemx_trigger_t trigger, uint64_t n)
     pthread_mutex_lock(&t->lock);
     t->value += n;
     if (t->net)
-        shoal.net->trigger_add(t->net, n);
+        shoal_tp_trigger_add(t->net, n);
     struct trig_op *fire = NULL;
     for (struct trig_op **p = &t->waiting; *p;) {
         struct trig_op *op = *p;
@@ -133,7 +133,7 @@ void shmemx_trigger_destroy(shmemx_trigger_t trigger)
         }
     pthread_mutex_unlock(&all_lock);
     if (t->net)
-        shoal.net->trigger_close(t->net);
+        shoal_tp_trigger_close(t->net);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -145,10 +145,13 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest,
                                  shmemx_trigger_t trigger, uint64_t threshold)
 {
     struct shoal_trigger *t = check_trigger(fn, trigger);
-    enum shoal_amo_op op = shoal_sig_op(fn, sig_op);
-    struct shoal_rref d, s;
-    shoal_remote(fn, ctx, dest, nbytes ? nbytes : 1, pe, &d);
-    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &s);
+    struct shoal_put_signal ps = { .src = source,
+                                   .len = nbytes,
+                                   .signal = signal,
+                                   .sig_op = shoal_sig_op(fn, sig_op),
+                                   .nbi = 1 };
+    shoal_remote(fn, ctx, dest, nbytes ? nbytes : 1, pe, &ps.dst);
+    shoal_remote(fn, ctx, sig_addr, sizeof *sig_addr, pe, &ps.sig);
     struct trig_op *w = malloc(sizeof *w);
     if (!w)
         shoal_fatal(fn, "out of memory recording a triggered operation");
@@ -171,10 +174,9 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest,
     }
     /* The network holds it when that PE is reached over the network and the
      * network has triggered operations, for any context. */
-    if (!d.ptr && t->net && shoal.net->put_signal_triggered) {
+    if (!ps.dst.ptr && t->net) {
         w->native = 1;
-        shoal.net->put_signal_triggered(ctx, d.seg, d.off, source, nbytes, s.seg, s.off,
-                                        signal, op, d.pe, t->net, threshold);
+        shoal_tp_put_signal_triggered(ctx, &ps, t->net, threshold);
     }
     w->next = t->waiting;
     t->waiting = w;

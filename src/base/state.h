@@ -12,6 +12,7 @@
 
 struct shoal_boot_ops;
 struct shoal_transport_ops;
+struct shoal_path;
 struct shoal_alloc;
 struct shoal_team_slot;
 
@@ -45,15 +46,16 @@ struct shoal_state {
      * transports beside the program's threads, so they lock as under
      * SHMEM_THREAD_MULTIPLE: set when a device backend is asked for. */
     int threads_inside;
-    /* The transport dispatchers leave their inline paths (transport/pcntr.c):
-     * SHOAL_PATHS_DEV when device memory is in play (a device heap,
-     * SHMEM_ENABLE_DEVICE_AWARENESS, or SHMEM_DEBUG with a device runtime loaded: the
-     * device-aware paths of transport/dev_route.c), SHOAL_PATHS_PCNTR when SHOAL_PCNTR
-     * counts every operation (transport/pcntr.c); gets alone when SHOAL_PATHS_POLL
-     * says the network transport must be driven while this PE copies from same-node
-     * memory (its local_poll). One predictable branch when none; beside the segments,
+    /* Which operation families a wrapper of the paths took over (SHOAL_WRAP_*), set
+     * once by transport start-up with path, the table the dispatchers then call
+     * (transport/transport.h). One predictable branch when none; beside the segments,
      * on the cache line every RMA reads anyway. */
-    int slow_paths;
+    int wrapped;
+    const struct shoal_path *path;
+    /* Device memory in play (a device heap, SHMEM_ENABLE_DEVICE_AWARENESS, or
+     * SHMEM_DEBUG with a device runtime loaded; mem/device_heap.c): transport
+     * start-up wraps the paths in the device-aware ones (transport/dev_route.c). */
+    int dev_in_play;
     struct shoal_seg seg[SHOAL_NSEGS];
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
@@ -94,11 +96,9 @@ struct shoal_state {
     const char *
             net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
-#define SHOAL_PATHS_DEV 1
-#define SHOAL_PATHS_PCNTR 2
-#define SHOAL_PATHS_POLL 4
-/* The bits that send every operation aside, not only gets. */
-#define SHOAL_PATHS_ALL_OPS (SHOAL_PATHS_DEV | SHOAL_PATHS_PCNTR)
+/* shoal.wrapped: gets alone (SHOAL_WRAP_GET) or every operation (both bits). */
+#define SHOAL_WRAP_GET 1
+#define SHOAL_WRAP_OPS 2
 #define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
 #define SHOAL_SET_BOX_BYTES ((size_t)64 * 1024)
 

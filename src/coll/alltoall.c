@@ -156,7 +156,7 @@ static void alltoall_packed(const struct coll *c, const struct a2a_box *b, char 
                     shoal_word_add(b->ready, 1, coll_world_pe(c, (me + i) % n));
         /* The outbox of the round before is free once its puts completed locally. */
         if (base)
-            shoal.net->local_complete(SHMEM_CTX_DEFAULT);
+            shoal_tp_local_complete(SHMEM_CTX_DEFAULT);
         if (dst != 1)
             coll_wait_ge(b->ready, rounds * (uint64_t)k);
         for (int i = 1; i < n; i++) {

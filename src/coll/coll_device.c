@@ -14,22 +14,19 @@ int coll_dev_involved(const void *a, const void *b)
     return (a && is_dev(a)) || (b && is_dev(b));
 }
 
-/* A copy between any two of host and device memory: started on the device's stream
- * when the backend has one (side_copy completes them all at once), else blocking. */
+static enum shoal_mem_kind kind(const void *p)
+{
+    return is_dev(p) ? SHOAL_MEM_DEVICE : SHOAL_MEM_HOST;
+}
+
+/* Started on the device's stream when the backend has one (side_copy completes them
+ * all at once), else blocking. */
 static void copy(void *dst, const void *src, size_t n)
 {
-    int dd = is_dev(dst), sd = is_dev(src), rc = 0;
-    if ((dd || sd) && shoal_dev_copy_async(dst, src, n) == 0)
+    enum shoal_mem_kind dk = kind(dst), sk = kind(src);
+    if (shoal_mem_copy_start(dst, dk, src, sk, n) == 0)
         return;
-    if (dd && sd)
-        rc = shoal_dev_d2d(dst, src, n);
-    else if (dd)
-        rc = shoal_dev_h2d(dst, src, n);
-    else if (sd)
-        rc = shoal_dev_d2h(dst, src, n);
-    else
-        memcpy(dst, src, n);
-    if (rc)
+    if (shoal_mem_copy(dst, dk, src, sk, n))
         shoal_fatal("shoal", "the %s device failed a %zu-byte copy of a collective",
                     shoal_dev->name, n);
 }

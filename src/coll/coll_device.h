@@ -84,8 +84,7 @@ int coll_dev_involved(const void *a, const void *b);
 /* True when this collective must be staged: one branch when no device is in play. */
 static inline int coll_dev_needed(const void *dest, const void *source)
 {
-    return SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_DEV) &&
-            coll_dev_involved(dest, source);
+    return SHOAL_UNLIKELY(shoal.dev_in_play) && coll_dev_involved(dest, source);
 }
 
 #endif

@@ -95,6 +95,27 @@ int shoal_dev_complete(void)
     return shoal_dev->sync();
 }
 
+int shoal_mem_copy(void *d, enum shoal_mem_kind dk, const void *s, enum shoal_mem_kind sk,
+                   size_t n)
+{
+    if (dk == SHOAL_MEM_DEVICE && sk == SHOAL_MEM_DEVICE)
+        return shoal_dev_d2d(d, s, n);
+    if (dk == SHOAL_MEM_DEVICE)
+        return shoal_dev_h2d(d, s, n);
+    if (sk == SHOAL_MEM_DEVICE)
+        return shoal_dev_d2h(d, s, n);
+    memcpy(d, s, n);
+    return 0;
+}
+
+int shoal_mem_copy_start(void *d, enum shoal_mem_kind dk, const void *s,
+                         enum shoal_mem_kind sk, size_t n)
+{
+    if (dk == SHOAL_MEM_HOST && sk == SHOAL_MEM_HOST)
+        return -1;
+    return shoal_dev_copy_async(d, s, n);
+}
+
 void shoal_dev_shutdown(void)
 {
     if (shoal_dev)

@@ -189,6 +189,18 @@ static inline int shoal_dev_stream_wait64(void *stream, uint64_t *w, uint64_t v,
     return shoal_dev->stream_wait64(stream, w, v, eq);
 }
 
+/* ---- the copy engine ---------------------------------------------------------------
+ * One copy between any two memory kinds, host memory being one of them (a plain
+ * memcpy), for the device paths of the transports and the collectives alike. */
+enum shoal_mem_kind { SHOAL_MEM_HOST, SHOAL_MEM_DEVICE };
+/* Complete when it returns: 0, or -1 when the backend failed. */
+int shoal_mem_copy(void *d, enum shoal_mem_kind dk, const void *s, enum shoal_mem_kind sk,
+                   size_t n);
+/* Started on the backend's stream, complete at shoal_dev_complete: 0 when device memory
+ * is involved and the backend took it; -1 with nothing done otherwise. */
+int shoal_mem_copy_start(void *d, enum shoal_mem_kind dk, const void *s,
+                         enum shoal_mem_kind sk, size_t n);
+
 /* ---- memory-type cache -------------------------------------------------------------
  * Whether [p, p + len) is device memory: the first lookup asks the backend, later
  * ones hit a small interval cache (lock-free for readers, a sequence counter guards

@@ -113,10 +113,9 @@ void shoal_device_init(int local_index)
                     "GPU), or unset %s",
                     what, err[0] ? err : "no CUDA or ROCm runtime found", what);
     if (shoal_dev && (asked || c->debug))
-        shoal.slow_paths |= SHOAL_PATHS_DEV;
+        shoal.dev_in_play = 1;
     SHOAL_LOG(DEVICE, INFO, "backend %s; device-aware routing %s (%s)",
-              shoal_dev ? shoal_dev->name : "none",
-              shoal.slow_paths & SHOAL_PATHS_DEV ? "on" : "off",
+              shoal_dev ? shoal_dev->name : "none", shoal.dev_in_play ? "on" : "off",
               size                                 ? "SHMEM_SYMMETRIC_SIZE_DEVICE"
                       : c->enable_device_awareness ? "SHMEM_ENABLE_DEVICE_AWARENESS"
                       : c->debug                   ? "SHMEM_DEBUG"
@@ -153,7 +152,7 @@ void shoal_device_fini(void)
     shoal.dev_alloc = NULL;
     shoal.dev_amo_lock = NULL;
     shoal.dev_stage = NULL;
-    shoal.slow_paths &= ~SHOAL_PATHS_DEV;
+    shoal.dev_in_play = 0;
     shoal.threads_inside = 0;
     shoal_dev_shutdown();
 }

@@ -1,5 +1,7 @@
-/* The device-aware forms of transport.h's dispatchers, taken when shoal.slow_paths has
- * SHOAL_PATHS_DEV.
+/* The wrapper of the paths for device memory (struct shoal_path), which transport
+ * start-up installs when device memory is in play (shoal.dev_in_play). An operation
+ * with neither a device-heap object nor a local buffer in device memory goes to the
+ * table below as it came.
  *
  * Where the bytes go:
  *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node
@@ -33,71 +35,52 @@ static _Noreturn void copy_failed(const void *dst, const void *src, size_t len)
                 shoal_dev ? shoal_dev->name : "(no)", len, src, dst);
 }
 
-/* Whether local buffer p is device memory. */
-static int local_is_dev(const void *p)
+static const struct shoal_path *inner;
+
+/* Which memory local buffer p is. */
+static enum shoal_mem_kind local_kind(const void *p)
 {
     if (shoal_dev_sym(p))
-        return 1;
+        return SHOAL_MEM_DEVICE;
     if (shoal.cfg.enable_device_awareness)
-        return shoal_dev_is_device(p);
+        return shoal_dev_is_device(p) ? SHOAL_MEM_DEVICE : SHOAL_MEM_HOST;
     if (shoal.cfg.debug && shoal_dev_is_device(p))
         shoal_fatal("shoal",
                     "local buffer %p is device memory, but device awareness is off; "
                     "set SHMEM_ENABLE_DEVICE_AWARENESS=1 or pass a host buffer",
                     p);
-    return 0;
-}
-
-static int copy_kind(void *dst, int ddev, const void *src, int sdev, size_t len)
-{
-    if (ddev && sdev)
-        return shoal_dev_d2d(dst, src, len);
-    if (ddev)
-        return shoal_dev_h2d(dst, src, len);
-    if (sdev)
-        return shoal_dev_d2h(dst, src, len);
-    memcpy(dst, src, len);
-    return 0;
+    return SHOAL_MEM_HOST;
 }
 
 /* A copy on this node; local is the caller's side. A failure may come from a stale
  * cache entry (the program freed and reallocated behind the layer's back): forget the
  * range, ask the backend again, retry once. */
-static void copy_any(void *dst, int ddev, const void *src, int sdev, size_t len, void *local)
+static void copy_any(void *dst, enum shoal_mem_kind dk, const void *src,
+                     enum shoal_mem_kind sk, size_t len, void *local)
 {
-    if (copy_kind(dst, ddev, src, sdev, len) == 0)
+    if (shoal_mem_copy(dst, dk, src, sk, len) == 0)
         return;
     shoal_dev_forget(local, len);
-    int ldev = local_is_dev(local);
+    enum shoal_mem_kind lk = local_kind(local);
     if (local == dst)
-        ddev = ldev;
+        dk = lk;
     else
-        sdev = ldev;
-    if (copy_kind(dst, ddev, src, sdev, len))
+        sk = lk;
+    if (shoal_mem_copy(dst, dk, src, sk, len))
         copy_failed(dst, src, len);
 }
 
 /* Where r's object is on this node: the mapping (host), the IPC pointer (device heap
- * of a same-node PE), or NULL (another node). *dev: it is device memory. */
-static char *here(const struct shoal_rref *r, int *dev)
+ * of a same-node PE), or NULL (another node); *k: which memory it is. */
+static char *here(const struct shoal_rref *r, enum shoal_mem_kind *k)
 {
-    *dev = r->seg == SHOAL_SEG_DEVICE;
-    if (!*dev)
+    if (r->seg != SHOAL_SEG_DEVICE) {
+        *k = SHOAL_MEM_HOST;
         return r->ptr;
+    }
+    *k = SHOAL_MEM_DEVICE;
     char *base = shoal.dev_peer[r->pe];
     return base ? base + r->off : NULL;
-}
-
-struct shoal_rref shoal_resolve_device(uintptr_t a, int pe)
-{
-    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
-    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
-        return (struct shoal_rref){ .seg = -1 };
-    return (struct shoal_rref){ .ptr = NULL,
-                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net,
-                                .seg = SHOAL_SEG_DEVICE,
-                                .pe = pe,
-                                .off = off };
 }
 
 /* ---- staging through host memory, for the network ---------------------------------- */
@@ -170,23 +153,25 @@ void shoal_dev_quiet(void)
                     shoal_dev->name);
 }
 
-/* A non-blocking copy on this node that involves the device: started on the backend's
- * stream when it has one, completed by shoal_dev_quiet. */
-static int copy_nbi(void *dst, int ddev, const void *src, int sdev, size_t len)
+/* A copy on this node involving the device, for put_nbi and get_nbi: started on the
+ * backend's stream when it has one (completed by shoal_dev_quiet), else blocking. */
+static void copy_here(void *dst, enum shoal_mem_kind dk, const void *src,
+                      enum shoal_mem_kind sk, size_t len, void *local, int nbi)
 {
-    return (ddev || sdev) && shoal_dev_copy_async(dst, src, len) == 0;
+    if (!nbi || shoal_mem_copy_start(dst, dk, src, sk, len))
+        copy_any(dst, dk, src, sk, len, local);
 }
 
-void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
-                   int nbi)
+static void dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                    int nbi)
 {
-    int rdev, ldev = local_is_dev(src);
-    char *p = here(r, &rdev);
-    if (p && nbi && copy_nbi(p, rdev, src, ldev, len))
-        return;
-    if (p)
-        copy_any(p, rdev, src, ldev, len, (void *)src);
-    else if (ldev)
+    enum shoal_mem_kind rk, lk = local_kind(src);
+    char *p = here(r, &rk);
+    if (rk == SHOAL_MEM_HOST && lk == SHOAL_MEM_HOST)
+        inner->put(ctx, r, src, len, nbi);
+    else if (p)
+        copy_here(p, rk, src, lk, len, (void *)src, nbi);
+    else if (lk == SHOAL_MEM_DEVICE)
         staged_put(ctx, r, src, len);
     else if (nbi)
         r->tp->put_nbi(ctx, r->seg, r->off, src, len, r->pe);
@@ -194,16 +179,16 @@ void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
         r->tp->put(ctx, r->seg, r->off, src, len, r->pe);
 }
 
-void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
-                   int nbi)
+static void dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                    int nbi)
 {
-    int rdev, ldev = local_is_dev(dst);
-    char *p = here(r, &rdev);
-    if (p && nbi && copy_nbi(dst, ldev, p, rdev, len))
-        return;
-    if (p)
-        copy_any(dst, ldev, p, rdev, len, dst);
-    else if (ldev)
+    enum shoal_mem_kind rk, lk = local_kind(dst);
+    char *p = here(r, &rk);
+    if (rk == SHOAL_MEM_HOST && lk == SHOAL_MEM_HOST)
+        inner->get(ctx, dst, r, len, nbi);
+    else if (p)
+        copy_here(dst, lk, p, rk, len, dst, nbi);
+    else if (lk == SHOAL_MEM_DEVICE)
         staged_get(ctx, dst, r, len);
     else if (nbi)
         r->tp->get_nbi(ctx, dst, r->seg, r->off, len, r->pe);
@@ -211,20 +196,34 @@ void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_
         r->tp->get(ctx, dst, r->seg, r->off, len, r->pe);
 }
 
-void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                          size_t len, const struct shoal_rref *sig, uint64_t signal,
-                          enum shoal_amo_op sig_op, int nbi)
+static void dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
+
+static void dev_put_signal(shmem_ctx_t ctx, const struct shoal_put_signal *ps)
 {
-    (void)nbi; /* the payload goes blocking: its source may be reused at once */
-    int ddev;
-    if (len)
-        shoal_dev_put(ctx, dst, src, len, 0);
+    /* The payload goes blocking: its source may be reused at once. */
+    enum shoal_mem_kind k;
+    if (ps->len)
+        dev_put(ctx, &ps->dst, ps->src, ps->len, 0);
     /* Same node: the copy is complete. Over the network the signal must not pass it. */
-    if (len && !here(dst, &ddev))
-        dst->tp->fence(ctx);
+    if (ps->len && !here(&ps->dst, &k))
+        ps->dst.tp->fence(ctx);
     else
-        shoal_shm_release_after(len);
-    shoal_dev_amo(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0);
+        shoal_shm_release_after(ps->len);
+    dev_amo(ctx, &ps->sig, ps->sig_op, SHOAL_AMO_UINT64, ps->signal, 0, NULL, 0);
+}
+
+/* A device copy is ordered before later puts only by completing it. */
+static void dev_fence(shmem_ctx_t ctx)
+{
+    shoal_dev_quiet();
+    inner->fence(ctx);
+}
+
+static void dev_quiet(shmem_ctx_t ctx)
+{
+    shoal_dev_quiet();
+    inner->quiet(ctx);
 }
 
 /* ---- AMOs ---------------------------------------------------------------------------- */
@@ -269,8 +268,7 @@ static void lock_take(const struct shoal_rref *l)
     struct shoal_backoff b = { 0 };
     for (;;) {
         uint64_t old;
-        shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_CSWAP, SHOAL_AMO_UINT64, 1, 0, &old,
-                          0, __ATOMIC_ACQUIRE);
+        inner->amo(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_CSWAP, SHOAL_AMO_UINT64, 1, 0, &old, 0);
         if (old == 0)
             return;
         /* Over the network each try is a blocking AMO, but it may drive only the
@@ -284,49 +282,60 @@ static void lock_take(const struct shoal_rref *l)
 
 static void lock_give(const struct shoal_rref *l, int remote)
 {
-    /* The value written back lands before the lock is seen free; the counters of
-     * SHOAL_PCNTR see that quiet too. */
+    /* The value written back lands before the lock is seen free. */
     if (remote)
-        shoal_tp_net_quiet(SHMEM_CTX_DEFAULT);
-    shoal_tp_amo_host(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, 0, 0, NULL, 0,
-                      __ATOMIC_RELEASE);
+        inner->quiet(SHMEM_CTX_DEFAULT);
+    inner->amo(SHMEM_CTX_DEFAULT, l, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, 0, 0, NULL, 0);
 }
 
 static void store_result(void *fetch, const void *val, size_t len)
 {
-    if (!local_is_dev(fetch))
-        memcpy(fetch, val, len);
-    else if (shoal_dev_h2d(fetch, val, len))
+    if (shoal_mem_copy(fetch, local_kind(fetch), val, SHOAL_MEM_HOST, len))
         copy_failed(fetch, val, len);
 }
 
-void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
+static void dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
 {
     size_t w = shoal_amo_width(type);
     if (r->seg == SHOAL_SEG_DEVICE) {
         unsigned char cur[8], old[8];
         struct shoal_rref l = lock_of(r->pe);
-        int rdev;
-        int remote = here(r, &rdev) == NULL;
+        enum shoal_mem_kind k;
+        int remote = here(r, &k) == NULL;
         lock_take(&l);
-        shoal_dev_get(SHMEM_CTX_DEFAULT, cur, r, w, 0);
+        dev_get(SHMEM_CTX_DEFAULT, cur, r, w, 0);
         memcpy(old, cur, w);
         amo_compute(op, w, cur, v, cmp);
         if (op != SHOAL_AMO_READ)
-            shoal_dev_put(SHMEM_CTX_DEFAULT, r, cur, w, 0);
+            dev_put(SHMEM_CTX_DEFAULT, r, cur, w, 0);
         lock_give(&l, remote);
         if (fetch)
             store_result(fetch, old, w);
         return;
     }
-    if (fetch && local_is_dev(fetch)) {
+    if (fetch && local_kind(fetch) == SHOAL_MEM_DEVICE) {
         unsigned char old[8];
-        shoal_tp_amo_host(ctx, r, op, type, v, cmp, old, 0, __ATOMIC_SEQ_CST);
+        inner->amo(ctx, r, op, type, v, cmp, old, 0);
         store_result(fetch, old, w);
         return;
     }
-    shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, __ATOMIC_SEQ_CST);
+    inner->amo(ctx, r, op, type, v, cmp, fetch, nbi);
+}
+
+static const struct shoal_path dev_path = {
+    .put = dev_put,
+    .get = dev_get,
+    .amo = dev_amo,
+    .put_signal = dev_put_signal,
+    .fence = dev_fence,
+    .quiet = dev_quiet,
+};
+
+const struct shoal_path *shoal_path_dev_wrap(const struct shoal_path *in)
+{
+    inner = in;
+    return &dev_path;
 }
 
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len)

@@ -43,6 +43,20 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
         shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)",
                     name);
     SHOAL_LOG(MPI, INFO, "transport module libshoal-%s.so loaded (%s)", name, file);
-    /* The module stays loaded: MPI libraries must not be unloaded once initialised. */
-    return ops;
+    /* The module stays loaded: MPI libraries must not be unloaded once initialised.
+     * It cannot reach libshoal's "not supported" entries, so it leaves them NULL and
+     * they are filled here, once, as every other table has them. */
+    static struct shoal_transport_ops filled;
+    filled = *ops;
+    if (!filled.info)
+        filled.info = shoal_tp_no_info;
+    if (!filled.trigger_open) {
+        filled.trigger_open = shoal_tp_no_trigger_open;
+        filled.trigger_add = shoal_tp_no_trigger_add;
+        filled.trigger_close = shoal_tp_no_trigger_close;
+        filled.put_signal_triggered = shoal_tp_no_put_signal_triggered;
+    }
+    if (!filled.counters)
+        filled.counters = shoal_tp_no_counters;
+    return &filled;
 }

@@ -1,18 +1,17 @@
-/* Performance counters (shmemx_pcntr_*, api/pcntr.c) and the dispatchers' out-of-line
- * forms that feed them, which also drive the network transport from same-node gets
- * when it asks for that (SHOAL_PATHS_POLL).
+/* Performance counters (shmemx_pcntr_*, api/pcntr.c) and the wrapper of the paths
+ * that feeds them.
  *
- * SHOAL_PCNTR=1 sets SHOAL_PATHS_PCNTR in shoal.slow_paths, the flag the dispatchers
- * of transport.h test anyway, so counting costs nothing while it is off. While it is
- * on, every put, get, AMO and put-with-signal leaves the inline path and comes here:
- * it is done, then counted in its context (one write or one read; put-with-signal
+ * SHOAL_PCNTR=1 makes transport start-up wrap this PE's paths in this file's, so
+ * counting costs nothing while it is off. While it is on, every put, get, AMO and
+ * put-with-signal leaves the inline path and comes here: it is done by the table
+ * below, then counted in its context (one write or one read; put-with-signal
  * counts its payload and its signal). Counting after the operation was handed to the
  * transport means that whatever a reader sees counted, the transport's own counters
  * already include.
  *
  * Completion: a same-node operation is complete when its call returns, and so is a
  * blocking get or fetching AMO over the network. The other network operations are
- * complete after a quiet on their context (shoal_pcntr_quiet records how many), or
+ * complete after a quiet on their context (pc_quiet records how many), or
  * earlier when the network transport's counters show fewer of the context's messages
  * outstanding than it has such operations (each of them is at least one message). So
  * the completed counts never run ahead of the truth, and equal the issued ones after
@@ -52,20 +51,7 @@ static void count(shmem_ctx_t ctx, int write, int net)
     add(sh, write ? &p->writes : &p->reads);
 }
 
-static int counting(void)
-{
-    return shoal.slow_paths & SHOAL_PATHS_PCNTR;
-}
-
-static int device(void)
-{
-    return shoal.slow_paths & SHOAL_PATHS_DEV;
-}
-
-static int polling(void)
-{
-    return shoal.slow_paths & SHOAL_PATHS_POLL;
-}
+static const struct shoal_path *inner;
 
 static int remote(const struct shoal_rref *r)
 {
@@ -79,62 +65,43 @@ static int amo_remote(const struct shoal_rref *r)
     return r->seg == SHOAL_SEG_DEVICE ? remote(r) : !shoal_amo_on_cpu(r);
 }
 
-void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
-                    int nbi)
+static void pc_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                   int nbi)
 {
-    if (device())
-        shoal_dev_put(ctx, r, src, len, nbi);
-    else
-        shoal_tp_put_host(ctx, r, src, len, nbi);
-    if (counting())
-        count(ctx, 1, remote(r));
+    inner->put(ctx, r, src, len, nbi);
+    count(ctx, 1, remote(r));
 }
 
-void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
-                    int nbi)
+static void pc_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                   int nbi)
 {
-    if (device())
-        shoal_dev_get(ctx, dst, r, len, nbi);
-    else
-        shoal_tp_get_host(ctx, dst, r, len, nbi);
-    if (counting())
-        count(ctx, 0, nbi && remote(r));
-    /* A copy makes no network call: a PE polling same-node memory with gets would
-     * never serve its peers' operations that wait for its progress. */
-    if (polling() && !remote(r))
-        shoal.net->local_poll();
+    inner->get(ctx, dst, r, len, nbi);
+    count(ctx, 0, nbi && remote(r));
 }
 
-void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
+static void pc_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
 {
-    if (device())
-        shoal_dev_amo(ctx, r, op, type, v, cmp, fetch, nbi);
-    else
-        shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, __ATOMIC_SEQ_CST);
-    if (!counting())
-        return;
+    inner->amo(ctx, r, op, type, v, cmp, fetch, nbi);
     /* A non-fetching AMO is complete at quiet; a fetching one when it returns,
      * unless it is non-blocking. */
     int net = amo_remote(r) && (!fetch || (nbi & ~(SHOAL_AMO_FROM_USER | SHOAL_AMO_SIGNAL)));
     count(ctx, fetch == NULL, net);
 }
 
-void shoal_slow_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                           size_t len, const struct shoal_rref *sig, uint64_t signal,
-                           enum shoal_amo_op sig_op, int nbi)
+static void pc_put_signal(shmem_ctx_t ctx, const struct shoal_put_signal *ps)
 {
-    if (device())
-        shoal_dev_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
-    else
-        shoal_tp_put_signal_host(ctx, dst, src, len, sig, signal, sig_op, nbi);
-    if (!counting())
-        return;
+    inner->put_signal(ctx, ps);
     /* The network carries both parts when the payload goes there. */
-    int net = remote(dst);
-    if (len)
+    int net = remote(&ps->dst);
+    if (ps->len)
         count(ctx, 1, net);
-    count(ctx, 1, net || amo_remote(sig));
+    count(ctx, 1, net || amo_remote(&ps->sig));
+}
+
+static void pc_fence(shmem_ctx_t ctx)
+{
+    inner->fence(ctx);
 }
 
 /* *c = max(*c, v): quiets of several threads may end in any order. */
@@ -146,13 +113,30 @@ static void raise_to(uint64_t *c, uint64_t v)
         ;
 }
 
-void shoal_pcntr_quiet(shmem_ctx_t ctx)
+/* Afterwards the counters know that every network operation issued before it is
+ * complete. */
+static void pc_quiet(shmem_ctx_t ctx)
 {
     struct shoal_pcntr *p = &ctx->pcntr;
     uint64_t w = load(&p->net_writes), r = load(&p->net_reads);
-    shoal.net->quiet(ctx);
+    inner->quiet(ctx);
     raise_to(&p->settled_writes, w);
     raise_to(&p->settled_reads, r);
+}
+
+static const struct shoal_path pcntr_path = {
+    .put = pc_put,
+    .get = pc_get,
+    .amo = pc_amo,
+    .put_signal = pc_put_signal,
+    .fence = pc_fence,
+    .quiet = pc_quiet,
+};
+
+const struct shoal_path *shoal_path_pcntr_wrap(const struct shoal_path *in)
+{
+    inner = in;
+    return &pcntr_path;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -186,10 +170,9 @@ void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out)
 {
     struct shoal_net_counts nc = { 0 };
     const struct shoal_pcntr *p = &ctx->pcntr;
-    if (!counting()) {
+    if (!shoal.cfg.pcntr) {
         /* Off: what the network transport counts by itself. */
-        if (shoal.net->counters)
-            shoal.net->counters(ctx, &nc);
+        shoal.net->counters(ctx, &nc);
         *out = (struct shoal_pcntr_report){ .issued_writes = nc.writes,
                                             .completed_writes = nc.writes_done,
                                             .issued_reads = nc.reads,
@@ -200,12 +183,11 @@ void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out)
     struct snap w = snap(&p->writes, &p->net_writes, &p->settled_writes);
     struct snap r = snap(&p->reads, &p->net_reads, &p->settled_reads);
     uint64_t ow = UINT64_MAX, orr = UINT64_MAX;
-    if (shoal.net->counters) {
-        shoal.net->counters(ctx, &nc);
-        if (!nc.held) {
-            ow = nc.writes - min_u64(nc.writes_done, nc.writes);
-            orr = nc.reads - min_u64(nc.reads_done, nc.reads);
-        }
+    /* A transport that counts nothing reports held: nothing to bound pending by. */
+    shoal.net->counters(ctx, &nc);
+    if (!nc.held) {
+        ow = nc.writes - min_u64(nc.writes_done, nc.writes);
+        orr = nc.reads - min_u64(nc.reads_done, nc.reads);
     }
     finish(w, ow, &out->issued_writes, &out->completed_writes);
     finish(r, orr, &out->issued_reads, &out->completed_reads);

@@ -1,5 +1,5 @@
-/* The transport layer's out-of-line parts: starting the transports, the network
- * halves of transport.h's dispatchers, and the library's own words and copies. */
+/* Starting the transports and choosing this PE's paths (struct shoal_path), the host
+ * paths themselves, and resolving device-heap addresses. */
 #include "transport/transport.h"
 
 #include <string.h>
@@ -43,7 +43,34 @@ static void log_paths(void)
               "through %s; device-aware routing %s",
               mapped, shoal.n_pes - mapped, shoal.net->name,
               shoal.multi_node ? shoal.net->name : "shared memory",
-              shoal.slow_paths & SHOAL_PATHS_DEV ? "on" : "off");
+              shoal.dev_in_play ? "on" : "off");
+}
+
+/* The paths this PE takes, wrapped once here: device memory, then the network's
+ * local polling, then the counting, so each wrapper sees the operation as the caller
+ * issued it. The library's own copies take the table below the counting and polling
+ * (transport.h). */
+static void install_paths(void)
+{
+    const struct shoal_path *p = &shoal_path_host;
+    int wrapped = 0;
+    if (shoal.dev_in_play) {
+        p = shoal_path_dev_wrap(p);
+        wrapped = SHOAL_WRAP_GET | SHOAL_WRAP_OPS;
+    }
+    shoal_copy_path = p;
+    /* A same-node get makes no network call: a PE polling same-node memory with gets
+     * would never serve its peers' operations that wait for its progress. */
+    if (shoal.net->local_poll) {
+        p = shoal_path_poll_wrap(p);
+        wrapped |= SHOAL_WRAP_GET;
+    }
+    if (shoal.cfg.pcntr) {
+        p = shoal_path_pcntr_wrap(p);
+        wrapped = SHOAL_WRAP_GET | SHOAL_WRAP_OPS;
+    }
+    shoal.path = p;
+    shoal.wrapped = wrapped;
 }
 
 /* PEs on other nodes need the network transport; a one-node job uses none. */
@@ -69,23 +96,32 @@ void shoal_transport_init(void)
     shoal_init_phase("starting the network transport");
     if (shoal.net->init())
         shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
-    /* Read once: the dispatchers' one flag then sends operations to be counted, and
-     * same-node gets to drive a network transport that needs it. */
-    if (shoal.cfg.pcntr)
-        shoal.slow_paths |= SHOAL_PATHS_PCNTR;
-    if (shoal.net->local_poll)
-        shoal.slow_paths |= SHOAL_PATHS_POLL;
+    install_paths();
     if (SHOAL_LOG_ON(BOOT, INFO))
         log_paths();
 }
 
 void shoal_transport_fini(void)
 {
-    shoal.slow_paths &= ~(SHOAL_PATHS_PCNTR | SHOAL_PATHS_POLL);
+    shoal.wrapped = 0;
+    shoal.path = &shoal_path_host;
+    shoal_copy_path = &shoal_path_host;
     shoal.net->fini();
     shoal.net = &shoal_net_none;
     shoal.net_provider = NULL;
     shoal_transport_shm.fini();
+}
+
+struct shoal_rref shoal_resolve_device(uintptr_t a, int pe)
+{
+    uintptr_t off = a - shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
+        return (struct shoal_rref){ .seg = -1 };
+    return (struct shoal_rref){ .ptr = NULL,
+                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net,
+                                .seg = SHOAL_SEG_DEVICE,
+                                .pe = pe,
+                                .off = off };
 }
 
 void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
@@ -113,97 +149,50 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
         shoal.net->amo(ctx, &a, r->pe);
 }
 
-void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                          size_t len, const struct shoal_rref *sig, uint64_t signal,
-                          enum shoal_amo_op sig_op, int nbi)
+/* ---- The host paths: a mapped object inline, the rest over the network ------------- */
+
+static void host_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                     int nbi)
 {
-    dst->tp->put_signal(ctx, dst->seg, dst->off, src, len, sig->seg, sig->off, signal, sig_op,
-                        nbi, dst->pe);
+    shoal_tp_put_host(ctx, r, src, len, nbi);
 }
 
-/* ---- The library's own words and copies --------------------------------------------- */
-
-/* A library-internal symmetric address is always symmetric. */
-static struct shoal_rref own(const void *addr, int pe)
+static void host_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
+                     int nbi)
 {
-    struct shoal_rref r;
-    if (SHOAL_UNLIKELY(shoal_resolve(addr, pe, &r) < 0))
-        shoal_bad_addr("shoal", addr, pe);
-    return r;
+    shoal_tp_get_host(ctx, dst, r, len, nbi);
 }
 
-uint64_t shoal_word_fetch_op(enum shoal_amo_op op, uint64_t *word, uint64_t v, int pe)
+static void host_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                     enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
 {
-    struct shoal_rref r = own(word, pe);
-    uint64_t old;
-    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, op, SHOAL_AMO_UINT64, v, 0, &old, 0,
-                 __ATOMIC_ACQ_REL);
-    return old;
+    shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, __ATOMIC_SEQ_CST);
 }
 
-uint64_t shoal_word_read(const uint64_t *word, int pe)
+static void host_put_signal(shmem_ctx_t ctx, const struct shoal_put_signal *ps)
 {
-    return shoal_word_fetch_op(SHOAL_AMO_READ, (uint64_t *)word, 0, pe);
+    shoal_tp_put_signal_host(ctx, ps);
 }
 
-void shoal_word_add(uint64_t *word, uint64_t v, int pe)
+static void host_fence(shmem_ctx_t ctx)
 {
-    struct shoal_rref r = own(word, pe);
-    shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, v, 0, NULL, 0,
-                 __ATOMIC_RELEASE);
+    shoal_shm_fence();
+    shoal.net->fence(ctx);
 }
 
-void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
+static void host_quiet(shmem_ctx_t ctx)
 {
-    struct shoal_rref r = own(word, pe);
-    /* Each such word has one writer at a time and no AMO in flight when it is
-     * stored, so a CPU store cannot break the network's atomicity. */
-    if (r.ptr) {
-        shoal_shm_release_after(payload);
-        __atomic_store_n((uint64_t *)r.ptr, v, __ATOMIC_RELEASE);
-        return;
-    }
-    /* The payload put before it must land first. */
-    if (payload)
-        r.tp->fence(SHMEM_CTX_DEFAULT);
-    shoal_net_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, v, 0, NULL, 0);
+    shoal_shm_fence();
+    shoal.net->quiet(ctx);
 }
 
-void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint64_t *word,
-                       uint64_t count)
-{
-    struct shoal_rref w = own(word, pe);
-    if (w.ptr) {
-        if (len)
-            shoal_shm_copy(own(dest_sym, pe).ptr, src, len);
-        shoal_shm_release_after(len);
-        __atomic_store_n((uint64_t *)w.ptr, count, __ATOMIC_RELEASE);
-        return;
-    }
-    /* Adds commute: signals of one writer need no order among themselves. */
-    if (len) {
-        struct shoal_rref d = own(dest_sym, pe);
-        shoal_shm_release_after(0); /* this thread's same-node stores first, as for AMOs */
-        shoal_net_put_signal(SHMEM_CTX_DEFAULT, &d, src, len, &w, 1, SHOAL_AMO_ADD, 0);
-    } else {
-        shoal_net_amo(SHMEM_CTX_DEFAULT, &w, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, 1, 0, NULL, 0);
-    }
-}
+const struct shoal_path shoal_path_host = {
+    .put = host_put,
+    .get = host_get,
+    .amo = host_amo,
+    .put_signal = host_put_signal,
+    .fence = host_fence,
+    .quiet = host_quiet,
+};
 
-void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
-{
-    struct shoal_rref r = own(dest_sym, pe);
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_DEV))
-        shoal_dev_put(SHMEM_CTX_DEFAULT, &r, src, len, 0);
-    else
-        r.tp->put(SHMEM_CTX_DEFAULT, r.seg, r.off, src, len, pe);
-}
-
-void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len)
-{
-    struct shoal_rref r = own(src_sym, pe);
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_DEV))
-        shoal_dev_get(SHMEM_CTX_DEFAULT, dst, &r, len, 0);
-    else
-        r.tp->get(SHMEM_CTX_DEFAULT, dst, r.seg, r.off, len, pe);
-}
+const struct shoal_path *shoal_copy_path = &shoal_path_host;

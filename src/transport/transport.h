@@ -4,9 +4,10 @@
  * job: shm (transport/shm/) for the PEs on this node, whose memory is mapped here,
  * and one network transport (shoal.net: ofi, or none on one node) for the others.
  * The layers above never call a backend directly: they resolve a symmetric address
- * once (shoal_resolve) and hand the result to the dispatchers at the end of this
- * file, which take the same-node path inline (a load, store or CPU atomic, no call)
- * and call the network transport's table otherwise. Symmetric locations are named by
+ * once (shoal_resolve) and hand the result to the dispatchers below, which take the
+ * same-node path inline (a load, store or CPU atomic, no call) and call the network
+ * transport's table otherwise, or call the paths table transport start-up installed
+ * when a wrapper took the operation over (struct shoal_path). Symmetric locations are named by
  * (segment, offset), which mean the same on every PE; the transport turns them into
  * whatever its network wants (virtual address or offset, and a key), from what it
  * exchanged at init.
@@ -57,8 +58,9 @@ struct shoal_pcntr {
  * own units: one per message it posts, so a put split into pieces counts each, and
  * the library's own messages and those of every context sharing the resources count
  * too. held: a session holds operations back or sends some uncounted, so fewer are
- * counted than were issued. target: operations that completed with this PE as
- * target, where the network tells (0 where it cannot). */
+ * counted than were issued, or the transport counts nothing (shoal_tp_no_counters).
+ * target: operations that completed with this PE as target, where the network tells
+ * (0 where it cannot). */
 struct shoal_net_counts {
     uint64_t writes, writes_done, reads, reads_done;
     int held;
@@ -127,6 +129,31 @@ struct shoal_transport_coll {
                 size_t esize, enum shoal_red_kind kind, int exclusive);
 };
 
+/* ---- Resolved references --------------------------------------------------------- */
+
+/* Where a symmetric object of a world PE is, resolved once by the caller and used as
+ * given by every layer below: ptr is its mapping here (same node) or NULL; tp is the
+ * transport that reaches it; (seg, off) names it on every PE. */
+struct shoal_rref {
+    char *ptr;
+    const struct shoal_transport_ops *tp;
+    int seg;
+    int pe;
+    uint64_t off;
+};
+
+/* A put-with-signal: the payload (len bytes at src) to dst, then the 64-bit signal
+ * update (SHOAL_AMO_WRITE or SHOAL_AMO_ADD of signal) at sig on the same PE, which lands
+ * after the payload; nbi: the source may be reused only after local_complete or quiet. */
+struct shoal_put_signal {
+    struct shoal_rref dst, sig;
+    const void *src;
+    size_t len;
+    uint64_t signal;
+    enum shoal_amo_op sig_op;
+    int nbi;
+};
+
 struct shoal_transport_ops {
     const char *name;
     /* Collective over every PE of the job (through the bootstrap), after the
@@ -150,11 +177,8 @@ struct shoal_transport_ops {
                     int pe);
     void (*amo)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
     void (*amo_nbi)(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
-    /* Payload, then the 64-bit signal update (SHOAL_AMO_WRITE or SHOAL_AMO_ADD) at
-     * (sig_seg, sig_off), which lands after the payload. nbi: like put_nbi. */
-    void (*put_signal)(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
-                       size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                       enum shoal_amo_op sig_op, int nbi, int pe);
+    /* To PE ps->dst.pe, at (ps->dst.seg, ps->dst.off) and (ps->sig.seg, ps->sig.off). */
+    void (*put_signal)(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
 
     void (*fence)(struct shoal_ctx *ctx);
     void (*quiet)(struct shoal_ctx *ctx);
@@ -186,12 +210,10 @@ struct shoal_transport_ops {
     void *(*trigger_open)(void);
     void (*trigger_add)(void *counter, uint64_t n);
     void (*trigger_close)(void *counter);
-    void (*put_signal_triggered)(struct shoal_ctx *ctx, int seg, uint64_t off,
-                                 const void *src, size_t len, int sig_seg, uint64_t sig_off,
-                                 uint64_t signal, enum shoal_amo_op sig_op, int pe,
+    void (*put_signal_triggered)(struct shoal_ctx *ctx, const struct shoal_put_signal *ps,
                                  void *counter, uint64_t threshold);
-    /* Performance counters of ctx's network resources; NULL where the transport
-     * keeps none (every field then reads 0, and completion is known only at quiet). */
+    /* Performance counters of ctx's network resources; shoal_tp_no_counters where the
+     * transport keeps none (completion is then known only at quiet). */
     void (*counters)(struct shoal_ctx *ctx, struct shoal_net_counts *n);
 };
 
@@ -218,23 +240,10 @@ void shoal_transport_fini(void);
 
 /* ---- Resolving a symmetric address ------------------------------------------------ */
 
-/* Where a symmetric object of a world PE is, resolved once by the caller and used as
- * given by every layer below: ptr is its mapping here (same node) or NULL; tp is the
- * transport that reaches it; (seg, off) names it on every PE. */
-struct shoal_rref {
-    char *ptr;
-    const struct shoal_transport_ops *tp;
-    int seg;
-    int pe;
-    uint64_t off;
-};
-
-/* The device heap: never load/store memory (ptr NULL). The dispatchers' device paths
- * reach a same-node PE's copy through the device layer (tp shm; shoal_tp_fence and
- * shoal_tp_quiet complete its asynchronous copies) and other nodes through the
- * network. Out of line (dev_route.c), and by
- * value so that the caller's rref never has its address taken: shoal_resolve inlines
- * small and the fast paths keep the rref in registers. */
+/* The device heap: never load/store memory (ptr NULL); tp is shm for a same-node PE
+ * (the device layer's IPC mapping reaches it) and the network otherwise. Out of line
+ * (transport.c), and by value so that the caller's rref never has its address taken:
+ * shoal_resolve inlines small and the fast paths keep the rref in registers. */
 struct shoal_rref shoal_resolve_device(uintptr_t a, int pe); /* seg -1: not in it */
 
 /* 0 with *r filled, or -1 when addr is in no symmetric segment. */
@@ -266,22 +275,42 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
     return SHOAL_LIKELY(len <= shoal.seg[r->seg].size - r->off);
 }
 
-/* ---- Dispatchers ------------------------------------------------------------------ */
+/* ---- Paths ------------------------------------------------------------------------ */
 
-/* Device memory in play (SHOAL_PATHS_DEV): the device-aware forms of the dispatchers
- * below, for a device-heap object or a local buffer in device memory
- * (transport/dev_route.c). */
-void shoal_dev_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
-                   int nbi);
-void shoal_dev_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
-                   int nbi);
-void shoal_dev_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                   enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
-void shoal_dev_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                          size_t len, const struct shoal_rref *sig, uint64_t signal,
-                          enum shoal_amo_op sig_op, int nbi);
+/* Where this PE's resolved operations go, chosen once by shoal_transport_init and
+ * installed as shoal.path. shoal_path_host (transport.c) takes the same-node copy or
+ * CPU atomic when the object is mapped here and the network transport otherwise.
+ * Wrappers take the table below them and call down into it only:
+ *   device memory in play (transport/dev_route.c): device-heap objects and local
+ *     buffers in device memory, through the device layer's copy engine;
+ *   a network transport whose peers wait for this PE's progress (transport/poll.c):
+ *     a same-node get drives it now and then (ops->local_poll);
+ *   SHOAL_PCNTR (transport/pcntr.c): counts each operation in its context.
+ * shoal.wrapped says which families a wrapper took over (SHOAL_WRAP_*), so the
+ * dispatchers below keep one inline test: mapped here and not wrapped. The entries
+ * mean what the dispatchers of the same names mean. */
+struct shoal_path {
+    void (*put)(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
+                int nbi);
+    void (*get)(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len, int nbi);
+    void (*amo)(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
+                enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
+    void (*put_signal)(shmem_ctx_t ctx, const struct shoal_put_signal *ps);
+    void (*fence)(shmem_ctx_t ctx);
+    void (*quiet)(shmem_ctx_t ctx);
+};
+extern const struct shoal_path shoal_path_host;
+/* The table below the polling and counting wrappers, which the library's own copies
+ * take (shoal_copy_to, shoal_copy_from): device-aware, not counted. */
+extern const struct shoal_path *shoal_copy_path;
+/* The wrappers: each returns its table, which calls down into inner. */
+const struct shoal_path *shoal_path_dev_wrap(const struct shoal_path *inner);
+const struct shoal_path *shoal_path_poll_wrap(const struct shoal_path *inner);
+const struct shoal_path *shoal_path_pcntr_wrap(const struct shoal_path *inner);
+
+/* Device-layer services the API needs besides the paths (transport/dev_route.c). */
 /* Completes the device copies the device paths started asynchronously (put_nbi and
- * get_nbi between device memory and a same-node PE): quiet and fence call it. */
+ * get_nbi between device memory and a same-node PE). */
 void shoal_dev_quiet(void);
 /* Reads len bytes of this PE's own device-heap object (waits, tests, signal fetch). */
 void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
@@ -289,32 +318,17 @@ void shoal_dev_read_sym(void *dst, const void *sym, size_t len);
  * heap before the signal becomes visible to the kernels the program launches next. */
 void shoal_dev_settle_nic_writes(void);
 
-/* The dispatchers' out-of-line forms, taken when shoal.slow_paths is set (gets) or has
- * a bit of SHOAL_PATHS_ALL_OPS (the rest): they count the operation when SHOAL_PCNTR
- * is on, then take the device-aware path when device memory is in play, the inline
- * one otherwise; a get from same-node memory then drives the network transport when
- * it asks for that (SHOAL_PATHS_POLL, ops->local_poll) (transport/pcntr.c). */
-void shoal_slow_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
-                    int nbi);
-void shoal_slow_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, size_t len,
-                    int nbi);
-/* CPU atomics here are sequentially consistent: stronger than any caller asks. */
-void shoal_slow_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
-void shoal_slow_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                           size_t len, const struct shoal_rref *sig, uint64_t signal,
-                           enum shoal_amo_op sig_op, int nbi);
-/* quiet on ctx with SHOAL_PCNTR on: afterwards the counters know that every network
- * operation issued before it is complete. */
-void shoal_pcntr_quiet(shmem_ctx_t ctx);
 /* What shmemx_pcntr_* report for ctx: with SHOAL_PCNTR on, the context's operations
- * (struct shoal_pcntr); off, what the network transport counts (ops->counters). */
+ * (struct shoal_pcntr); off, what the network transport counts (ops->counters)
+ * (transport/pcntr.c). */
 struct shoal_pcntr_report {
     uint64_t issued_writes, issued_reads, completed_writes, completed_reads, target;
 };
 void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out);
 
-/* Contiguous transfers on host memory. */
+/* ---- Dispatchers ------------------------------------------------------------------ */
+
+/* The host paths, which shoal_path_host's entries are and the dispatchers inline. */
 static inline void shoal_tp_put_host(shmem_ctx_t ctx, const struct shoal_rref *r,
                                      const void *src, size_t len, int nbi)
 {
@@ -341,8 +355,8 @@ static inline void shoal_tp_get_host(shmem_ctx_t ctx, void *dst, const struct sh
 static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
                                 size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
-        shoal_slow_put(ctx, r, src, len, nbi);
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal.path->put(ctx, r, src, len, nbi);
     else
         shoal_tp_put_host(ctx, r, src, len, nbi);
 }
@@ -350,13 +364,13 @@ static inline void shoal_tp_put(shmem_ctx_t ctx, const struct shoal_rref *r, con
 static inline void shoal_tp_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r,
                                 size_t len, int nbi)
 {
-    if (SHOAL_UNLIKELY(shoal.slow_paths))
-        shoal_slow_get(ctx, dst, r, len, nbi);
+    if (SHOAL_UNLIKELY(shoal.wrapped))
+        shoal.path->get(ctx, dst, r, len, nbi);
     else
         shoal_tp_get_host(ctx, dst, r, len, nbi);
 }
 
-/* The network half of shoal_tp_amo (transport/transport.c). */
+/* The network half of shoal_tp_amo_host (transport.c). */
 void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
                    enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi);
 
@@ -396,51 +410,40 @@ static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r
  * low width bytes; fetch (a width-byte object, or NULL for a non-fetching AMO)
  * receives the old value; nbi: the network may write it at the next quiet (the API's
  * AMO routines or SHOAL_AMO_FROM_USER into it, see struct shoal_amo). mo is
- * the CPU atomic's memory order (a constant, so the inline path folds it). */
+ * the CPU atomic's memory order (a constant, so the inline path folds it); the
+ * wrapped paths use sequentially consistent atomics, stronger than any caller asks. */
 static inline void shoal_tp_amo(shmem_ctx_t ctx, const struct shoal_rref *r,
                                 enum shoal_amo_op op, enum shoal_amo_type type, uint64_t v,
                                 uint64_t cmp, void *fetch, int nbi, int mo)
 {
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)) {
-        shoal_slow_amo(ctx, r, op, type, v, cmp, fetch, nbi);
-        return;
-    }
-    shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal.path->amo(ctx, r, op, type, v, cmp, fetch, nbi);
+    else
+        shoal_tp_amo_host(ctx, r, op, type, v, cmp, fetch, nbi, mo);
 }
 
-/* The network half of shoal_tp_put_signal (transport/transport.c). */
-void shoal_net_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst, const void *src,
-                          size_t len, const struct shoal_rref *sig, uint64_t signal,
-                          enum shoal_amo_op sig_op, int nbi);
-
 /* shoal_tp_put_signal on host memory. */
-static inline void shoal_tp_put_signal_host(shmem_ctx_t ctx, const struct shoal_rref *dst,
-                                            const void *src, size_t len,
-                                            const struct shoal_rref *sig, uint64_t signal,
-                                            enum shoal_amo_op sig_op, int nbi)
+static inline void shoal_tp_put_signal_host(shmem_ctx_t ctx,
+                                            const struct shoal_put_signal *ps)
 {
-    if (SHOAL_UNLIKELY(dst->ptr == NULL)) {
-        shoal_net_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
+    if (SHOAL_UNLIKELY(ps->dst.ptr == NULL)) {
+        ps->dst.tp->put_signal(ctx, ps);
         return;
     }
-    if (len)
-        shoal_shm_copy(dst->ptr, src, len);
-    shoal_shm_release_after(len);
-    shoal_tp_amo_host(ctx, sig, sig_op, SHOAL_AMO_UINT64, signal, 0, NULL, 0,
+    if (ps->len)
+        shoal_shm_copy(ps->dst.ptr, ps->src, ps->len);
+    shoal_shm_release_after(ps->len);
+    shoal_tp_amo_host(ctx, &ps->sig, ps->sig_op, SHOAL_AMO_UINT64, ps->signal, 0, NULL, 0,
                       __ATOMIC_RELEASE);
 }
 
 /* Payload, then the 64-bit signal update, visible after the payload. */
-static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref *dst,
-                                       const void *src, size_t len,
-                                       const struct shoal_rref *sig, uint64_t signal,
-                                       enum shoal_amo_op sig_op, int nbi)
+static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_put_signal *ps)
 {
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS)) {
-        shoal_slow_put_signal(ctx, dst, src, len, sig, signal, sig_op, nbi);
-        return;
-    }
-    shoal_tp_put_signal_host(ctx, dst, src, len, sig, signal, sig_op, nbi);
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
+        shoal.path->put_signal(ctx, ps);
+    else
+        shoal_tp_put_signal_host(ctx, ps);
 }
 
 /* Ordering and completion. Same-node RMA completes inside each call, so for it fence
@@ -448,30 +451,95 @@ static inline void shoal_tp_put_signal(shmem_ctx_t ctx, const struct shoal_rref 
  * transport then orders or completes the context's own operations. */
 static inline void shoal_tp_fence(shmem_ctx_t ctx)
 {
-    /* A device copy is ordered before later puts only by completing it. */
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
-        shoal_dev_quiet();
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
+        shoal.path->fence(ctx);
+        return;
+    }
     shoal_shm_fence();
     shoal.net->fence(ctx);
 }
 
-/* The network's part of a quiet: the performance counters, when they count, record
- * what it completed (pcntr.c). */
-static inline void shoal_tp_net_quiet(shmem_ctx_t ctx)
-{
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_PCNTR))
-        shoal_pcntr_quiet(ctx);
-    else
-        shoal.net->quiet(ctx);
-}
-
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
-    if (SHOAL_UNLIKELY(shoal.slow_paths & SHOAL_PATHS_ALL_OPS))
-        shoal_dev_quiet();
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
+        shoal.path->quiet(ctx);
+        return;
+    }
     shoal_shm_fence();
-    shoal_tp_net_quiet(ctx);
+    shoal.net->quiet(ctx);
 }
+
+/* ---- Contexts, sessions, local completion, triggers ------------------------------- */
+
+/* Same-node operations complete in their call and need no resources: these are the
+ * network transport's alone. */
+static inline int shoal_tp_ctx_create(struct shoal_ctx *ctx)
+{
+    return shoal.net->ctx_create(ctx);
+}
+static inline void shoal_tp_ctx_destroy(struct shoal_ctx *ctx)
+{
+    shoal.net->ctx_destroy(ctx);
+}
+static inline void shoal_tp_session_start(struct shoal_ctx *ctx, long options)
+{
+    shoal.net->session_start(ctx, options);
+}
+static inline void shoal_tp_session_stop(struct shoal_ctx *ctx)
+{
+    shoal.net->session_stop(ctx);
+}
+/* Same-node puts have copied their source before returning. */
+static inline void shoal_tp_local_complete(struct shoal_ctx *ctx)
+{
+    shoal.net->local_complete(ctx);
+}
+/* A network counter for a trigger, or NULL where the network has none. */
+static inline void *shoal_tp_trigger_open(void)
+{
+    return shoal.net->trigger_open();
+}
+static inline void shoal_tp_trigger_add(void *counter, uint64_t n)
+{
+    shoal.net->trigger_add(counter, n);
+}
+static inline void shoal_tp_trigger_close(void *counter)
+{
+    shoal.net->trigger_close(counter);
+}
+static inline void shoal_tp_put_signal_triggered(shmem_ctx_t ctx,
+                                                 const struct shoal_put_signal *ps,
+                                                 void *counter, uint64_t threshold)
+{
+    shoal.net->put_signal_triggered(ctx, ps, counter, threshold);
+}
+
+/* "Not supported" entries that backends put in their tables instead of NULL
+ * (transport/stubs.c): no trigger counter, so triggered operations wait in the API;
+ * no counters (all read 0); nothing to print at SHMEM_INFO. Reaching
+ * shoal_tp_no_put_signal_triggered is a bug (only a counter the transport opened
+ * leads there). */
+void *shoal_tp_no_trigger_open(void);
+void shoal_tp_no_trigger_add(void *counter, uint64_t n);
+void shoal_tp_no_trigger_close(void *counter);
+void shoal_tp_no_put_signal_triggered(struct shoal_ctx *ctx,
+                                      const struct shoal_put_signal *ps, void *counter,
+                                      uint64_t threshold);
+void shoal_tp_no_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
+void shoal_tp_no_info(void);
+/* Entries of a table that a path never takes there (shm's data entries: a mapped
+ * object is copied inline; none's: nothing is off the node): they report the bug. */
+void shoal_tp_no_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
+                     size_t len, int pe);
+void shoal_tp_no_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len,
+                     int pe);
+void shoal_tp_no_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
+void shoal_tp_no_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
+/* Contexts, sessions and local completion with nothing to do. */
+int shoal_tp_no_ctx_create(struct shoal_ctx *ctx);
+void shoal_tp_no_ctx_op(struct shoal_ctx *ctx);
+void shoal_tp_no_session_start(struct shoal_ctx *ctx, long options);
+void shoal_tp_no_progress(void);
 
 /* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */
 

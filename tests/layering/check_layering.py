@@ -18,7 +18,9 @@ layer and of the layers below it, never of a layer above:
 Each layer is its folder (or two folders side by side), so the rules are folder
 rules. Besides: no two folders include each other; a backend knows no other backend;
 coll/ reaches the transports only through transport/transport.h (no backend header,
-no backend identifier); the bootstrap touches no transport.
+no backend identifier); the bootstrap touches no transport; a wrapper of the paths
+(transport/dev_route.c, poll.c, pcntr.c) calls only down into the table it wraps,
+never back up through the dispatchers or the installed table (shoal.path).
 
 Usage: check_layering.py SRC_DIR       check a tree (exit 1 on a violation)
        check_layering.py --self-test SRC_DIR
@@ -43,6 +45,9 @@ BACKEND_IDS = {
     "rocm": r"\bshoal_dev_rocm\b|\bhip[A-Z]\w+",
 }
 GENERATED = {"build_info.h"}
+# The wrappers of the paths, and what climbing back up from one looks like.
+WRAPPERS = {"transport/dev_route.c", "transport/poll.c", "transport/pcntr.c"}
+CLIMB = r"\bshoal_tp_(put|get|amo|put_signal|fence|quiet)\b|\bshoal\.path\b"
 
 
 def layer_of(rel):
@@ -141,6 +146,11 @@ def check(src):
             if RANK[dlayer] > rank and drel != rel:
                 errors.append(f"{rel}: calls {name} ({drel}): {layer}/ reaches up into "
                               f"{dlayer}/")
+        if rel in WRAPPERS:
+            m = re.search(CLIMB, code)
+            if m:
+                errors.append(f"{rel}: uses {m.group(0)}: a wrapper of the paths climbs back "
+                              "up (call the table it wraps)")
         for other, pattern in BACKEND_IDS.items():
             if other == backend:
                 continue
@@ -168,6 +178,7 @@ PLANTS = [
     ("device/device.c", '#include "mem/alloc.h"\n'),
     ("device/device.c", '#include "transport/transport.h"\n'),
     ("bootstrap/select.c", '#include "base/error.h"\n'),
+    ("transport/pcntr.c", "void planted(void) { shoal_tp_quiet(SHMEM_CTX_DEFAULT); }\n"),
 ]
 
 

@@ -200,11 +200,14 @@ void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
     amo_deferred(mpi_ctx_of(ctx), a, pe);
 }
 
-void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
-                    int nbi, int pe)
+/* ps->nbi aside: the payload must be in place before the signal: both complete here. */
+void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
 {
-    (void)nbi; /* the payload must be in place before the signal: both complete here */
+    int seg = ps->dst.seg, sig_seg = ps->sig.seg, pe = ps->dst.pe;
+    uint64_t off = ps->dst.off, sig_off = ps->sig.off, signal = ps->signal;
+    const void *src = ps->src;
+    size_t len = ps->len;
+    enum shoal_amo_op sig_op = ps->sig_op;
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     rma_put(c, seg, off, src, len, pe);
     MPI_Win_flush(pe, c->rma->win[seg]);

@@ -101,9 +101,7 @@ void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len
 void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
 void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
 void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
-void mpi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
-                    int nbi, int pe);
+void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
 void mpi_quiet(struct shoal_ctx *ctx);
 void mpi_local_complete(struct shoal_ctx *ctx);
 void mpi_session_start(struct shoal_ctx *ctx, long options);

@@ -357,9 +357,7 @@ void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len
 void ofi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe);
 void ofi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
 void ofi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
-void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
-                    int nbi, int pe);
+void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
 void ofi_fence(struct shoal_ctx *ctx);
 void ofi_quiet(struct shoal_ctx *ctx);
 void ofi_local_complete(struct shoal_ctx *ctx);
@@ -370,10 +368,8 @@ int ofi_ctx_create(struct shoal_ctx *ctx);
 void *ofi_trigger_open(void);
 void ofi_trigger_add(void *counter, uint64_t n);
 void ofi_trigger_close(void *counter);
-void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
-                              size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                              enum shoal_amo_op sig_op, int pe, void *counter,
-                              uint64_t threshold);
+void ofi_put_signal_triggered(struct shoal_ctx *ctx, const struct shoal_put_signal *ps,
+                              void *counter, uint64_t threshold);
 /* Quiet's part: waits until every one of c's triggered operations whose trigger has
  * fired is complete, and frees their records; the others wait on. */
 void ofi_trigger_quiet(struct ofi_ctx *c);

@@ -50,10 +50,14 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
     return 1;
 }
 
-void ofi_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                    int sig_seg, uint64_t sig_off, uint64_t signal, enum shoal_amo_op sig_op,
-                    int nbi, int pe)
+void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
 {
+    int seg = ps->dst.seg, sig_seg = ps->sig.seg, pe = ps->dst.pe;
+    uint64_t off = ps->dst.off, sig_off = ps->sig.off, signal = ps->signal;
+    const void *src = ps->src;
+    size_t len = ps->len;
+    enum shoal_amo_op sig_op = ps->sig_op;
+    int nbi = ps->nbi;
     struct shoal_amo sig = { .op = sig_op,
                              .type = SHOAL_AMO_UINT64,
                              .seg = sig_seg,

@@ -75,11 +75,14 @@ void ofi_trigger_close(void *counter)
     fi_close(&((struct fid_cntr *)counter)->fid);
 }
 
-void ofi_put_signal_triggered(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
-                              size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                              enum shoal_amo_op sig_op, int pe, void *counter,
-                              uint64_t threshold)
+void ofi_put_signal_triggered(struct shoal_ctx *ctx, const struct shoal_put_signal *ps,
+                              void *counter, uint64_t threshold)
 {
+    int seg = ps->dst.seg, sig_seg = ps->sig.seg, pe = ps->dst.pe;
+    uint64_t off = ps->dst.off, sig_off = ps->sig.off, signal = ps->signal;
+    const void *src = ps->src;
+    size_t len = ps->len;
+    enum shoal_amo_op sig_op = ps->sig_op;
     struct ofi_trig_op *t = calloc(1, sizeof *t);
     if (!t)
         shoal_fatal("shmemx_putmem_signal_triggered", "out of memory");

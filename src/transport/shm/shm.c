@@ -5,9 +5,8 @@
  * named in /dev/shm. PEs on other nodes are left unmapped (NULL): the network
  * reaches them.
  *
- * The table's entries are the out-of-line forms of shm.h's inline operations, for
- * callers that hold a resolved reference (transport.h) and no mapping of their own;
- * the API's hot paths use the inline forms through transport.h's dispatchers. */
+ * The operations themselves are shm.h's inline ones, which the paths (transport.h)
+ * call on a mapped object; the table only starts and stops the mapping. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -117,11 +116,6 @@ void shoal_shm_unmap(void)
 
 /* ---- The operations table ------------------------------------------------------- */
 
-static char *at(int seg, uint64_t off, int pe)
-{
-    return shoal_shm_peer[seg][pe] + off;
-}
-
 static int shm_init(void)
 {
     return shoal_shm_map();
@@ -130,100 +124,33 @@ static void shm_fini(void)
 {
     shoal_shm_unmap();
 }
-/* Same-node operations complete in the call: a context needs nothing of its own. */
-static int shm_ctx_create(struct shoal_ctx *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-static void shm_ctx_destroy(struct shoal_ctx *ctx)
-{
-    (void)ctx;
-}
 
-static void shm_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size_t len,
-                    int pe)
-{
-    (void)ctx;
-    shoal_shm_copy(at(seg, off, pe), src, len);
-}
-
-static void shm_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len,
-                    int pe)
-{
-    (void)ctx;
-    shoal_shm_copy(dst, at(seg, off, pe), len);
-}
-
-static void shm_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
-{
-    (void)ctx;
-    char *p = at(a->seg, a->off, pe);
-    uint64_t v = 0, cmp = 0;
-    if (shoal_amo_width(a->type) == 4) {
-        uint32_t v32 = 0, c32 = 0;
-        if (a->operand)
-            memcpy(&v32, a->operand, 4);
-        if (a->compare)
-            memcpy(&c32, a->compare, 4);
-        uint32_t old =
-                shoal_shm_amo32(p, a->op, v32, c32, a->fetch != NULL, __ATOMIC_SEQ_CST);
-        if (a->fetch)
-            memcpy(a->fetch, &old, 4);
-        return;
-    }
-    if (a->operand)
-        memcpy(&v, a->operand, 8);
-    if (a->compare)
-        memcpy(&cmp, a->compare, 8);
-    uint64_t old = shoal_shm_amo64(p, a->op, v, cmp, a->fetch != NULL, __ATOMIC_SEQ_CST);
-    if (a->fetch)
-        memcpy(a->fetch, &old, 8);
-}
-
-static void shm_put_signal(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
-                           size_t len, int sig_seg, uint64_t sig_off, uint64_t signal,
-                           enum shoal_amo_op sig_op, int nbi, int pe)
-{
-    (void)ctx, (void)nbi;
-    shoal_shm_copy(at(seg, off, pe), src, len);
-    shoal_shm_release_after(len);
-    shoal_shm_amo64(at(sig_seg, sig_off, pe), sig_op, signal, 0, 0, __ATOMIC_RELEASE);
-}
-
-static void shm_order(struct shoal_ctx *ctx)
-{
-    (void)ctx;
-    shoal_shm_fence();
-}
-
-static void shm_local_complete(struct shoal_ctx *ctx)
-{
-    (void)ctx;
-}
-static void shm_session_start(struct shoal_ctx *ctx, long options)
-{
-    (void)ctx, (void)options;
-}
-static void shm_progress(void) {}
-
+/* Start-up and shutdown only: the paths (transport.h) copy a mapped object inline and
+ * reach a same-node device heap through the device layer, so no operation comes here,
+ * and its contexts need nothing of their own. */
 const struct shoal_transport_ops shoal_transport_shm = {
     .name = "shm",
     .init = shm_init,
     .fini = shm_fini,
-    .ctx_create = shm_ctx_create,
-    .ctx_destroy = shm_ctx_destroy,
-    .put = shm_put,
-    .put_nbi = shm_put,
-    .get = shm_get,
-    .get_nbi = shm_get,
-    .amo = shm_amo,
-    .amo_nbi = shm_amo,
-    .put_signal = shm_put_signal,
-    .fence = shm_order,
-    .quiet = shm_order,
-    .local_complete = shm_local_complete,
-    .session_start = shm_session_start,
-    .session_stop = shm_local_complete,
-    .progress = shm_progress,
+    .info = shoal_tp_no_info,
+    .ctx_create = shoal_tp_no_ctx_create,
+    .ctx_destroy = shoal_tp_no_ctx_op,
+    .put = shoal_tp_no_put,
+    .put_nbi = shoal_tp_no_put,
+    .get = shoal_tp_no_get,
+    .get_nbi = shoal_tp_no_get,
+    .amo = shoal_tp_no_amo,
+    .amo_nbi = shoal_tp_no_amo,
+    .put_signal = shoal_tp_no_put_signal,
+    .fence = shoal_tp_no_ctx_op,
+    .quiet = shoal_tp_no_ctx_op,
+    .local_complete = shoal_tp_no_ctx_op,
+    .session_start = shoal_tp_no_session_start,
+    .session_stop = shoal_tp_no_ctx_op,
+    .progress = shoal_tp_no_progress,
+    .trigger_open = shoal_tp_no_trigger_open,
+    .trigger_add = shoal_tp_no_trigger_add,
+    .trigger_close = shoal_tp_no_trigger_close,
+    .put_signal_triggered = shoal_tp_no_put_signal_triggered,
+    .counters = shoal_tp_no_counters,
 };
