@@ -540,6 +540,20 @@ int shoal_tp_no_ctx_create(struct shoal_ctx *ctx);
 void shoal_tp_no_ctx_op(struct shoal_ctx *ctx);
 void shoal_tp_no_session_start(struct shoal_ctx *ctx, long options);
 void shoal_tp_no_progress(void);
+/* Every entry of a table whose transport carries no operation (shm, whose objects the
+ * paths copy inline; none, for a one-node job): it names itself, starts and stops. */
+#define SHOAL_TP_NO_OPERATIONS                                                               \
+    .info = shoal_tp_no_info, .ctx_create = shoal_tp_no_ctx_create,                          \
+    .ctx_destroy = shoal_tp_no_ctx_op, .put = shoal_tp_no_put, .put_nbi = shoal_tp_no_put,   \
+    .get = shoal_tp_no_get, .get_nbi = shoal_tp_no_get, .amo = shoal_tp_no_amo,              \
+    .amo_nbi = shoal_tp_no_amo, .put_signal = shoal_tp_no_put_signal,                        \
+    .fence = shoal_tp_no_ctx_op, .quiet = shoal_tp_no_ctx_op,                                \
+    .local_complete = shoal_tp_no_ctx_op, .session_start = shoal_tp_no_session_start,        \
+    .session_stop = shoal_tp_no_ctx_op, .progress = shoal_tp_no_progress,                    \
+    .trigger_open = shoal_tp_no_trigger_open, .trigger_add = shoal_tp_no_trigger_add,        \
+    .trigger_close = shoal_tp_no_trigger_close,                                              \
+    .put_signal_triggered = shoal_tp_no_put_signal_triggered,                                \
+    .counters = shoal_tp_no_counters
 
 /* ---- Library-internal words and copies (barriers, collectives, team agreement) --- */
 
