@@ -4,9 +4,27 @@
 #ifndef SHOAL_BENCH_LIMITS_H
 #define SHOAL_BENCH_LIMITS_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+/* The n-th CPU this process may run on (the last one when there are fewer), or -1
+ * when the mask cannot be read: where a program pins its two sides. */
+static inline int limits_nth_cpu(int n)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return -1;
+    int last = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set)) {
+            last = cpu;
+            if (n-- == 0)
+                break;
+        }
+    return last;
+}
 
 static inline double limits_now_us(void)
 {

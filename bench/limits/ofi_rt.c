@@ -81,18 +81,12 @@ static void check(int rc, const char *what)
 
 static void pin_nth(int n)
 {
-    cpu_set_t set, one;
-    if (sched_getaffinity(0, sizeof set, &set))
+    int cpu = limits_nth_cpu(n);
+    if (cpu < 0)
         return;
-    int last = 0;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set)) {
-            last = cpu;
-            if (n-- == 0)
-                break;
-        }
+    cpu_set_t one;
     CPU_ZERO(&one);
-    CPU_SET(last, &one);
+    CPU_SET(cpu, &one);
     sched_setaffinity(0, sizeof one, &one);
 }
 

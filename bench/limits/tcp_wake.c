@@ -39,17 +39,10 @@ static void die(const char *what)
 /* The n-th CPU (0-based) of those this process may use; the last one if fewer. */
 static int nth_cpu(int n)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set))
+    int cpu = limits_nth_cpu(n);
+    if (cpu < 0)
         die("sched_getaffinity");
-    int last = 0;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set)) {
-            last = cpu;
-            if (n-- == 0)
-                break;
-        }
-    return last;
+    return cpu;
 }
 
 static void pin(int cpu)
