@@ -203,19 +203,15 @@ void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
 /* ps->nbi aside: the payload must be in place before the signal: both complete here. */
 void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
 {
-    int seg = ps->dst.seg, sig_seg = ps->sig.seg, pe = ps->dst.pe;
-    uint64_t off = ps->dst.off, sig_off = ps->sig.off, signal = ps->signal;
-    const void *src = ps->src;
-    size_t len = ps->len;
-    enum shoal_amo_op sig_op = ps->sig_op;
     struct mpi_ctx *c = mpi_ctx_of(ctx);
-    rma_put(c, seg, off, src, len, pe);
-    MPI_Win_flush(pe, c->rma->win[seg]);
-    struct shoal_amo a = { .op = sig_op,
+    int pe = ps->dst.pe;
+    rma_put(c, ps->dst.seg, ps->dst.off, ps->src, ps->len, pe);
+    MPI_Win_flush(pe, c->rma->win[ps->dst.seg]);
+    struct shoal_amo a = { .op = ps->sig_op,
                            .type = SHOAL_AMO_UINT64,
-                           .seg = sig_seg,
-                           .off = sig_off,
-                           .operand = &signal };
+                           .seg = ps->sig.seg,
+                           .off = ps->sig.off,
+                           .operand = &ps->signal };
     amo_deferred(c, &a, pe);
 }
 

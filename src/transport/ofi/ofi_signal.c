@@ -52,17 +52,17 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
 
 void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
 {
-    int seg = ps->dst.seg, sig_seg = ps->sig.seg, pe = ps->dst.pe;
-    uint64_t off = ps->dst.off, sig_off = ps->sig.off, signal = ps->signal;
+    /* The payload's names, read many times below. */
+    int seg = ps->dst.seg, pe = ps->dst.pe, nbi = ps->nbi;
+    uint64_t off = ps->dst.off;
     const void *src = ps->src;
     size_t len = ps->len;
     enum shoal_amo_op sig_op = ps->sig_op;
-    int nbi = ps->nbi;
     struct shoal_amo sig = { .op = sig_op,
                              .type = SHOAL_AMO_UINT64,
-                             .seg = sig_seg,
-                             .off = sig_off,
-                             .operand = &signal };
+                             .seg = ps->sig.seg,
+                             .off = ps->sig.off,
+                             .operand = &ps->signal };
     uint64_t flags = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (SHOAL_UNLIKELY(c->pws_defer)) {
@@ -70,7 +70,7 @@ void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
          * the signal waits for the session's flush (ofi_bundle.c). */
         if (len && ofi_put_locked(c, seg, off, src, len, pe) && !nbi)
             ofi_wait_writes_local(c, "a put-with-signal");
-        ofi_pws_defer(c, sig_seg, sig_off, signal, sig_op, pe);
+        ofi_pws_defer(c, ps->sig.seg, ps->sig.off, ps->signal, sig_op, pe);
         ofi_unlock(c);
         return;
     }
