@@ -34,13 +34,15 @@ static long word_value(int i)
 }
 
 /* PE 0 computes until every peer has released it; returns its result so the
- * work cannot be dropped. */
+ * work cannot be dropped. It computes one round at least: with an
+ * auto-progress provider the peers may have released it before it starts. */
 static double compute_until_released(int npes)
 {
     volatile double x = 1.0;
-    while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) < npes - 1)
+    do {
         for (int k = 0; k < 1000; k++)
             x = x * 1.0000001 + 1e-9;
+    } while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) < npes - 1);
     return x;
 }
 
