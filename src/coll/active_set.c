@@ -1,4 +1,5 @@
-/* Deprecated active-set barrier, sync and reductions (shmem_TYPENAME_OP_to_all).
+/* Deprecated active-set barrier, sync and reductions (shmem_TYPENAME_OP_to_all). An
+ * active set of every PE runs them as the world team's (coll_set_is_world).
  *
  * to_all is a reduce-scatter by gets and an allgather by puts: after a pSync barrier
  * (every source is ready), member i gets piece i (ceil(nreduce / n) elements) of every
@@ -14,7 +15,11 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll c;
     coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
-    coll_barrier(&c); /* completes the default context's operations */
+    /* Both complete the default context's operations. */
+    if (coll_set_is_world(&c))
+        shoal_barrier_world();
+    else
+        coll_barrier(&c);
 }
 SHOAL_PROFILED(shmem_barrier)
 
@@ -23,7 +28,10 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll c;
     coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
-    coll_barrier(&c);
+    if (coll_set_is_world(&c))
+        shoal_barrier_world();
+    else
+        coll_barrier(&c);
 }
 SHOAL_PROFILED(shmem_sync)
 
@@ -38,6 +46,11 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (nreduce <= 0)
         return;
+    if (coll_set_is_world(&c)) {
+        coll_team_reduce(fn, SHMEM_TEAM_WORLD, dest, source, (size_t)nreduce, esize, op, kind,
+                         rop);
+        return;
+    }
     size_t total = (size_t)nreduce, n = (size_t)c.n;
     if (coll_dev_needed(dest, source)) {
         /* pWrk too lives on the staging: it may be device memory. */

@@ -55,6 +55,11 @@ void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size,
     };
 }
 
+int coll_set_is_world(const struct coll *c)
+{
+    return c->start == 0 && c->n == shoal.n_pes;
+}
+
 void coll_check_sym(const char *fn, const void *addr, size_t len)
 {
     uint64_t off;

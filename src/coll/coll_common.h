@@ -36,14 +36,15 @@
  *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
  *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
  *   the previous member; [2] and [3] in a packed strided alltoalls: the counts of
- *   its ready and data adds (alltoall.c). Each word is reset by its owner before
+ *   its ready and data adds (alltoall.c). An active set of every PE is the world team
+ *   (coll_set_is_world) and keeps nothing in pSync. Each word is reset by its owner before
  *   anyone can write it again, and every call ends with the pSync barrier: a
  *   member's pSync is zero when it returns and nothing of the call writes it
  *   afterwards, so the same pSync may be used again at once. Their data moves
  *   straight between the users' dest, source and pWrk, except that strided
  *   alltoalls over the network stage it in the set box (shoal.set_box), which a
  *   member lets others write only from inside the call; no team scratch is
- *   touched, so active sets may overlap each other and the teams. */
+ *   touched, so smaller active sets may overlap each other and the teams. */
 #ifndef SHOAL_COLL_COMMON_H
 #define SHOAL_COLL_COMMON_H
 
@@ -372,6 +373,10 @@ int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c);
  * is not a member or a pSync that is not symmetric. */
 void coll_set_begin(const char *fn, int PE_start, int logPE_stride, int PE_size, long *pSync,
                     struct coll *c);
+/* Whether an active set holds every PE. Such a set has the world team's members, so
+ * its collectives run as the world team's (faster algorithms, no pSync or pWrk use),
+ * and the rule for one team applies: no two of them at once from different threads. */
+int coll_set_is_world(const struct coll *c);
 /* Ends the job unless addr (len bytes, len > 0) is symmetric. */
 void coll_check_sym(const char *fn, const void *addr, size_t len);
 
@@ -413,6 +418,10 @@ void coll_barrier(const struct coll *c);
 
 /* acc[i] = acc[i] OP in[i] for i < n; every OP here is commutative. */
 typedef void coll_op_fn(void *acc, const void *in, size_t n);
+/* The team reduction, for active sets of every PE (reduce.c). */
+int coll_team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
+                     size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                     enum shoal_red_op rop);
 
 /* Recursive-doubling allreduce of a few elements (team-based); dest is symmetric. */
 void coll_allreduce_small(const struct coll *c, void *dest, const void *source, size_t nelems,

@@ -170,6 +170,10 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
+    if (coll_set_is_world(&c)) {
+        team_fcollect(fn, SHMEM_TEAM_WORLD, dest, source, len, 1);
+        return;
+    }
     if (!len)
         return;
     if (coll_dev_needed(dest, source)) {
@@ -189,6 +193,10 @@ static void set_collect(const char *fn, void *dest, const void *source, size_t l
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
+    if (coll_set_is_world(&c)) {
+        team_collect(fn, SHMEM_TEAM_WORLD, dest, source, len);
+        return;
+    }
     if (coll_dev_needed(dest, source)) {
         dev_collect(fn, &c, dest, source, len);
         return;

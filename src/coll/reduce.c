@@ -147,9 +147,9 @@ static void reduce_rsag(const struct coll *c, char *dest, const char *source, si
     coll_barrier(c);
 }
 
-static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
-                       enum shoal_red_op rop)
+int coll_team_reduce(const char *fn, shmem_team_t team, void *dest, const void *source,
+                     size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
+                     enum shoal_red_op rop)
 {
     struct coll c;
     if (coll_team_begin(fn, team, &c))
@@ -161,7 +161,7 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     if (coll_dev_needed(dest, source)) {
         COLL_DEV_STAGED (st, fn, &c, nreduce, esize, coll_dev_one(source), coll_dev_one(dest),
                          0)
-            team_reduce(fn, team, st.out, st.in, st.m, esize, op, kind, rop);
+            coll_team_reduce(fn, team, st.out, st.in, st.m, esize, op, kind, rop);
         return 0;
     }
     if (c.n == 1) {
@@ -187,8 +187,8 @@ static int team_reduce(const char *fn, shmem_team_t team, void *dest, const void
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
                                   size_t nreduce)                                            \
     {                                                                                        \
-        return team_reduce(__func__, team, dest, source, nreduce, sizeof(T),                 \
-                           coll_##N##_##OP, COLL_RED_KIND(T), COLL_RED_##OP);                \
+        return coll_team_reduce(__func__, team, dest, source, nreduce, sizeof(T),            \
+                                coll_##N##_##OP, COLL_RED_KIND(T), COLL_RED_##OP);           \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_##OP##_reduce)
 #define COLL_REDUCE_BITWISE(T, N)                                                            \

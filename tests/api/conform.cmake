@@ -102,7 +102,7 @@ set(mismatch_cause "the PEs made different numbers of collective calls")
 # Sanitizer builds' instrumented frames may hide the routine from the stack walk.
 set(mm_fin "shmem_finalize")
 set(mm_red "shmem_long_sum_reduce")
-set(mm_psync "shmem_barrier")
+set(mm_psync "shmem_broadcast64")
 if(SHOAL_SANITIZE)
   set(mm_fin "[a-z_ ]+")
   set(mm_red "[a-z_ ]+")

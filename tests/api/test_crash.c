@@ -81,14 +81,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(how, "extra_psync")) {
-        /* As extra_reduce, with an active-set barrier over every PE (pSync). */
-        static long psync[SHMEM_BARRIER_SYNC_SIZE];
-        for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+        /* As extra_reduce, with an active-set broadcast over every PE, which waits
+         * through pSync (an active-set barrier or reduction over every PE is the
+         * world team's). */
+        static long psync[SHMEM_BCAST_SYNC_SIZE], word;
+        for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
             psync[i] = SHMEM_SYNC_VALUE;
         shmem_barrier_all();
         if (!last) {
             shmem_barrier_all();
-            shmem_barrier(0, 0, shmem_n_pes(), psync);
+            shmem_broadcast64(&word, &word, 1, 0, 0, 0, shmem_n_pes(), psync);
         }
         shmem_finalize();
         return 0;
