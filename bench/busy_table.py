@@ -10,7 +10,13 @@ import csv
 import os
 
 IMPLS = (("shoal-launched", "Shoal"), ("oshmem-launched", "Open MPI"))
-BENCHES = ("barrier", "reduce", "collect", "fcollect", "bcast")
+# bench, metric, row label: coll_small's slowest-PE figures, then coll_set's active-set
+# forms as the OSU benchmarks time them (average over the PEs).
+BENCHES = (("barrier", "lat_us", "barrier"), ("reduce", "lat_us", "reduce 8 B"),
+           ("collect", "lat_us", "collect 8 B"), ("fcollect", "lat_us", "fcollect 8 B"),
+           ("bcast", "lat_us", "bcast 8 B"),
+           ("barrier_loop", "avg_us", "barrier_all loop, PE average"),
+           ("sum_to_all", "avg_us", "sum_to_all 8 B, PE average"))
 
 
 def fmt(r):
@@ -28,7 +34,7 @@ def main():
     with open(os.path.join(a.out, "results.csv")) as f:
         for r in csv.DictReader(f):
             impl, _, load = r["impl"].partition("/")
-            res[(r["bench"], int(r["npes"]), impl, load)] = r
+            res[(r["bench"], r["metric"], int(r["npes"]), impl, load)] = r
     with open(os.path.join(a.out, "loads.csv")) as f:
         loads = list(csv.DictReader(f))
     names = [l["load"] for l in loads]
@@ -36,11 +42,11 @@ def main():
     lines = [f"`{a.command}`; load average (1 min) at the start and end of each phase: "
              + ", ".join(f"{l['load']} {l['load1_start']}-{l['load1_end']}" for l in loads),
              "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for b in BENCHES:
+    for b, metric, label in BENCHES:
         for n in (2, 4):
-            cells = [fmt(res.get((b, n, impl, load))) for load in names for impl, _ in IMPLS]
-            size = "" if b == "barrier" else " 8 B"
-            lines.append(f"| {b}{size} | {n} | " + " | ".join(cells) + " |")
+            cells = [fmt(res.get((b, metric, n, impl, load))) for load in names
+                     for impl, _ in IMPLS]
+            lines.append(f"| {label} | {n} | " + " | ".join(cells) + " |")
     with open(os.path.join(a.out, "busy.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -32,7 +32,8 @@
 #                 bench/plot_small_ops.py draws small_ops_*.png and the table
 #                 small_ops.md, each figure beside its limit or target.
 # --busy          instead of the suite, the small collectives (bench/micro/coll_small.c:
-#                 barrier, 8 B reduce, collect, fcollect, broadcast) at 2 and 4 PEs as a user
+#                 barrier, 8 B reduce, collect, fcollect, broadcast; bench/micro/coll_set.c:
+#                 the active-set forms OSU times) at 2 and 4 PEs as a user
 #                 launches them: Shoal's `oshrun -n N` with no settings (shoal-launched)
 #                 and Open MPI's `oshrun --oversubscribe -np N` (oshmem-launched),
 #                 interleaved, first on the machine as it is (alone), then under each
@@ -341,8 +342,10 @@ provider_run() {
 if [ "$busy" -eq 1 ]; then
     [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --busy" >&2; exit 2; }
     mkdir -p "$build/bench-oshmem"
-    /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/micro/coll_small.c" \
-        "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/coll_small"
+    for prog in coll_small coll_set; do
+        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/micro/$prog.c" \
+            "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/$prog"
+    done
     sb="$build"
     cd "$out"
     echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
@@ -361,17 +364,19 @@ if [ "$busy" -eq 1 ]; then
                 order="shoal-launched oshmem-launched"
                 [ $((r % 2)) -eq 0 ] && order="oshmem-launched shoal-launched"
                 for impl in $order; do
-                    echo "== $load, round $r/$reps, $n PEs: $impl coll_small (load $(cut -d' ' -f1 /proc/loadavg))"
-                    log="$out/raw/$load/np$n/$impl.$r.txt"
-                    mkdir -p "$(dirname "$log")"
-                    if [ "$impl" = shoal-launched ]; then
-                        run=shoal_launched_run prog="$build/bench/coll_small"
-                    else
-                        run=ompi_oversub_run prog="$build/bench-oshmem/coll_small"
-                    fi
-                    BENCH_IMPL="$impl/$load" $run "$n" "$prog" -i 2000 -w 100 \
-                        < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
-                    grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+                    for prog in coll_small coll_set; do
+                        echo "== $load, round $r/$reps, $n PEs: $impl $prog (load $(cut -d' ' -f1 /proc/loadavg))"
+                        log="$out/raw/$load/np$n/$impl.$prog.$r.txt"
+                        mkdir -p "$(dirname "$log")"
+                        if [ "$impl" = shoal-launched ]; then
+                            run=shoal_launched_run bin="$build/bench/$prog"
+                        else
+                            run=ompi_oversub_run bin="$build/bench-oshmem/$prog"
+                        fi
+                        BENCH_IMPL="$impl/$load" $run "$n" "$bin" -i 2000 -w 100 \
+                            < /dev/null > "$log" 2>&1 || { echo "   FAILED (see $log)"; failed=1; }
+                        grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+                    done
                 done
             done
         done

@@ -142,14 +142,18 @@ err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --bu
       --pes 4 --build "$tmp/build" --out "$tmp/b9" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q 'fixed set' || fail "--busy --pes not refused: $err"
 mkdir -p "$tmp/b10"
-printf 'bench,impl,npes,size,metric,value,min,max,reps\n%s\n%s\n' \
+printf 'bench,impl,npes,size,metric,value,min,max,reps\n%s\n%s\n%s\n%s\n' \
     'barrier,shoal-launched/job,2,0,lat_us,0.5,0.4,0.9,3' \
-    'barrier,oshmem-launched/job,2,0,lat_us,1.5,1.2,2,3' > "$tmp/b10/results.csv"
+    'barrier,oshmem-launched/job,2,0,lat_us,1.5,1.2,2,3' \
+    'sum_to_all,shoal-launched/job,4,8,avg_us,9.9,8.7,27,3' \
+    'sum_to_all,shoal-launched/job,4,8,max_us,11,9.8,31,3' > "$tmp/b10/results.csv"
 printf 'load,load1_start,load1_end\njob,2.1,2.5\n' > "$tmp/b10/loads.csv"
 python3 "$root/bench/busy_table.py" "$tmp/b10" > /dev/null 2>&1 ||
     fail "busy_table.py failed on a small results folder"
 grep -qxF '| barrier | 2 | 0.5 [0.4-0.9] | 1.5 [1.2-2] |' "$tmp/b10/busy.md" ||
     fail "busy.md lacks the barrier row: $(cat "$tmp/b10/busy.md")"
+grep -qxF '| sum_to_all 8 B, PE average | 4 | 9.9 [8.7-27] | - |' "$tmp/b10/busy.md" ||
+    fail "busy.md lacks coll_set's PE average row: $(cat "$tmp/b10/busy.md")"
 
 [ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --small-ops and --programs as documented"
 exit $status
