@@ -32,6 +32,7 @@ static void init_teams(void)
     /* The node's PEs; topology init fills in its shape. */
     shoal_team_shared = (struct shoal_team){ .slot = 1, .res = &shoal.team_pool[1] };
     shoal_ctx_default = (struct shoal_ctx){ .team = &shoal_team_world };
+    shoal_sleepers = &shoal.team_pool[0].sync[SHOAL_TEAM_SLEEP_WORD];
     shoal_teams_reset();
 }
 
@@ -236,6 +237,7 @@ void shmem_finalize(void)
     shoal_alloc_destroy(shoal.heap_alloc);
     shoal.heap_alloc = NULL;
     shoal.team_pool = NULL;
+    shoal_sleepers = NULL;
     shoal.set_box = NULL;
     shoal.boot->finalize();
 }

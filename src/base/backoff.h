@@ -5,12 +5,32 @@
 #define SHOAL_BACKOFF_H
 
 #include <sched.h>
+#include <stdint.h>
 
 #include "env/compiler.h"
 
 struct shoal_backoff {
     unsigned polls;
+    /* A wait for one of the library's words on this PE (collectives), or NULL: the word
+     * and what it waits for (until 0: nonzero; else at least until). Its sleeps then
+     * end as soon as a writer on this node stores to the word (shoal_backoff_wake). */
+    const uint64_t *word;
+    uint64_t until;
 };
+/* This PE's count of its threads asleep on such a word: a symmetric word (the world
+ * team's, core/team.h) that a writer on this node reads at the target after its
+ * store, and wakes the target if nonzero. NULL before the teams exist. */
+extern uint64_t *shoal_sleepers;
+/* Wakes the threads asleep on word (this process's mapping of a same-node PE's word,
+ * just stored to) if that PE's count of sleepers, at peer_sleepers, is nonzero. A
+ * writer does not fence between its store and this read: a wake-up lost to the race
+ * ends at the sleep's timeout, as every sleep did without wake-ups. */
+void shoal_backoff_wake_slow(const uint64_t *word);
+static inline void shoal_backoff_wake(const uint64_t *word, const uint64_t *peer_sleepers)
+{
+    if (SHOAL_UNLIKELY(__atomic_load_n(peer_sleepers, __ATOMIC_RELAXED)))
+        shoal_backoff_wake_slow(word);
+}
 /* How a wait sleeps up to us microseconds once it sleeps, woken early by traffic for
  * this PE: the network transport's nap, which the caller knows and this layer does
  * not (transport.h: shoal_net_nap); NULL: a plain sleep. */

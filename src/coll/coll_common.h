@@ -10,6 +10,8 @@
  *     starting at zero, as the barrier's words 0..31 do.
  *   sync words 33..38: the result of SHMEM_DEBUG's argument agreement
  *     (coll_debug_agree); word 39 is reserved.
+ *   sync word 44 of the world team: this PE's count of threads asleep on a library
+ *     word (base/backoff.h: shoal_sleepers).
  *   sync words 42 and 43: strided alltoall's ready and data words, which every
  *     member over the network adds to (alltoall.c).
  *   scratch (SHOAL_TEAM_SCRATCH, 64 KiB), laid out as struct coll_scratch:
@@ -158,7 +160,7 @@ static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint6
 /* Waits until this PE's own word reaches v. */
 static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 {
-    struct shoal_backoff b = { 0 };
+    struct shoal_backoff b = { 0, word, v };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
         coll_backoff(&b, word, v);
 }
@@ -349,7 +351,7 @@ enum { COLL_PS_A2A_READY = COLL_PS_BCAST, COLL_PS_A2A_DATA = COLL_PS_OFFSET };
 /* Waits for this PE's pSync word to become nonzero, resets it and returns the value. */
 static inline long coll_psync_take(long *word)
 {
-    struct shoal_backoff b = { 0 };
+    struct shoal_backoff b = { 0, (const uint64_t *)word, 0 };
     long v;
     while (!(v = __atomic_load_n(word, __ATOMIC_ACQUIRE)))
         coll_backoff(&b, word, 0);

@@ -18,6 +18,7 @@
 #define SHOAL_TEAM_SCRATCH (64 * 1024)
 /* sync words 40 and 41 of a parent team: slot agreement of its splits (api/team.c) */
 #define SHOAL_TEAM_SPLIT_WORD 40
+#define SHOAL_TEAM_SLEEP_WORD 44 /* the world team's: shoal_sleepers (base/backoff.h) */
 
 struct shoal_team_slot {
     uint64_t sync[SHOAL_TEAM_SYNC_WORDS];

@@ -27,11 +27,21 @@ uint64_t shoal_word_read(const uint64_t *word, int pe)
     return shoal_word_fetch_op(SHOAL_AMO_READ, (uint64_t *)word, 0, pe);
 }
 
+/* A same-node PE may sleep on the word just stored to (base/backoff.h). */
+static void wake(const void *word, int pe)
+{
+    struct shoal_rref s;
+    if (shoal_sleepers && shoal_resolve(shoal_sleepers, pe, &s) == 0 && s.ptr)
+        shoal_backoff_wake(word, (const uint64_t *)s.ptr);
+}
+
 void shoal_word_add(uint64_t *word, uint64_t v, int pe)
 {
     struct shoal_rref r = own(word, pe);
     shoal_tp_amo(SHMEM_CTX_DEFAULT, &r, SHOAL_AMO_ADD, SHOAL_AMO_UINT64, v, 0, NULL, 0,
                  __ATOMIC_RELEASE);
+    if (r.ptr)
+        wake(r.ptr, pe);
 }
 
 void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
@@ -42,6 +52,7 @@ void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload)
     if (r.ptr) {
         shoal_shm_release_after(payload);
         __atomic_store_n((uint64_t *)r.ptr, v, __ATOMIC_RELEASE);
+        wake(r.ptr, pe);
         return;
     }
     /* The payload put before it must land first. */
@@ -59,6 +70,7 @@ void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint
             shoal_shm_copy(own(dest_sym, pe).ptr, src, len);
         shoal_shm_release_after(len);
         __atomic_store_n((uint64_t *)w.ptr, count, __ATOMIC_RELEASE);
+        wake(w.ptr, pe);
         return;
     }
     /* Adds commute: signals of one writer need no order among themselves. */
