@@ -48,7 +48,7 @@ void shoal_banner(void)
                SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, shoal.n_pes,
                shoal.n_nodes, shoal.n_nodes == 1 ? "" : "s", shoal.boot->name);
         if (shoal.multi_node)
-            printf("shm within a node, %s%s%s%s between nodes\n", shoal.net->name,
+            printf("shm within a node, %s%s%s%s between nodes\n", shoal_tp_name(),
                    shoal.net_provider ? " (provider " : "",
                    shoal.net_provider ? shoal.net_provider : "",
                    shoal.net_provider ? ")" : "");
@@ -66,7 +66,7 @@ void shoal_banner(void)
                            : shoal.host_busy ? "the host was busy at start-up"
                                              : "PEs outnumber its cores");
             if (shoal.multi_node)
-                shoal.net->info();
+                shoal_tp_info();
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);
         }

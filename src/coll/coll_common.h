@@ -75,7 +75,7 @@ struct coll {
  * when it did. */
 static inline const struct shoal_transport_coll *coll_net(void)
 {
-    return shoal.net->coll;
+    return shoal_tp_coll();
 }
 #define COLL_NET(c, op, ...)                                                                 \
     (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)

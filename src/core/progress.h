@@ -11,7 +11,7 @@
 static inline void shoal_progress(void)
 {
     if (SHOAL_UNLIKELY(shoal.multi_node))
-        shoal.net->progress();
+        shoal_tp_progress();
 }
 
 /* spin_polls already counts the cost of driving the network (backoff.c). */

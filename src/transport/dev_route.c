@@ -275,7 +275,7 @@ static void lock_take(const struct shoal_rref *l)
          * progress of the lock's own channel (MPI: the heap's window), while the
          * holder's read of this PE's device heap waits for this PE's help. */
         if (shoal.multi_node)
-            shoal.net->progress();
+            shoal_tp_progress();
         shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count, shoal_net_nap());
     }
 }

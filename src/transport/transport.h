@@ -469,6 +469,34 @@ static inline void shoal_tp_quiet(shmem_ctx_t ctx)
     shoal.net->quiet(ctx);
 }
 
+/* ---- The network transport itself ------------------------------------------------ */
+
+/* Its name, for messages and SHMEM_INFO. */
+static inline const char *shoal_tp_name(void)
+{
+    return shoal.net->name;
+}
+/* SHMEM_INFO: the choices its init made for the whole job. */
+static inline void shoal_tp_info(void)
+{
+    shoal.net->info();
+}
+/* Drives it, for peers' operations that target this PE. */
+static inline void shoal_tp_progress(void)
+{
+    shoal.net->progress();
+}
+/* After a get served by a same-node copy, where the network has local_poll. */
+static inline void shoal_tp_local_poll(void)
+{
+    shoal.net->local_poll();
+}
+/* Its own collectives, or NULL: the library's algorithms run every collective. */
+static inline const struct shoal_transport_coll *shoal_tp_coll(void)
+{
+    return shoal.net->coll;
+}
+
 /* ---- Contexts, sessions, local completion, triggers ------------------------------- */
 
 /* Same-node operations complete in their call and need no resources: these are the
