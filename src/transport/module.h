@@ -13,9 +13,8 @@
 #include "transport/transport.h"
 
 /* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,
- * 3: local_poll, 4: the log, 5: put_signal's arguments in a
- * struct). A module may leave info,
- * the trigger entries and counters NULL: the loader fills them. */
+ * 3: local_poll, 4: the log, 5: put_signal's arguments in a struct). A module may
+ * leave the entries of SHOAL_TP_OPTIONAL (transport.h) NULL: the loader fills them. */
 #define SHOAL_MODULE_VERSION 5
 
 struct shoal_module_host {

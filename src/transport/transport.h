@@ -555,6 +555,15 @@ void shoal_tp_no_put_signal_triggered(struct shoal_ctx *ctx,
                                       uint64_t threshold);
 void shoal_tp_no_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
 void shoal_tp_no_info(void);
+/* The entries a run-time module may leave NULL, each with the "not supported" entry
+ * the loader puts there (transport/module.c): X(entry, stub). */
+#define SHOAL_TP_OPTIONAL(X)                                                                 \
+    X(info, shoal_tp_no_info)                                                                \
+    X(trigger_open, shoal_tp_no_trigger_open)                                                \
+    X(trigger_add, shoal_tp_no_trigger_add)                                                  \
+    X(trigger_close, shoal_tp_no_trigger_close)                                              \
+    X(put_signal_triggered, shoal_tp_no_put_signal_triggered)                                \
+    X(counters, shoal_tp_no_counters)
 /* Entries of a table that a path never takes there (shm's data entries: a mapped
  * object is copied inline; none's: nothing is off the node): they report the bug. */
 void shoal_tp_no_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,
