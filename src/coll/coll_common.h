@@ -41,7 +41,7 @@
  *   member's pSync is zero when it returns and nothing of the call writes it
  *   afterwards, so the same pSync may be used again at once. Their data moves
  *   straight between the users' dest, source and pWrk, except that strided
- *   alltoalls over the network stage it in the set box (shoal.set_box), which a
+ *   alltoalls over the network stage it in the set box (shoal_set_box), which a
  *   member lets others write only from inside the call; no team scratch is
  *   touched, so active sets may overlap each other and the teams. */
 #ifndef SHOAL_COLL_COMMON_H
@@ -148,8 +148,8 @@ int coll_net_barrier(int start, int stride, int size, uint64_t epoch);
 static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)
 {
     shoal_progress();
-    if (SHOAL_LIKELY(b->polls < shoal.spin_polls))
-        shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    if (SHOAL_LIKELY(b->polls < shoal_wait.spin_polls))
+        shoal_backoff_spin(b, shoal_wait.spin_polls, shoal_net_nap());
     else
         coll_wait_slow(b, word, v);
 }

@@ -18,7 +18,7 @@ static inline void shoal_progress(void)
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
     shoal_progress();
-    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    shoal_backoff_spin(b, shoal_wait.spin_polls, shoal_net_nap());
 }
 
 #endif

@@ -40,8 +40,10 @@ _Static_assert(sizeof(struct shoal_transport_ops) ==
 static const struct shoal_module_host host = {
     .version = SHOAL_MODULE_VERSION,
     .state_size = sizeof(struct shoal_state),
+    .tp_size = sizeof(struct shoal_tp_state),
     .ctx_size = sizeof(struct shoal_ctx),
     .state = &shoal,
+    .tp = &shoal_tp,
     .ctx_default = &shoal_ctx_default,
     .fatal = shoal_fatal,
     .warn = shoal_warn,

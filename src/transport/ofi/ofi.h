@@ -464,7 +464,7 @@ static inline void ofi_bundle_opened(void)
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, shoal.spin_polls, ofi_nap);
+    shoal_backoff_spin(b, shoal_wait.spin_polls, ofi_nap);
 }
 
 /* ofi_order.c */

@@ -34,7 +34,8 @@ static int set(const char *v)
  * transport.c refused a device heap the network cannot reach at all. */
 static int hmem_wanted(void)
 {
-    return shoal.seg[SHOAL_SEG_DEVICE].size && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS;
+    return shoal.seg[SHOAL_SEG_DEVICE].size &&
+            shoal_tp.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS;
 }
 
 /* The capabilities Shoal cannot do without, and every MR mode it can handle but
@@ -359,7 +360,7 @@ static _Noreturn void no_hmem(struct fi_info *h, int loopback)
                 "provider that does (SHMEM_OFI_PROVIDER; here: %s), run every PE on one "
                 "node, or set SHMEM_SYMMETRIC_SIZE_DEVICE=0",
                 got->fabric_attr->prov_name, shoal_dev->name,
-                shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
+                shoal_dev_iface_name((enum shoal_dev_iface)shoal_tp.dev_nic_iface),
                 with[0] ? with : "none");
 }
 
@@ -482,7 +483,7 @@ static void signal_write_choice(const struct fi_info *info)
 static void adopt_info(struct fi_info *info)
 {
     ofi.info = info;
-    shoal.net_provider = info->fabric_attr->prov_name;
+    shoal_tp.net_provider = info->fabric_attr->prov_name;
     ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
     ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
     ofi.fence_flag = !!(info->caps & FI_FENCE);
@@ -628,7 +629,7 @@ int ofi_net_init(void)
             (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
     /* Automatic progress: a software provider's own thread (sockets) needs the
      * PE's core, so waits back off; hardware (cxi) loses only a wake-up. */
-    shoal.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
+    shoal_wait.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
     ofi.locked |= ofi.progress_thread;
     /* Outside sessions a bundle the PE leaves behind to compute is the progress
      * thread's to send (ofi_bundle.c): without one it would wait for the PE. */

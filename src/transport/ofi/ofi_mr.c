@@ -72,7 +72,7 @@ static enum fi_hmem_iface seg_iface(int s)
 {
     if (s != SHOAL_SEG_DEVICE)
         return FI_HMEM_SYSTEM;
-    switch ((enum shoal_dev_iface)shoal.dev_nic_iface) {
+    switch ((enum shoal_dev_iface)shoal_tp.dev_nic_iface) {
     case SHOAL_DEV_IFACE_CUDA: return FI_HMEM_CUDA;
     case SHOAL_DEV_IFACE_ROCR: return FI_HMEM_ROCR;
     default: return FI_HMEM_SYSTEM;
@@ -88,8 +88,8 @@ int ofi_mr_segments(void)
             continue;
         int rc = mr_regattr(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
                             FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
-                            seg_iface(s), shoal.dev_nic_device, &ofi.seg_mr[s]);
-        if (rc && s == SHOAL_SEG_DEVICE && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS) {
+                            seg_iface(s), shoal_tp.dev_nic_device, &ofi.seg_mr[s]);
+        if (rc && s == SHOAL_SEG_DEVICE && shoal_tp.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS) {
             shoal_warn("shmem_init",
                        "libfabric provider %s cannot register the %s device heap "
                        "(%zu bytes) as %s of device %d through FI_HMEM: %s; use a "
@@ -97,8 +97,8 @@ int ofi_mr_segments(void)
                        "SHMEM_OFI_PROVIDER, run every PE on one node, or set "
                        "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
                        ofi.info->fabric_attr->prov_name, shoal_dev->name, shoal.seg[s].size,
-                       shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
-                       shoal.dev_nic_device, fi_strerror(-rc));
+                       shoal_dev_iface_name((enum shoal_dev_iface)shoal_tp.dev_nic_iface),
+                       shoal_tp.dev_nic_device, fi_strerror(-rc));
             return -1;
         }
         if (rc) {

@@ -439,7 +439,7 @@ void ofi_progress(void)
     if (ofi.progress_running) {
         uint64_t now = ofi_now_ns();
         __atomic_store_n(&ofi.pe_busy_ns, now, __ATOMIC_RELAXED);
-        if (!shoal.own_core)
+        if (!shoal_wait.own_core)
             __atomic_store_n(&ofi.pe_drove_ns, now, __ATOMIC_RELAXED);
     }
     progress_all(1);
@@ -514,7 +514,7 @@ void ofi_progress_kick(void)
 void ofi_nap(long us)
 {
     struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
-    if (!ofi.progress_running || ofi.progress_fd < 0 || shoal.own_core) {
+    if (!ofi.progress_running || ofi.progress_fd < 0 || shoal_wait.own_core) {
         nanosleep(&t, NULL);
         return;
     }
@@ -559,7 +559,7 @@ static void raise_priority(id_t pe)
     if (was == -1 && errno)
         return;
     int got = was, pe_now = was;
-    if (shoal.own_core) {
+    if (shoal_wait.own_core) {
         int want = was - OFI_PROGRESS_NICE_UP < -20 ? -20 : was - OFI_PROGRESS_NICE_UP;
         if (setpriority(PRIO_PROCESS, tid, want) == 0) {
             got = want;
@@ -583,7 +583,7 @@ static void raise_priority(id_t pe)
     if (pe_now != was)
         snprintf(pe_nice, sizeof pe_nice, ", lowered to %d by SHMEM_OFI_LOWER_PE", pe_now);
     SHOAL_LOG(OFI, INFO, "progress thread at nice %d (the PE's: %d%s)%s", got, was, pe_nice,
-              !shoal.own_core ? ": PEs share cores"
+              !shoal_wait.own_core ? ": PEs share cores"
                       : pe_now - got >= OFI_PROGRESS_NICE_UP || got == -20 || pe_now == 19
                       ? ""
                       : "; raising it needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e), or "
