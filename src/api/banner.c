@@ -48,25 +48,25 @@ void shoal_banner(void)
                SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, shoal.n_pes,
                shoal.n_nodes, shoal.n_nodes == 1 ? "" : "s", shoal.boot->name);
         if (shoal.multi_node)
-            printf("shm within a node, %s%s%s%s between nodes\n", shoal.net->name,
-                   shoal.net_provider ? " (provider " : "",
-                   shoal.net_provider ? shoal.net_provider : "",
-                   shoal.net_provider ? ")" : "");
+            printf("shm within a node, %s%s%s%s between nodes\n", shoal_tp_name(),
+                   shoal_tp.net_provider ? " (provider " : "",
+                   shoal_tp.net_provider ? shoal_tp.net_provider : "",
+                   shoal_tp.net_provider ? ")" : "");
         else
             printf("shm (every PE on one node)\n");
         if (shoal.cfg.info) {
             /* backoff.c: a core of its own never sleeps, unless the provider's
              * own thread needs it. */
-            int spins_on =
-                    shoal.own_core && shoal.cfg.spin_count < 0 && !shoal.net_self_progress;
-            printf("Waiting (PE 0): %u polls, then %s (%s)\n", shoal.spin_polls,
+            int spins_on = shoal_wait.own_core && shoal.cfg.spin_count < 0 &&
+                    !shoal_wait.net_self_progress;
+            printf("Waiting (PE 0): %u polls, then %s (%s)\n", shoal_wait.spin_polls,
                    spins_on ? "polls on, yielding every 1024" : "yields and sleeps",
-                   shoal.cfg.spin_count >= 0 ? "SHOAL_SPIN_COUNT"
-                           : shoal.own_core  ? "it has a core of its own"
-                           : shoal.host_busy ? "the host was busy at start-up"
-                                             : "PEs outnumber its cores");
+                   shoal.cfg.spin_count >= 0      ? "SHOAL_SPIN_COUNT"
+                           : shoal_wait.own_core  ? "it has a core of its own"
+                           : shoal_wait.host_busy ? "the host was busy at start-up"
+                                                  : "PEs outnumber its cores");
             if (shoal.multi_node)
-                shoal.net->info();
+                shoal_tp_info();
             printf("Environment variables (SHMEM_INFO):\n");
             shoal_env_print(stdout, &shoal.cfg, 0);
         }

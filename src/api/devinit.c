@@ -225,7 +225,7 @@ static void *pinned(size_t size, void **dev, const char *what)
 static void state_create(void)
 {
     const char *fn = "shmemx_device_state";
-    if (!shoal_dev || !shoal.dev_peer)
+    if (!shoal_dev || !shoal_tp.dev_peer)
         shoal_fatal(fn,
                     "device-initiated communication needs a device heap; set "
                     "SHMEM_SYMMETRIC_SIZE_DEVICE (and SHOAL_DEVICE)");
@@ -239,8 +239,9 @@ static void state_create(void)
     struct shmemx_dev_state *s = pinned(sizeof *s, &st_dev, "its state");
     char **peer = pinned((size_t)n * sizeof *peer, &peer_dev, "its peer table");
     for (int pe = 0; pe < n; pe++) {
-        int direct = pe == shoal.my_pe || (shoal.dev_peer[pe] && !shoal.cfg.device_proxy_all);
-        peer[pe] = direct ? shoal_dev->kernel_ptr(shoal.dev_peer[pe]) : NULL;
+        int direct =
+                pe == shoal.my_pe || (shoal_tp.dev_peer[pe] && !shoal.cfg.device_proxy_all);
+        peer[pe] = direct ? shoal_dev->kernel_ptr(shoal_tp.dev_peer[pe]) : NULL;
         if (direct && !peer[pe])
             shoal_fatal(fn, "the %s device cannot map PE %d's device heap for kernels",
                         shoal_dev->name, pe);

@@ -28,11 +28,11 @@ static void init_teams(void)
                                             .size = shoal.n_pes,
                                             .my_pe = shoal.my_pe,
                                             .slot = 0,
-                                            .res = &shoal.team_pool[0] };
+                                            .res = &shoal_team_pool[0] };
     /* The node's PEs; topology init fills in its shape. */
-    shoal_team_shared = (struct shoal_team){ .slot = 1, .res = &shoal.team_pool[1] };
+    shoal_team_shared = (struct shoal_team){ .slot = 1, .res = &shoal_team_pool[1] };
     shoal_ctx_default = (struct shoal_ctx){ .team = &shoal_team_world };
-    shoal_sleepers = &shoal.team_pool[0].sync[SHOAL_TEAM_SLEEP_WORD];
+    shoal_sleepers = &shoal_team_pool[0].sync[SHOAL_TEAM_SLEEP_WORD];
     shoal_teams_reset();
 }
 
@@ -42,14 +42,14 @@ static int init_heap(struct shoal_seg *heap)
     size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE;
     if (total < user || shoal_heap_create(heap, total))
         return -1;
-    shoal.heap_alloc = shoal_alloc_create(total);
-    if (!shoal.heap_alloc)
+    shoal_heap_alloc = shoal_alloc_create(total);
+    if (!shoal_heap_alloc)
         return -1;
-    size_t off = shoal_alloc_get(shoal.heap_alloc, SHOAL_HEAP_RESERVE, 64);
+    size_t off = shoal_alloc_get(shoal_heap_alloc, SHOAL_HEAP_RESERVE, 64);
     if (off == SHOAL_ALLOC_FAIL)
         return -1;
-    shoal.team_pool = (struct shoal_team_slot *)(heap->base + off);
-    shoal.set_box = (unsigned char *)(shoal.team_pool + SHOAL_TEAM_SLOTS);
+    shoal_team_pool = (struct shoal_team_slot *)(heap->base + off);
+    shoal_set_box = (unsigned char *)(shoal_team_pool + SHOAL_TEAM_SLOTS);
     return 0;
 }
 
@@ -234,11 +234,11 @@ void shmem_finalize(void)
     shoal_device_fini();
     shoal_heap_destroy();
     shoal_topology_fini();
-    shoal_alloc_destroy(shoal.heap_alloc);
-    shoal.heap_alloc = NULL;
-    shoal.team_pool = NULL;
+    shoal_alloc_destroy(shoal_heap_alloc);
+    shoal_heap_alloc = NULL;
+    shoal_team_pool = NULL;
     shoal_sleepers = NULL;
-    shoal.set_box = NULL;
+    shoal_set_box = NULL;
     shoal.boot->finalize();
 }
 SHOAL_PROFILED(shmem_finalize)

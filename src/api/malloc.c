@@ -9,6 +9,7 @@
 #include "coll/coll_common.h"
 #include "device/device.h"
 #include "mem/alloc.h"
+#include "mem/device_heap.h"
 #include "mem/segment.h"
 
 /* SHMEM_DEBUG: every PE must make the same call with the same arguments (coll/coll.c
@@ -54,9 +55,9 @@ struct heap {
 static struct heap heap_of_seg(int seg)
 {
     if (seg == SHOAL_SEG_DEVICE)
-        return (struct heap){ seg, shoal.dev_alloc, "SHMEM_SYMMETRIC_SIZE_DEVICE",
+        return (struct heap){ seg, shoal_dev_heap.alloc, "SHMEM_SYMMETRIC_SIZE_DEVICE",
                               shoal.cfg.symmetric_size_device };
-    return (struct heap){ SHOAL_SEG_HEAP, shoal.heap_alloc, "SHMEM_SYMMETRIC_SIZE",
+    return (struct heap){ SHOAL_SEG_HEAP, shoal_heap_alloc, "SHMEM_SYMMETRIC_SIZE",
                           shoal.cfg.symmetric_size };
 }
 

@@ -54,7 +54,7 @@ void *shmem_ptr(const void *dest, int pe)
     /* A device-heap object of a same-node PE: the device pointer of its IPC mapping,
      * valid for device code and device copies, never for host loads and stores. */
     if (r.seg == SHOAL_SEG_DEVICE)
-        return shoal.dev_peer[pe] ? shoal.dev_peer[pe] + r.off : NULL;
+        return shoal_tp.dev_peer[pe] ? shoal_tp.dev_peer[pe] + r.off : NULL;
     return r.ptr;
 }
 SHOAL_PROFILED(shmem_ptr)

@@ -279,9 +279,9 @@ static struct shoal_rref check_rma(const char *routine, const void *sym, size_t 
 /* The same-node peer's copy of a device-heap object, or NULL. */
 static void *peer_device(const struct shoal_rref *r)
 {
-    if (r->seg != SHOAL_SEG_DEVICE || !shoal.dev_peer[r->pe])
+    if (r->seg != SHOAL_SEG_DEVICE || !shoal_tp.dev_peer[r->pe])
         return NULL;
-    return (char *)shoal.dev_peer[r->pe] + r->off;
+    return (char *)shoal_tp.dev_peer[r->pe] + r->off;
 }
 
 /* The peer's copy when local is device memory too: then the stream copies on its own. */
@@ -369,7 +369,7 @@ void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
         shoal_fatal(__func__, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE",
                     cmp);
     if ((cmp == SHMEM_CMP_EQ || cmp == SHMEM_CMP_GE) && r.seg == SHOAL_SEG_DEVICE &&
-        shoal.dev_nic_iface < SHOAL_DEV_IFACE_CUDA &&
+        shoal_tp.dev_nic_iface < SHOAL_DEV_IFACE_CUDA &&
         shoal_dev_stream_wait64(stream, sig_addr, cmp_value, cmp == SHMEM_CMP_EQ) == 0)
         return;
     queue(stream,

@@ -90,7 +90,7 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
         .size = sh->size,
         .my_pe = index_of(sh->start, sh->stride, sh->size, parent->my_pe),
         .slot = slot,
-        .res = &shoal.team_pool[slot],
+        .res = &shoal_team_pool[slot],
     };
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;

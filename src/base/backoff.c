@@ -52,6 +52,8 @@
 #include "base/state.h"
 #include "env/log.h"
 
+struct shoal_wait_policy shoal_wait;
+
 #define OWN_CORE_SPINS 8192u    /* pause ~40 ns on recent x86 */
 #define OWN_CORE_NET_SPINS 512u /* each poll drives the provider: ~1 us */
 #define BUSY_HOST_SPINS 200u
@@ -157,17 +159,17 @@ static void give_way(const struct shoal_backoff *b)
 void shoal_backoff_setup(void)
 {
     if (shoal.cfg.spin_count >= 0)
-        shoal.spin_polls = (unsigned)shoal.cfg.spin_count;
-    else if (shoal.own_core)
-        shoal.spin_polls = shoal.multi_node ? OWN_CORE_NET_SPINS : OWN_CORE_SPINS;
-    else if (shoal.host_busy)
-        shoal.spin_polls = BUSY_HOST_SPINS;
+        shoal_wait.spin_polls = (unsigned)shoal.cfg.spin_count;
+    else if (shoal_wait.own_core)
+        shoal_wait.spin_polls = shoal.multi_node ? OWN_CORE_NET_SPINS : OWN_CORE_SPINS;
+    else if (shoal_wait.host_busy)
+        shoal_wait.spin_polls = BUSY_HOST_SPINS;
     else
-        shoal.spin_polls = SHARED_SPINS;
+        shoal_wait.spin_polls = SHARED_SPINS;
     /* Shared cores: a poll that drives the network costs system calls, and the
      * peers it waits for need this core to progress too: give it up far sooner. */
-    if (shoal.multi_node && !shoal.own_core)
-        shoal.spin_polls >>= 6;
+    if (shoal.multi_node && !shoal_wait.own_core)
+        shoal_wait.spin_polls >>= 6;
 }
 
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *nap)
@@ -180,7 +182,7 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *n
      * now and then lets anything else that needs the core run. Not when the
      * provider's own thread needs the core to move the data (2-3 times slower
      * round trips over sockets). */
-    if (shoal.own_core && shoal.cfg.spin_count < 0 && !shoal.net_self_progress) {
+    if (shoal_wait.own_core && shoal.cfg.spin_count < 0 && !shoal_wait.net_self_progress) {
         if (over % 1024 == 0)
             sched_yield();
         else

@@ -31,12 +31,27 @@ static inline void shoal_backoff_wake(const uint64_t *word, const uint64_t *peer
     if (SHOAL_UNLIKELY(__atomic_load_n(peer_sleepers, __ATOMIC_RELAXED)))
         shoal_backoff_wake_slow(word);
 }
+
+/* The waiting policy of this PE: the facts it comes from, which start-up finds
+ * (core/topology.c, the network transport), and the polls a wait spins before it
+ * gives the core away (shoal_backoff_setup). */
+struct shoal_wait_policy {
+    /* No other PE of this host can run on this PE's CPUs and the host was not busy
+     * at start-up, or only the latter failed (topology.c). */
+    int own_core;
+    int host_busy;
+    /* The network moves data by itself, in a thread of its own on this PE's CPUs
+     * (libfabric's sockets): a waiting PE must leave it the core. */
+    int net_self_progress;
+    unsigned spin_polls;
+};
+extern struct shoal_wait_policy shoal_wait;
 /* How a wait sleeps up to us microseconds once it sleeps, woken early by traffic for
  * this PE: the network transport's nap, which the caller knows and this layer does
  * not (transport.h: shoal_net_nap); NULL: a plain sleep. */
 typedef void shoal_nap_fn(long us);
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *nap);
-/* Sets shoal.spin_polls, the spins of every wait, from whether this PE owns a
+/* Sets shoal_wait.spin_polls, the spins of every wait, from whether this PE owns a
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */
 void shoal_backoff_setup(void);
 /* A PE that oshrun pinned beside others of its job (crowded, spread over the

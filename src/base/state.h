@@ -1,5 +1,5 @@
 /* Process-wide library state: who this PE is, the job's node layout, the symmetric
- * segments, the configuration and the transports in use. Data only: every layer may
+ * segments, the configuration and the paths in use. Data only: every layer may
  * read it, and this header calls nothing, so including it never reaches up. */
 #ifndef SHOAL_STATE_H
 #define SHOAL_STATE_H
@@ -11,15 +11,12 @@
 #include "env/env.h"
 
 struct shoal_boot_ops;
-struct shoal_transport_ops;
 struct shoal_path;
-struct shoal_alloc;
-struct shoal_team_slot;
 
 /* The segments a symmetric address can live in. The host segments come first: the
  * device heap (SHMEM_SPACE_DEVICE, mem/device_heap.c) is never load/store memory, so
  * the shm transport does not map it; same-node peers reach it through the device
- * layer's IPC mappings (dev_peer below, transport/dev_route.c). */
+ * layer's IPC mappings (shoal_tp.dev_peer, transport/dev_route.c). */
 enum shoal_seg_id {
     SHOAL_SEG_HEAP,
     SHOAL_SEG_DATA,
@@ -36,6 +33,12 @@ struct shoal_seg {
     int fd; /* memfd backing it until the same-node peers mapped it; -1 after */
 };
 
+/* What every layer reads: who this PE is, its threads, the paths in use, the
+ * segments, the configuration, the bootstrap and the node layout. The state each
+ * layer keeps for itself is its own: the waiting policy (base/backoff.h), the network
+ * transport and the device heap as the transports reach it (transport/transport.h:
+ * shoal_tp), the heaps' allocators and staging (mem/segment.h, mem/device_heap.h),
+ * the team pool (core/team.h) and the set box (coll/coll.h). */
 struct shoal_state {
     int my_pe;
     int n_pes;
@@ -59,48 +62,16 @@ struct shoal_state {
     struct shoal_seg seg[SHOAL_NSEGS];
     struct shoal_config cfg;
     const struct shoal_boot_ops *boot;
-    struct shoal_alloc *heap_alloc;
-    struct shoal_team_slot *team_pool; /* SHOAL_TEAM_SLOTS slots, symmetric */
-    unsigned char *set_box; /* symmetric, SHOAL_SET_BOX_BYTES: where strided active-set
-                             * alltoalls pack blocks for the network (coll/alltoall.c) */
     /* Node layout (core/topology.c): node[pe] numbers PE pe's node. A job on more
-     * than one node reaches the other nodes, and routes every AMO, through net. */
+     * than one node reaches the other nodes, and routes every AMO, through the
+     * network transport. */
     int *node;
     int n_nodes;
     int multi_node;
-    /* No other PE of this host can run on this PE's CPUs and the host was not
-     * busy at start-up, or only the latter failed (topology.c); the polls a wait
-     * spins before it gives the core away (backoff.c). */
-    int own_core;
-    int host_busy;
-    /* The network moves data by itself, in a thread of its own on this PE's CPUs
-     * (libfabric's sockets): a waiting PE must leave it the core (backoff.c). */
-    int net_self_progress;
-    unsigned spin_polls;
-    const struct shoal_transport_ops *net;
-    char **dev_peer;               /* dev_peer[pe]: device pointer to PE pe's device
-                                            heap (IPC), NULL when on another node */
-    int dev_nic_iface;             /* how the network reaches this PE's device heap, as
-                                            the device layer says (device/device.h: an
-                                            enum shoal_dev_iface, 0 when it cannot);
-                                            mem/device_heap.c fills these three */
-    int dev_nic_device;            /* the backend's device number for that interface */
-    uintptr_t dev_nic_base;        /* what the network registers and names: the host
-                                            alias (emu) or the device heap (cuda, rocm) */
-    struct shoal_alloc *dev_alloc; /* the device heap's allocator */
-    uint64_t *dev_amo_lock;        /* symmetric host word: device AMOs' lock */
-    char *dev_stage;               /* symmetric host staging for collectives on
-                                            device memory: SHOAL_DEV_STAGE_BYTES per team
-                                            slot, and one for active sets
-                                            (coll/coll_device.c) */
-    const char *
-            net_provider; /* what net runs over (ofi: the libfabric provider), for SHMEM_INFO */
 };
 /* shoal.wrapped: gets alone (SHOAL_WRAP_GET) or every operation (both bits). */
 #define SHOAL_WRAP_GET 1
 #define SHOAL_WRAP_OPS 2
-#define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
-#define SHOAL_SET_BOX_BYTES ((size_t)64 * 1024)
 
 extern struct shoal_state shoal;
 
@@ -115,13 +86,6 @@ static inline int shoal_seg_of(const void *addr, uint64_t *off)
         }
     }
     return -1;
-}
-
-/* What the network registers for segment s: its base, or for the device heap what
- * the device layer offers (0 when none: not registered). */
-static inline uintptr_t shoal_seg_nic_base(int s)
-{
-    return s == SHOAL_SEG_DEVICE ? shoal.dev_nic_base : shoal.seg[s].base;
 }
 
 /* p lies in this PE's device heap. */

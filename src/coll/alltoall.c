@@ -8,7 +8,7 @@
  * element: about 5 us each on tcp;ofi_rxm), so it is packed instead
  * (alltoall_packed): through a box (struct a2a_box), in rounds of up to `piece`
  * elements of every block, one put per member and round. A team's box is its
- * scratch data; an active set's is this PE's set box (shoal.set_box, one for every
+ * scratch data; an active set's is this PE's set box (shoal_set_box, one for every
  * active set), with the user's pSync words 2 and 3 as its words.
  *   The sender packs its block for member j into its own outbox slot j (the upper
  *   half of the box) and puts it into member j's inbox slot me (the lower half), or
@@ -100,8 +100,8 @@ static struct a2a_box box_of(const struct coll *c, uint64_t *set_rounds)
                                  &c->team->res->sync[COLL_A2A_DATA_WORD],
                                  &sc->cnt.a2a_rounds };
     }
-    return (struct a2a_box){ shoal.set_box,
-                             shoal.set_box + SHOAL_SET_BOX_BYTES / 2,
+    return (struct a2a_box){ shoal_set_box,
+                             shoal_set_box + SHOAL_SET_BOX_BYTES / 2,
                              SHOAL_SET_BOX_BYTES / 2,
                              (uint64_t *)&c->psync[COLL_PS_A2A_READY],
                              (uint64_t *)&c->psync[COLL_PS_A2A_DATA],

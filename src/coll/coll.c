@@ -5,6 +5,8 @@
 
 #include "coll/coll_common.h"
 
+unsigned char *shoal_set_box;
+
 int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
 {
     shoal_require_init(fn);

@@ -44,7 +44,7 @@
  *   member's pSync is zero when it returns and nothing of the call writes it
  *   afterwards, so the same pSync may be used again at once. Their data moves
  *   straight between the users' dest, source and pWrk, except that strided
- *   alltoalls over the network stage it in the set box (shoal.set_box), which a
+ *   alltoalls over the network stage it in the set box (shoal_set_box), which a
  *   member lets others write only from inside the call; no team scratch is
  *   touched, so smaller active sets may overlap each other and the teams. */
 #ifndef SHOAL_COLL_COMMON_H
@@ -78,7 +78,7 @@ struct coll {
  * when it did. */
 static inline const struct shoal_transport_coll *coll_net(void)
 {
-    return shoal.net->coll;
+    return shoal_tp_coll();
 }
 #define COLL_NET(c, op, ...)                                                                 \
     (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
@@ -151,8 +151,8 @@ int coll_net_barrier(int start, int stride, int size, uint64_t epoch);
 static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)
 {
     shoal_progress();
-    if (SHOAL_LIKELY(b->polls < shoal.spin_polls))
-        shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    if (SHOAL_LIKELY(b->polls < shoal_wait.spin_polls))
+        shoal_backoff_spin(b, shoal_wait.spin_polls, shoal_net_nap());
     else
         coll_wait_slow(b, word, v);
 }

@@ -3,6 +3,7 @@
 
 #include "core/team.h"
 #include "device/device.h"
+#include "mem/device_heap.h"
 
 static int is_dev(const void *p)
 {
@@ -35,7 +36,7 @@ struct coll_dev coll_dev_begin(const char *fn, const struct coll *c, size_t nele
                                size_t esize, struct coll_dev_side src,
                                struct coll_dev_side dst, int wrk)
 {
-    if (!shoal.dev_stage)
+    if (!shoal_dev_heap.stage)
         shoal_fatal(fn,
                     "collectives on device buffers stage through host memory reserved "
                     "with the device heap; set SHMEM_SYMMETRIC_SIZE_DEVICE");
@@ -47,7 +48,7 @@ struct coll_dev coll_dev_begin(const char *fn, const struct coll *c, size_t nele
                     "staging holds %zu bytes); use host buffers",
                     c->n, SHOAL_DEV_STAGE_BYTES);
     int part = c->team ? c->team->slot : SHOAL_TEAM_SLOTS;
-    char *in = shoal.dev_stage + (size_t)part * SHOAL_DEV_STAGE_BYTES;
+    char *in = shoal_dev_heap.stage + (size_t)part * SHOAL_DEV_STAGE_BYTES;
     char *out = in + (size_t)src.blocks * per * esize;
     src.elem_stride = src.elem_stride ? src.elem_stride : (ptrdiff_t)esize;
     dst.elem_stride = dst.elem_stride ? dst.elem_stride : (ptrdiff_t)esize;

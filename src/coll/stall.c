@@ -107,7 +107,7 @@ static void check_left(int barrier, uint64_t v)
 static void wait_slow(struct shoal_backoff *b, int barrier, uint64_t v,
                       void (*pause)(struct shoal_backoff *b))
 {
-    if (b->polls == shoal.spin_polls) {
+    if (b->polls == shoal_wait.spin_polls) {
         /* This wait's first slow poll: the first look is CHECK_NS from now. */
         check_ns = CHECK_NS;
         clock_gettime(CLOCK_MONOTONIC, &next_check);
@@ -120,7 +120,7 @@ static void wait_slow(struct shoal_backoff *b, int barrier, uint64_t v,
 
 static void backoff(struct shoal_backoff *b)
 {
-    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    shoal_backoff_spin(b, shoal_wait.spin_polls, shoal_net_nap());
 }
 
 void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v)
@@ -155,8 +155,8 @@ struct net_wait {
 static void net_poll(struct shoal_coll_wait *w)
 {
     struct net_wait *nw = (struct net_wait *)w;
-    if (nw->b.polls < shoal.spin_polls)
-        shoal_backoff_spin(&nw->b, shoal.spin_polls, NULL); /* never sleeps here */
+    if (nw->b.polls < shoal_wait.spin_polls)
+        shoal_backoff_spin(&nw->b, shoal_wait.spin_polls, NULL); /* never sleeps here */
     else
         wait_slow(&nw->b, nw->epoch != 0, nw->epoch, poll_on);
 }

@@ -11,14 +11,14 @@
 static inline void shoal_progress(void)
 {
     if (SHOAL_UNLIKELY(shoal.multi_node))
-        shoal.net->progress();
+        shoal_tp_progress();
 }
 
 /* spin_polls already counts the cost of driving the network (backoff.c). */
 static inline void shoal_backoff(struct shoal_backoff *b)
 {
     shoal_progress();
-    shoal_backoff_spin(b, shoal.spin_polls, shoal_net_nap());
+    shoal_backoff_spin(b, shoal_wait.spin_polls, shoal_net_nap());
 }
 
 #endif

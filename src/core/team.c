@@ -4,6 +4,7 @@
 #include "core/team.h"
 #include "transport/transport.h"
 
+struct shoal_team_slot *shoal_team_pool;
 struct shoal_team shoal_team_world = { .my_pe = -1 };
 struct shoal_team shoal_team_shared = { .my_pe = -1 };
 struct shoal_team shoal_ctx_dead_team = { .my_pe = -1 };

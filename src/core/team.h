@@ -41,6 +41,8 @@ struct shoal_team {
  * RMA or AMO through a destroyed context fails shoal_world_pe's range check and
  * shoal_bad_pe names the cause, with no check of its own on the hot path. */
 extern struct shoal_team shoal_ctx_dead_team;
+/* SHOAL_TEAM_SLOTS slots, symmetric: at the heap's start (api/init.c). */
+extern struct shoal_team_slot *shoal_team_pool;
 
 _Noreturn void shoal_team_gone(const char *routine);
 _Noreturn void shoal_bad_pe(const char *routine, int pe, const struct shoal_team *team);

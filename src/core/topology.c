@@ -151,8 +151,8 @@ static int owns_core(const struct whereabouts *all)
         return 0;
     if (online < 1)
         online = 1;
-    shoal.host_busy = host_runnable((int)online) > online;
-    return !shoal.host_busy;
+    shoal_wait.host_busy = host_runnable((int)online) > online;
+    return !shoal_wait.host_busy;
 }
 
 /* FNV-1a of a host name, for the table below. */
@@ -245,14 +245,14 @@ int shoal_topology_init(struct shoal_team *shared)
     if (!all)
         return -1;
     /* Cores are shared by the PEs of a real host, whatever SHOAL_NODE_MAP says. */
-    shoal.own_core = owns_core(all);
+    shoal_wait.own_core = owns_core(all);
     if (SHOAL_LOG_ON(BOOT, INFO)) {
         char cpus[256];
         cpulist_format(&all[shoal.my_pe].cpus, cpus, sizeof cpus);
         SHOAL_LOG(BOOT, INFO, "binding: CPUs %s (SHOAL_BINDING=%s)%s%s", cpus,
                   shoal.cfg.binding && *shoal.cfg.binding ? shoal.cfg.binding : "unset",
-                  shoal.own_core ? "; a core of its own: waits spin" : "; cores shared",
-                  shoal.host_busy ? "; the host was busy at start-up" : "");
+                  shoal_wait.own_core ? "; a core of its own: waits spin" : "; cores shared",
+                  shoal_wait.host_busy ? "; the host was busy at start-up" : "");
     }
     /* mpi-all reaches every other PE through MPI: each PE is its own node. */
     if (strcmp(shoal.cfg.transport, "mpi-all") == 0) {

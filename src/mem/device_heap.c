@@ -3,7 +3,7 @@
  * device layer and publishes an IPC handle; same-node peers open it, so seg.peer[pe]
  * is a device pointer to PE pe's heap, used by device copies, never by loads/stores.
  * PEs on other nodes reach it through the network, which registers what the device
- * layer offers (shoal.dev_nic_*): a host alias (emu), or the device memory itself
+ * layer offers (shoal_tp.dev_nic_*): a host alias (emu), or the device memory itself
  * through the network's device-memory registration (cuda, rocm: libfabric FI_HMEM). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,10 @@
 #include "device/device.h"
 #include "mem/alloc.h"
 #include "mem/device_heap.h"
+#include "mem/segment.h"
+#include "transport/transport.h"
+
+struct shoal_dev_heap shoal_dev_heap;
 
 struct dev_card {
     struct shoal_dev_ipc ipc;
@@ -36,8 +40,8 @@ static void heap_create(const struct shoal_config *c, size_t size)
         shoal_fatal("shmem_init", "the %s backend gives no IPC handle for the device heap",
                     shoal_dev->name);
     struct dev_card *all = calloc((size_t)shoal.n_pes, sizeof *all);
-    shoal.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal.dev_peer);
-    if (!all || !shoal.dev_peer)
+    shoal_tp.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal_tp.dev_peer);
+    if (!all || !shoal_tp.dev_peer)
         shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs",
                     shoal.n_pes);
     if (shoal_boot_allgather(shoal.boot, "device heap handles", &mine, all, sizeof mine))
@@ -49,16 +53,16 @@ static void heap_create(const struct shoal_config *c, size_t size)
                         "every PE must run with the same SHMEM_SYMMETRIC_SIZE_DEVICE",
                         pe, (unsigned long long)all[pe].size, size);
         if (pe == shoal.my_pe)
-            shoal.dev_peer[pe] = base;
+            shoal_tp.dev_peer[pe] = base;
         else if (shoal_pe_local(pe) &&
-                 !(shoal.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
+                 !(shoal_tp.dev_peer[pe] = shoal_dev_ipc_open(&all[pe].ipc)))
             shoal_fatal("shmem_init",
                         "cannot open PE %d's device heap through %s IPC; the "
                         "PEs of a node must share its devices",
                         pe, shoal_dev->name);
-        else if (shoal.dev_peer[pe])
+        else if (shoal_tp.dev_peer[pe])
             SHOAL_LOG(DEVICE, DEBUG, "PE %d's device heap opened through %s IPC at %p", pe,
-                      shoal_dev->name, shoal.dev_peer[pe]);
+                      shoal_dev->name, shoal_tp.dev_peer[pe]);
     }
     free(all);
     seg->base = (uintptr_t)base;
@@ -70,26 +74,26 @@ static void heap_create(const struct shoal_config *c, size_t size)
     shoal_dev_nic(base, &nic);
     if (c->device_force_hmem && nic.iface == SHOAL_DEV_IFACE_ALIAS)
         nic.iface = SHOAL_DEV_IFACE_SYSTEM;
-    shoal.dev_nic_iface = nic.iface;
-    shoal.dev_nic_device = nic.device;
-    shoal.dev_nic_base = nic.iface ? (uintptr_t)nic.addr : 0;
+    shoal_tp.dev_nic_iface = nic.iface;
+    shoal_tp.dev_nic_device = nic.device;
+    shoal_tp.dev_nic_base = nic.iface ? (uintptr_t)nic.addr : 0;
     SHOAL_LOG(DEVICE, INFO, "device heap %zu bytes at %p; the network reaches it as %s", size,
               base, shoal_dev_iface_name(nic.iface));
-    shoal.dev_alloc = shoal_alloc_create(size);
+    shoal_dev_heap.alloc = shoal_alloc_create(size);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
      * collectives on device memory (coll/coll_device.c), one part per team slot and
      * one for the active sets. */
     size_t stage = (SHOAL_TEAM_SLOTS + 1) * SHOAL_DEV_STAGE_BYTES;
-    size_t off = shoal.dev_alloc ? shoal_alloc_get(shoal.heap_alloc, 64 + stage, 64)
-                                 : SHOAL_ALLOC_FAIL;
+    size_t off = shoal_dev_heap.alloc ? shoal_alloc_get(shoal_heap_alloc, 64 + stage, 64)
+                                      : SHOAL_ALLOC_FAIL;
     if (off == SHOAL_ALLOC_FAIL)
         shoal_fatal("shmem_init",
                     "no room in the symmetric heap for the device heap's %zu "
                     "bytes of staging; raise SHMEM_SYMMETRIC_SIZE",
                     stage + 64);
-    shoal.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
-    shoal.dev_stage = (char *)shoal.dev_amo_lock + 64;
+    shoal_tp.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
+    shoal_dev_heap.stage = (char *)shoal_tp.dev_amo_lock + 64;
 }
 
 void shoal_device_init(int local_index)
@@ -128,10 +132,10 @@ void shoal_device_init(int local_index)
 void shoal_device_fini(void)
 {
     struct shoal_seg *seg = &shoal.seg[SHOAL_SEG_DEVICE];
-    if (shoal.dev_peer) {
+    if (shoal_tp.dev_peer) {
         for (int pe = 0; pe < shoal.n_pes; pe++)
-            if (pe != shoal.my_pe && shoal.dev_peer[pe])
-                shoal_dev_ipc_close(shoal.dev_peer[pe]);
+            if (pe != shoal.my_pe && shoal_tp.dev_peer[pe])
+                shoal_dev_ipc_close(shoal_tp.dev_peer[pe]);
         /* Freeing memory that a peer still has open is undefined on every GPU: each
          * PE frees its heap only once every peer has closed its mapping. */
         if (shoal_boot_barrier(shoal.boot, "device heap"))
@@ -141,17 +145,17 @@ void shoal_device_fini(void)
         if (shoal_dev_free((void *)seg->base))
             shoal_fatal("shmem_finalize", "the %s device could not free the device heap",
                         shoal_dev->name);
-        free(shoal.dev_peer);
-        shoal.dev_peer = NULL;
+        free(shoal_tp.dev_peer);
+        shoal_tp.dev_peer = NULL;
     }
     *seg = (struct shoal_seg){ .fd = -1 };
-    shoal.dev_nic_iface = SHOAL_DEV_IFACE_NONE;
-    shoal.dev_nic_device = 0;
-    shoal.dev_nic_base = 0;
-    shoal_alloc_destroy(shoal.dev_alloc);
-    shoal.dev_alloc = NULL;
-    shoal.dev_amo_lock = NULL;
-    shoal.dev_stage = NULL;
+    shoal_tp.dev_nic_iface = SHOAL_DEV_IFACE_NONE;
+    shoal_tp.dev_nic_device = 0;
+    shoal_tp.dev_nic_base = 0;
+    shoal_alloc_destroy(shoal_dev_heap.alloc);
+    shoal_dev_heap.alloc = NULL;
+    shoal_tp.dev_amo_lock = NULL;
+    shoal_dev_heap.stage = NULL;
     shoal.dev_in_play = 0;
     shoal.threads_inside = 0;
     shoal_dev_shutdown();

@@ -2,6 +2,20 @@
 #ifndef SHOAL_DEVICE_HEAP_H
 #define SHOAL_DEVICE_HEAP_H
 
+#include <stddef.h>
+
+struct shoal_alloc;
+/* The device heap's own state (what the transports need of it is in shoal_tp,
+ * transport/transport.h). */
+struct shoal_dev_heap {
+    struct shoal_alloc *alloc; /* its allocator */
+    /* Symmetric host staging for collectives on device memory: SHOAL_DEV_STAGE_BYTES
+     * per team slot, and one for active sets (coll/coll_device.c). */
+    char *stage;
+};
+extern struct shoal_dev_heap shoal_dev_heap;
+#define SHOAL_DEV_STAGE_BYTES ((size_t)64 * 1024)
+
 /* After the host segments are mapped and before the network starts (which registers
  * the device heap where the NIC can reach it). local_index: this PE's index among the
  * PEs of its node, which picks its device. */

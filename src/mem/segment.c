@@ -13,6 +13,8 @@
 #include "base/state.h"
 #include "mem/segment.h"
 
+struct shoal_alloc *shoal_heap_alloc;
+
 struct seg_card {
     int32_t pid;
     int32_t fd[SHOAL_NHOST_SEGS];

@@ -10,6 +10,10 @@
 /* The local heap starts on this boundary, which bounds what shmem_align can honour. */
 #define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)
 
+struct shoal_alloc;
+/* The heap's allocator (shmem_malloc and the library's reserve at its start). */
+extern struct shoal_alloc *shoal_heap_alloc;
+
 /* An anonymous shared-memory file (never visible in /dev/shm) of this size. */
 int shoal_memfd(const char *name, size_t size);
 /* Fill *out (base, size, fd) for the shm transport to share. */

@@ -5,7 +5,7 @@
  *
  * Where the bytes go:
  *   same node: a host segment is mapped here (r->ptr); the device heap of a same-node
- *     PE is opened through the backend's IPC (shoal.dev_peer): one backend copy,
+ *     PE is opened through the backend's IPC (shoal_tp.dev_peer): one backend copy,
  *     host<->device or device<->device, complete when it returns, or for put_nbi
  *     and get_nbi started on the backend's stream and completed by shoal_dev_quiet
  *     (quiet, fence, barriers);
@@ -79,7 +79,7 @@ static char *here(const struct shoal_rref *r, enum shoal_mem_kind *k)
         return r->ptr;
     }
     *k = SHOAL_MEM_DEVICE;
-    char *base = shoal.dev_peer[r->pe];
+    char *base = shoal_tp.dev_peer[r->pe];
     return base ? base + r->off : NULL;
 }
 
@@ -258,7 +258,7 @@ static void amo_compute(enum shoal_amo_op op, size_t w, void *cur, uint64_t v, u
 static struct shoal_rref lock_of(int pe)
 {
     struct shoal_rref l;
-    if (shoal_resolve(shoal.dev_amo_lock, pe, &l) < 0)
+    if (shoal_resolve(shoal_tp.dev_amo_lock, pe, &l) < 0)
         shoal_fatal("shoal", "internal: the device AMO lock is not symmetric");
     return l;
 }
@@ -275,7 +275,7 @@ static void lock_take(const struct shoal_rref *l)
          * progress of the lock's own channel (MPI: the heap's window), while the
          * holder's read of this PE's device heap waits for this PE's help. */
         if (shoal.multi_node)
-            shoal.net->progress();
+            shoal_tp_progress();
         shoal_backoff_spin(&b, (unsigned)shoal.cfg.spin_count, shoal_net_nap());
     }
 }
@@ -346,7 +346,7 @@ void shoal_dev_read_sym(void *dst, const void *sym, size_t len)
 
 void shoal_dev_settle_nic_writes(void)
 {
-    if (shoal.dev_nic_iface < SHOAL_DEV_IFACE_CUDA)
+    if (shoal_tp.dev_nic_iface < SHOAL_DEV_IFACE_CUDA)
         return; /* the network writes device memory through host mappings, or not at all */
     if (shoal_dev_flush_nic_writes())
         shoal_fatal("shoal", "the %s device failed to flush the network's writes",

@@ -5,11 +5,45 @@
 #include "bootstrap/dlmodule.h"
 #include "transport/module.h"
 
+/* The entries a module must fill itself. With SHOAL_TP_OPTIONAL's and the three that
+ * may stay NULL (local_poll, nap, coll) they are every pointer of the table, besides
+ * dev_ifaces: the assertion below fails when the table grows and these lists do not. */
+/* clang-format off */
+#define MODULE_REQUIRED(X) \
+    X(name) \
+    X(init) \
+    X(fini) \
+    X(ctx_create) \
+    X(ctx_destroy) \
+    X(put) \
+    X(put_nbi) \
+    X(get) \
+    X(get_nbi) \
+    X(amo) \
+    X(amo_nbi) \
+    X(put_signal) \
+    X(fence) \
+    X(quiet) \
+    X(local_complete) \
+    X(session_start) \
+    X(session_stop) \
+    X(progress)
+/* clang-format on */
+#define COUNT(...) +1
+_Static_assert(sizeof(struct shoal_transport_ops) ==
+                       (0 MODULE_REQUIRED(COUNT) SHOAL_TP_OPTIONAL(COUNT) + 3 + 1) *
+                               sizeof(void *),
+               "an entry of struct shoal_transport_ops is in neither MODULE_REQUIRED nor "
+               "SHOAL_TP_OPTIONAL");
+#undef COUNT
+
 static const struct shoal_module_host host = {
     .version = SHOAL_MODULE_VERSION,
     .state_size = sizeof(struct shoal_state),
+    .tp_size = sizeof(struct shoal_tp_state),
     .ctx_size = sizeof(struct shoal_ctx),
     .state = &shoal,
+    .tp = &shoal_tp,
     .ctx_default = &shoal_ctx_default,
     .fatal = shoal_fatal,
     .warn = shoal_warn,
@@ -48,15 +82,19 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
      * they are filled here, once, as every other table has them. */
     static struct shoal_transport_ops filled;
     filled = *ops;
-    if (!filled.info)
-        filled.info = shoal_tp_no_info;
-    if (!filled.trigger_open) {
-        filled.trigger_open = shoal_tp_no_trigger_open;
-        filled.trigger_add = shoal_tp_no_trigger_add;
-        filled.trigger_close = shoal_tp_no_trigger_close;
-        filled.put_signal_triggered = shoal_tp_no_put_signal_triggered;
-    }
-    if (!filled.counters)
-        filled.counters = shoal_tp_no_counters;
+#define FILL(entry, stub)                                                                    \
+    if (!filled.entry)                                                                       \
+        filled.entry = stub;
+    SHOAL_TP_OPTIONAL(FILL)
+#undef FILL
+    /* Every other entry is the module's own, but those the interface lets be NULL. */
+#define CHECK(entry)                                                                         \
+    if (!filled.entry)                                                                       \
+        shoal_fatal("shmem_init",                                                            \
+                    "libshoal-%s.so leaves its entry " #entry " empty: it is not a "         \
+                    "module of this Shoal; reinstall Shoal",                                 \
+                    name);
+    MODULE_REQUIRED(CHECK)
+#undef CHECK
     return &filled;
 }

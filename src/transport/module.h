@@ -13,16 +13,17 @@
 #include "transport/transport.h"
 
 /* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,
- * 3: local_poll, 4: the log, 5: put_signal's arguments in a
- * struct). A module may leave info,
- * the trigger entries and counters NULL: the loader fills them. */
-#define SHOAL_MODULE_VERSION 5
+ * 3: local_poll, 4: the log, 5: put_signal's arguments in a struct, 6: the
+ * transports' state beside the library's). A module may leave the entries of
+ * SHOAL_TP_OPTIONAL (transport.h) NULL: the loader fills them. */
+#define SHOAL_MODULE_VERSION 6
 
 struct shoal_module_host {
     int version;
-    size_t state_size, ctx_size;
+    size_t state_size, tp_size, ctx_size;
     const struct shoal_state *state;
-    struct shoal_ctx *ctx_default; /* the module sets its net */
+    const struct shoal_tp_state *tp; /* the device heap as the network reaches it */
+    struct shoal_ctx *ctx_default;   /* the module sets its net */
     __attribute__((noreturn, format(printf, 2, 3))) void (*fatal)(const char *routine,
                                                                   const char *fmt, ...);
     void (*warn)(const char *routine, const char *fmt, ...)

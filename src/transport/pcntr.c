@@ -172,7 +172,7 @@ void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out)
     const struct shoal_pcntr *p = &ctx->pcntr;
     if (!shoal.cfg.pcntr) {
         /* Off: what the network transport counts by itself. */
-        shoal.net->counters(ctx, &nc);
+        shoal_tp.net->counters(ctx, &nc);
         *out = (struct shoal_pcntr_report){ .issued_writes = nc.writes,
                                             .completed_writes = nc.writes_done,
                                             .issued_reads = nc.reads,
@@ -184,7 +184,7 @@ void shoal_pcntr_report(shmem_ctx_t ctx, struct shoal_pcntr_report *out)
     struct snap r = snap(&p->reads, &p->net_reads, &p->settled_reads);
     uint64_t ow = UINT64_MAX, orr = UINT64_MAX;
     /* A transport that counts nothing reports held: nothing to bound pending by. */
-    shoal.net->counters(ctx, &nc);
+    shoal_tp.net->counters(ctx, &nc);
     if (!nc.held) {
         ow = nc.writes - min_u64(nc.writes_done, nc.writes);
         orr = nc.reads - min_u64(nc.reads_done, nc.reads);

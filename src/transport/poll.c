@@ -12,7 +12,7 @@ static void poll_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, siz
 {
     inner->get(ctx, dst, r, len, nbi);
     if (r->tp == &shoal_transport_shm)
-        shoal.net->local_poll();
+        shoal_tp_local_poll();
 }
 
 const struct shoal_path *shoal_path_poll_wrap(const struct shoal_path *in)

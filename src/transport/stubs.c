@@ -11,7 +11,7 @@ void *shoal_tp_no_trigger_open(void)
 static _Noreturn void unreachable(const char *what)
 {
     shoal_fatal("shoal", "internal error: %s reached the %s transport, which cannot take it",
-                what, shoal.net->name);
+                what, shoal_tp_name());
 }
 
 void shoal_tp_no_trigger_add(void *counter, uint64_t n)

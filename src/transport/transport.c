@@ -8,13 +8,15 @@
 #include "env/log.h"
 #include "transport/module.h"
 
+struct shoal_tp_state shoal_tp = { .net = &shoal_net_none };
+
 /* A device heap of a job that spans nodes must be reachable by the network transport
  * the way the device layer offers it (mem/device_heap.c recorded how). */
 static void check_device_reach(void)
 {
-    enum shoal_dev_iface iface = (enum shoal_dev_iface)shoal.dev_nic_iface;
+    enum shoal_dev_iface iface = (enum shoal_dev_iface)shoal_tp.dev_nic_iface;
     if (!shoal.multi_node || !shoal.seg[SHOAL_SEG_DEVICE].size ||
-        (iface != SHOAL_DEV_IFACE_NONE && (shoal.net->dev_ifaces & (1u << iface))))
+        (iface != SHOAL_DEV_IFACE_NONE && (shoal_tp.net->dev_ifaces & (1u << iface))))
         return;
     shoal_fatal(
             "shmem_init",
@@ -24,7 +26,7 @@ static void check_device_reach(void)
             "with FI_HMEM; Shoal's MPI transport reaches no GPU memory, as it does not "
             "use a device-aware MPI), run every PE on one node, or set "
             "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
-            shoal.net->name, shoal_dev->name, shoal_dev_iface_name(iface));
+            shoal_tp.net->name, shoal_dev->name, shoal_dev_iface_name(iface));
 }
 
 /* SHOAL_LOG=boot: which path reaches each PE (puts and gets; AMOs take one for all). */
@@ -36,13 +38,13 @@ static void log_paths(void)
         mapped += shm;
         SHOAL_LOG(BOOT, DEBUG, "path to PE %d: %s%s", pe,
                   shm ? "same node (shared memory)" : "network, ",
-                  shm ? "" : shoal.net->name);
+                  shm ? "" : shoal_tp.net->name);
     }
     SHOAL_LOG(BOOT, INFO,
               "paths: %d PE(s) through shared memory, %d through the network (%s); AMOs "
               "through %s; device-aware routing %s",
-              mapped, shoal.n_pes - mapped, shoal.net->name,
-              shoal.multi_node ? shoal.net->name : "shared memory",
+              mapped, shoal.n_pes - mapped, shoal_tp.net->name,
+              shoal.multi_node ? shoal_tp.net->name : "shared memory",
               shoal.dev_in_play ? "on" : "off");
 }
 
@@ -61,7 +63,7 @@ static void install_paths(void)
     shoal_copy_path = p;
     /* A same-node get makes no network call: a PE polling same-node memory with gets
      * would never serve its peers' operations that wait for its progress. */
-    if (shoal.net->local_poll) {
+    if (shoal_tp.net->local_poll) {
         p = shoal_path_poll_wrap(p);
         wrapped |= SHOAL_WRAP_GET;
     }
@@ -79,10 +81,10 @@ void shoal_transport_init(void)
     shoal_init_phase("shared-memory setup (exchanging segments with the other PEs)");
     if (shoal_transport_shm.init())
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
-    shoal.net = &shoal_net_none;
+    shoal_tp.net = &shoal_net_none;
     /* SHOAL_TRANSPORT=mpi or mpi-all (api/init.c checked the value and the launcher). */
     if (shoal.multi_node && strncmp(shoal.cfg.transport, "mpi", 3) == 0) {
-        shoal.net = shoal_module_load("mpi");
+        shoal_tp.net = shoal_module_load("mpi");
     } else if (shoal.multi_node) {
         if (!shoal_net_ofi)
             shoal_fatal("shmem_init",
@@ -90,12 +92,13 @@ void shoal_transport_init(void)
                         "without libfabric; install libfabric-dev and rebuild, or run every "
                         "PE on one node",
                         shoal.n_nodes);
-        shoal.net = shoal_net_ofi;
+        shoal_tp.net = shoal_net_ofi;
     }
     check_device_reach();
     shoal_init_phase("starting the network transport");
-    if (shoal.net->init())
-        shoal_fatal("shmem_init", "cannot start the %s network transport", shoal.net->name);
+    if (shoal_tp.net->init())
+        shoal_fatal("shmem_init", "cannot start the %s network transport",
+                    shoal_tp.net->name);
     install_paths();
     if (SHOAL_LOG_ON(BOOT, INFO))
         log_paths();
@@ -106,9 +109,9 @@ void shoal_transport_fini(void)
     shoal.wrapped = 0;
     shoal.path = &shoal_path_host;
     shoal_copy_path = &shoal_path_host;
-    shoal.net->fini();
-    shoal.net = &shoal_net_none;
-    shoal.net_provider = NULL;
+    shoal_tp.net->fini();
+    shoal_tp.net = &shoal_net_none;
+    shoal_tp.net_provider = NULL;
     shoal_transport_shm.fini();
 }
 
@@ -118,7 +121,8 @@ struct shoal_rref shoal_resolve_device(uintptr_t a, int pe)
     if (off >= shoal.seg[SHOAL_SEG_DEVICE].size)
         return (struct shoal_rref){ .seg = -1 };
     return (struct shoal_rref){ .ptr = NULL,
-                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm : shoal.net,
+                                .tp = shoal_pe_local(pe) ? &shoal_transport_shm
+                                                         : shoal_tp.net,
                                 .seg = SHOAL_SEG_DEVICE,
                                 .pe = pe,
                                 .off = off };
@@ -144,9 +148,9 @@ void shoal_net_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_o
      * announce them. */
     shoal_shm_release_after(0);
     if (nbi && fetch)
-        shoal.net->amo_nbi(ctx, &a, r->pe);
+        shoal_tp.net->amo_nbi(ctx, &a, r->pe);
     else
-        shoal.net->amo(ctx, &a, r->pe);
+        shoal_tp.net->amo(ctx, &a, r->pe);
 }
 
 /* ---- The host paths: a mapped object inline, the rest over the network ------------- */
@@ -177,13 +181,13 @@ static void host_put_signal(shmem_ctx_t ctx, const struct shoal_put_signal *ps)
 static void host_fence(shmem_ctx_t ctx)
 {
     shoal_shm_fence();
-    shoal.net->fence(ctx);
+    shoal_tp.net->fence(ctx);
 }
 
 static void host_quiet(shmem_ctx_t ctx)
 {
     shoal_shm_fence();
-    shoal.net->quiet(ctx);
+    shoal_tp.net->quiet(ctx);
 }
 
 const struct shoal_path shoal_path_host = {

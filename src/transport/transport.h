@@ -2,7 +2,7 @@
  *
  * A transport is a table of operations (struct shoal_transport_ops). Two serve a
  * job: shm (transport/shm/) for the PEs on this node, whose memory is mapped here,
- * and one network transport (shoal.net: ofi, or none on one node) for the others.
+ * and one network transport (shoal_tp.net: ofi, or none on one node) for the others.
  * The layers above never call a backend directly: they resolve a symmetric address
  * once (shoal_resolve) and hand the result to the dispatchers below, which take the
  * same-node path inline (a load, store or CPU atomic, no call) and call the network
@@ -224,12 +224,39 @@ extern const struct shoal_transport_ops *const shoal_net_ofi;
 /* The one used when every PE is on this node: every operation reports a bug. */
 extern const struct shoal_transport_ops shoal_net_none;
 
+/* The transports' own state: the network transport in use, and the device heap as
+ * the transports reach it, which mem/device_heap.c fills when it builds the heap. */
+struct shoal_tp_state {
+    const struct shoal_transport_ops *net; /* ofi, mpi, or none on one node */
+    /* What net runs over (ofi: the libfabric provider), for SHMEM_INFO. */
+    const char *net_provider;
+    /* dev_peer[pe]: device pointer to PE pe's device heap (IPC), NULL when on
+     * another node. */
+    char **dev_peer;
+    /* How the network reaches this PE's device heap, as the device layer says
+     * (device/device.h: an enum shoal_dev_iface, 0 when it cannot), the backend's
+     * device number for that interface, and what the network registers and names:
+     * the host alias (emu) or the device heap (cuda, rocm). */
+    int dev_nic_iface;
+    int dev_nic_device;
+    uintptr_t dev_nic_base;
+    uint64_t *dev_amo_lock; /* symmetric host word: device AMOs' lock */
+};
+extern struct shoal_tp_state shoal_tp;
+
+/* What the network registers for segment s: its base, or for the device heap what
+ * the device layer offers (0 when none: not registered). */
+static inline uintptr_t shoal_seg_nic_base(int s)
+{
+    return s == SHOAL_SEG_DEVICE ? shoal_tp.dev_nic_base : shoal.seg[s].base;
+}
+
 /* How a wait of this PE sleeps (base/backoff.h): in the network's nap when the job
  * spans nodes, so that traffic for this PE wakes it; NULL (a plain sleep) on one
  * node, or where the network transport has no nap. */
 static inline shoal_nap_fn *shoal_net_nap(void)
 {
-    return shoal.multi_node ? shoal.net->nap : NULL;
+    return shoal.multi_node ? shoal_tp.net->nap : NULL;
 }
 
 /* Starts the transports once the segments exist and the node layout is known
@@ -262,7 +289,7 @@ static SHOAL_INLINE int shoal_resolve(const void *addr, int pe, struct shoal_rre
     }
     char *base = shoal_shm_peer[s][pe];
     r->ptr = SHOAL_LIKELY(base != NULL) ? base + off : NULL;
-    r->tp = SHOAL_LIKELY(base != NULL) ? &shoal_transport_shm : shoal.net;
+    r->tp = SHOAL_LIKELY(base != NULL) ? &shoal_transport_shm : shoal_tp.net;
     r->seg = s;
     r->pe = pe;
     r->off = off;
@@ -456,7 +483,7 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
         return;
     }
     shoal_shm_fence();
-    shoal.net->fence(ctx);
+    shoal_tp.net->fence(ctx);
 }
 
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
@@ -466,7 +493,35 @@ static inline void shoal_tp_quiet(shmem_ctx_t ctx)
         return;
     }
     shoal_shm_fence();
-    shoal.net->quiet(ctx);
+    shoal_tp.net->quiet(ctx);
+}
+
+/* ---- The network transport itself ------------------------------------------------ */
+
+/* Its name, for messages and SHMEM_INFO. */
+static inline const char *shoal_tp_name(void)
+{
+    return shoal_tp.net->name;
+}
+/* SHMEM_INFO: the choices its init made for the whole job. */
+static inline void shoal_tp_info(void)
+{
+    shoal_tp.net->info();
+}
+/* Drives it, for peers' operations that target this PE. */
+static inline void shoal_tp_progress(void)
+{
+    shoal_tp.net->progress();
+}
+/* After a get served by a same-node copy, where the network has local_poll. */
+static inline void shoal_tp_local_poll(void)
+{
+    shoal_tp.net->local_poll();
+}
+/* Its own collectives, or NULL: the library's algorithms run every collective. */
+static inline const struct shoal_transport_coll *shoal_tp_coll(void)
+{
+    return shoal_tp.net->coll;
 }
 
 /* ---- Contexts, sessions, local completion, triggers ------------------------------- */
@@ -475,43 +530,43 @@ static inline void shoal_tp_quiet(shmem_ctx_t ctx)
  * network transport's alone. */
 static inline int shoal_tp_ctx_create(struct shoal_ctx *ctx)
 {
-    return shoal.net->ctx_create(ctx);
+    return shoal_tp.net->ctx_create(ctx);
 }
 static inline void shoal_tp_ctx_destroy(struct shoal_ctx *ctx)
 {
-    shoal.net->ctx_destroy(ctx);
+    shoal_tp.net->ctx_destroy(ctx);
 }
 static inline void shoal_tp_session_start(struct shoal_ctx *ctx, long options)
 {
-    shoal.net->session_start(ctx, options);
+    shoal_tp.net->session_start(ctx, options);
 }
 static inline void shoal_tp_session_stop(struct shoal_ctx *ctx)
 {
-    shoal.net->session_stop(ctx);
+    shoal_tp.net->session_stop(ctx);
 }
 /* Same-node puts have copied their source before returning. */
 static inline void shoal_tp_local_complete(struct shoal_ctx *ctx)
 {
-    shoal.net->local_complete(ctx);
+    shoal_tp.net->local_complete(ctx);
 }
 /* A network counter for a trigger, or NULL where the network has none. */
 static inline void *shoal_tp_trigger_open(void)
 {
-    return shoal.net->trigger_open();
+    return shoal_tp.net->trigger_open();
 }
 static inline void shoal_tp_trigger_add(void *counter, uint64_t n)
 {
-    shoal.net->trigger_add(counter, n);
+    shoal_tp.net->trigger_add(counter, n);
 }
 static inline void shoal_tp_trigger_close(void *counter)
 {
-    shoal.net->trigger_close(counter);
+    shoal_tp.net->trigger_close(counter);
 }
 static inline void shoal_tp_put_signal_triggered(shmem_ctx_t ctx,
                                                  const struct shoal_put_signal *ps,
                                                  void *counter, uint64_t threshold)
 {
-    shoal.net->put_signal_triggered(ctx, ps, counter, threshold);
+    shoal_tp.net->put_signal_triggered(ctx, ps, counter, threshold);
 }
 
 /* "Not supported" entries that backends put in their tables instead of NULL
@@ -527,6 +582,15 @@ void shoal_tp_no_put_signal_triggered(struct shoal_ctx *ctx,
                                       uint64_t threshold);
 void shoal_tp_no_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n);
 void shoal_tp_no_info(void);
+/* The entries a run-time module may leave NULL, each with the "not supported" entry
+ * the loader puts there (transport/module.c): X(entry, stub). */
+#define SHOAL_TP_OPTIONAL(X)                                                                 \
+    X(info, shoal_tp_no_info)                                                                \
+    X(trigger_open, shoal_tp_no_trigger_open)                                                \
+    X(trigger_add, shoal_tp_no_trigger_add)                                                  \
+    X(trigger_close, shoal_tp_no_trigger_close)                                              \
+    X(put_signal_triggered, shoal_tp_no_put_signal_triggered)                                \
+    X(counters, shoal_tp_no_counters)
 /* Entries of a table that a path never takes there (shm's data entries: a mapped
  * object is copied inline; none's: nothing is off the node): they report the bug. */
 void shoal_tp_no_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src,

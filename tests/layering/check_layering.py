@@ -18,7 +18,8 @@ layer and of the layers below it, never of a layer above:
 Each layer is its folder (or two folders side by side), so the rules are folder
 rules. Besides: no two folders include each other; a backend knows no other backend;
 coll/ reaches the transports only through transport/transport.h (no backend header,
-no backend identifier); the bootstrap touches no transport; a wrapper of the paths
+no backend identifier); above transport/, the network transport's table
+(shoal_tp.net) is reached only through transport.h's dispatchers; the bootstrap touches no transport; a wrapper of the paths
 (transport/dev_route.c, poll.c, pcntr.c) calls only down into the table it wraps,
 never back up through the dispatchers or the installed table (shoal.path).
 
@@ -47,6 +48,7 @@ BACKEND_IDS = {
 GENERATED = {"build_info.h"}
 # The wrappers of the paths, and what climbing back up from one looks like.
 WRAPPERS = {"transport/dev_route.c", "transport/poll.c", "transport/pcntr.c"}
+NET_TABLE = r"\bshoal_tp\.net\b"
 CLIMB = r"\bshoal_tp_(put|get|amo|put_signal|fence|quiet)\b|\bshoal\.path\b"
 
 
@@ -146,6 +148,11 @@ def check(src):
             if RANK[dlayer] > rank and drel != rel:
                 errors.append(f"{rel}: calls {name} ({drel}): {layer}/ reaches up into "
                               f"{dlayer}/")
+        if rank > RANK["transport"]:
+            m = re.search(NET_TABLE, code)
+            if m:
+                errors.append(f"{rel}: uses {m.group(0)}: {layer}/ reaches the network "
+                              "transport's table (call a dispatcher of transport/transport.h)")
         if rel in WRAPPERS:
             m = re.search(CLIMB, code)
             if m:
@@ -179,6 +186,7 @@ PLANTS = [
     ("device/device.c", '#include "transport/transport.h"\n'),
     ("bootstrap/select.c", '#include "base/error.h"\n'),
     ("transport/pcntr.c", "void planted(void) { shoal_tp_quiet(SHMEM_CTX_DEFAULT); }\n"),
+    ("core/progress.h", "static inline void planted(void) { shoal_tp.net->progress(); }\n"),
 ]
 
 

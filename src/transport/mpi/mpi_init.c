@@ -87,7 +87,7 @@ static void open_set(struct mpi_set *set, MPI_Info info)
         /* The device heap's window is over what the network may reach: its host
          * alias (transport.c refused a device heap across nodes without one). */
         const struct shoal_seg *seg = &mt.st->seg[s];
-        uintptr_t base = s == SHOAL_SEG_DEVICE ? mt.st->dev_nic_base : seg->base;
+        uintptr_t base = s == SHOAL_SEG_DEVICE ? mt.tp->dev_nic_base : seg->base;
         MPI_Win_create((void *)base, base ? (MPI_Aint)seg->size : 0, 1, info, mt.comm,
                        &set->win[s]);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, set->win[s]);
@@ -199,6 +199,7 @@ const struct shoal_transport_ops *shoal_module_transport(const struct shoal_modu
 {
     if (host->version != SHOAL_MODULE_VERSION ||
         host->state_size != sizeof(struct shoal_state) ||
+        host->tp_size != sizeof(struct shoal_tp_state) ||
         host->ctx_size != sizeof(struct shoal_ctx)) {
         host->warn("shmem_init",
                    "libshoal-mpi.so is from another Shoal build than libshoal; "
@@ -207,6 +208,7 @@ const struct shoal_transport_ops *shoal_module_transport(const struct shoal_modu
     }
     mt.host = host;
     mt.st = host->state;
+    mt.tp = host->tp;
     return &mpi_ops;
 }
 

@@ -44,6 +44,7 @@ struct mpi_ctx {
 struct mpi_tr {
     const struct shoal_module_host *host;
     const struct shoal_state *st;
+    const struct shoal_tp_state *tp;
     MPI_Comm comm; /* every PE, rank = PE number */
     int own_mpi;   /* this module called MPI_Init_thread */
     int locked;    /* operand slots need the lock */

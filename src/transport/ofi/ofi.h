@@ -93,12 +93,12 @@ struct ofi_pws {
 struct ofi_ctx {
     struct fid_ep *ep;
     struct fid_cq *cq;      /* bounce-slot completions and every error */
-    struct fid_cntr *wcntr; /* puts and non-fetching AMOs; NULL with ofi.quiet_read */
+    struct fid_cntr *wcntr; /* puts and non-fetching AMOs; NULL with ofi.mode.quiet_read */
     struct fid_cntr *rcntr; /* gets and fetching AMOs */
     uint64_t writes, reads; /* issued so far; quiet waits for the counters to match */
-    /* ofi.quiet_read (ofi_order.c): writes complete at least locally (CQ entries of
+    /* ofi.mode.quiet_read (ofi_order.c): writes complete at least locally (CQ entries of
      * those that ask for one, injected ones once a read settled them); puts since
-     * the last settle, and the injected ones among them. With ofi.plain_amo_fetches
+     * the last settle, and the injected ones among them. With ofi.mode.plain_amo_fetches
      * (quiet_read, shm): the non-fetching AMOs sent as fetching ones (in reads). */
     uint64_t wdone, wunsettled, winject, amo_reads;
     int *dirty; /* the PEs puts went to since the last settle */
@@ -157,7 +157,7 @@ struct ofi_ctx {
     struct ofi_reg reg[OFI_REG_MAX];
     unsigned nreg;
     uint64_t reg_clock;
-    int locked;           /* ofi.locked: threads may share it, or other threads
+    int locked;           /* ofi.mode.locked: threads may share it, or other threads
                                  drive it (private and serialized ones too) */
     int private_owned;    /* a private context of a multithreaded PE: owner (the
                                  thread that created it) drives it when it waits */
@@ -183,29 +183,14 @@ enum ofi_amo_kind { OFI_AMO_PLAIN, OFI_AMO_FETCH, OFI_AMO_COMPARE, OFI_AMO_KINDS
 #define OFI_AMO_OPS (SHOAL_AMO_XOR + 1)
 #define OFI_AMO_TYPES (SHOAL_AMO_UINT64 + 1)
 
-struct ofi_state {
-    struct fi_info *info;
-    struct fi_info *info_tx; /* for contexts' endpoints: few receive buffers */
-    struct fid_fabric *fabric;
-    struct fid_domain *domain;
-    struct fid_av *av;
-    struct fid_mr *seg_mr[SHOAL_NSEGS];
-    void *seg_desc[SHOAL_NSEGS];
-    struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
-    /* pe_tag + pe is the completion context of an operation to pe that needs no
-     * slot: an error entry names its target by it (ofi_progress.c); pe_tag + n_pes
-     * + pe that of a read completing puts to pe (ofi_order.c), whose error is the
-     * puts'. */
-    char *pe_tag;
-    struct ofi_ctx *dflt;      /* the default context: the target endpoint */
-    struct ofi_ctx *ctxs;      /* every context (progress walks them) */
-    struct ofi_ctx *idle;      /* endpoints of destroyed contexts, for the next ones */
-    pthread_mutex_t ctxs_lock; /* ctxs and idle */
+/* What init decided for the whole run, from the provider's attributes and the
+ * environment: read, never written, once the transport runs. */
+struct ofi_modes {
     size_t inject_size;
     size_t bounce_size; /* slot size: medium puts and gets */
     uint64_t mr_mode;
-    uint64_t op_flags;     /* the endpoint's default completion flags, which the
-                                       *msg calls must repeat */
+    /* The endpoint's default completion flags, which the *msg calls must repeat. */
+    uint64_t op_flags;
     int mr_local;          /* pass descriptors of registered local buffers */
     int fence_flag;        /* the provider orders with FI_FENCE */
     int writes_ordered;    /* puts and AMOs to a PE land in issue order */
@@ -230,20 +215,49 @@ struct ofi_state {
     const char *signal_why;     /* why (not), for SHMEM_INFO */
     size_t key_bytes;           /* the provider's memory key size (mr_key_size) */
     unsigned char native[OFI_AMO_KINDS][OFI_AMO_OPS][OFI_AMO_TYPES];
-    int progress_thread; /* a progress thread runs (or will, after start-up) */
-    pthread_t progress_tid;
-    int progress_fd;      /* the default CQ's wait object, or -1: the thread polls */
-    int progress_stop_fd; /* eventfd that wakes the thread (to end it, or kicked) */
-    int progress_asleep;  /* the thread sleeps on its wait object (ofi_progress_kick) */
-    int bundle_news;      /* a bundle was opened outside a session (ofi_bundle_opened) */
-    volatile int progress_stop;
-    int progress_running;
+};
+
+/* The progress thread (ofi_progress.c) and what it and the PE's threads tell each
+ * other while it runs. */
+struct ofi_progress {
+    int thread; /* a progress thread runs (or will, after start-up) */
+    pthread_t tid;
+    int fd;          /* the default CQ's wait object, or -1: the thread polls */
+    int stop_fd;     /* eventfd that wakes the thread (to end it, or kicked) */
+    int asleep;      /* the thread sleeps on its wait object (ofi_progress_kick) */
+    int bundle_news; /* a bundle was opened outside a session (ofi_bundle_opened) */
+    volatile int stop;
+    int running;
     /* When a PE thread last called the transport (CLOCK_MONOTONIC, ns), while the
      * progress thread runs: it leaves the provider to a PE that drives it. */
     uint64_t pe_busy_ns;
-    uint64_t pe_drove_ns;         /* when a PE thread's wait last drove the network */
+    uint64_t pe_drove_ns; /* when a PE thread's wait last drove the network */
+};
+
+struct ofi_state {
+    /* The provider's objects, opened at init and kept until fini. */
+    struct fi_info *info;
+    struct fi_info *info_tx; /* for contexts' endpoints: few receive buffers */
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_mr *seg_mr[SHOAL_NSEGS];
+    void *seg_desc[SHOAL_NSEGS];
+    struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
+    /* pe_tag + pe is the completion context of an operation to pe that needs no
+     * slot: an error entry names its target by it (ofi_progress.c); pe_tag + n_pes
+     * + pe that of a read completing puts to pe (ofi_order.c), whose error is the
+     * puts'. */
+    char *pe_tag;
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
+    struct ofi_modes mode;
+    /* The contexts, which come and go while the transport runs. */
+    struct ofi_ctx *dflt;      /* the default context: the target endpoint */
+    struct ofi_ctx *ctxs;      /* every context (progress walks them) */
+    struct ofi_ctx *idle;      /* endpoints of destroyed contexts, for the next ones */
+    pthread_mutex_t ctxs_lock; /* ctxs and idle */
+    struct ofi_progress prog;
 };
 
 extern struct ofi_state ofi;
@@ -263,11 +277,11 @@ static inline uint64_t ofi_now_ns(void)
 extern __thread uint64_t ofi_pe_last_ns; /* this thread's last call */
 static inline void ofi_pe_busy(void)
 {
-    if (!ofi.progress_running)
+    if (!ofi.prog.running)
         return;
     uint64_t now = ofi_now_ns();
     if (now - ofi_pe_last_ns < OFI_PE_BUSY_NS)
-        __atomic_store_n(&ofi.pe_busy_ns, now, __ATOMIC_RELAXED);
+        __atomic_store_n(&ofi.prog.pe_busy_ns, now, __ATOMIC_RELAXED);
     ofi_pe_last_ns = now;
 }
 
@@ -319,7 +333,7 @@ static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t
     for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         uintptr_t o = (uintptr_t)buf - shoal.seg[s].base;
         if (o < shoal.seg[s].size && len <= shoal.seg[s].size - o) {
-            if ((ofi.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
+            if ((ofi.mode.mr_mode & FI_MR_ENDPOINT) && c != ofi.dflt)
                 return 0;
             *desc = ofi.seg_desc[s];
             return 1;
@@ -334,7 +348,7 @@ static inline int ofi_local_seg(const struct ofi_ctx *c, const void *buf, size_t
 static inline void ofi_put_posted(struct ofi_ctx *c, int pe, int injected)
 {
     c->writes++;
-    if (ofi.quiet_read) {
+    if (ofi.mode.quiet_read) {
         c->wunsettled++;
         c->winject += (uint64_t)injected;
         if (!c->dirty_since[pe]) {
@@ -452,10 +466,10 @@ void ofi_progress_kick(void);
  * it asleep and kicks it: both sides store, then load, sequentially consistent. */
 static inline void ofi_bundle_opened(void)
 {
-    if (!ofi.progress_running)
+    if (!ofi.prog.running)
         return;
-    __atomic_store_n(&ofi.bundle_news, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&ofi.progress_asleep, __ATOMIC_SEQ_CST))
+    __atomic_store_n(&ofi.prog.bundle_news, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&ofi.prog.asleep, __ATOMIC_SEQ_CST))
         ofi_progress_kick();
 }
 
@@ -464,7 +478,7 @@ static inline void ofi_bundle_opened(void)
 static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
-    shoal_backoff_spin(b, shoal.spin_polls, ofi_nap);
+    shoal_backoff_spin(b, shoal_wait.spin_polls, ofi_nap);
 }
 
 /* ofi_order.c */
@@ -497,11 +511,11 @@ void ofi_put_word(struct ofi_ctx *c, int seg, uint64_t off, const void *src, int
                   uint64_t flags);
 
 /* Whether a signal update goes as an 8-byte write rather than an atomic
- * (ofi.signal_write): a set, to another PE (this PE reads its own words with loads,
+ * (ofi.mode.signal_write): a set, to another PE (this PE reads its own words with loads,
  * and must find its own set there on return, as an AMO ensures). */
 static inline int ofi_signal_as_write(enum shoal_amo_op op, int pe)
 {
-    return ofi.signal_write && op == SHOAL_AMO_WRITE && pe != shoal.my_pe;
+    return ofi.mode.signal_write && op == SHOAL_AMO_WRITE && pe != shoal.my_pe;
 }
 
 /* ofi_amo.c */

@@ -43,28 +43,30 @@ void ofi_amo_table(void)
             enum fi_datatype dt = fi_type_of[t];
             enum fi_op fop = fi_op_of[op];
             if (op == SHOAL_AMO_CSWAP) {
-                ofi.native[OFI_AMO_COMPARE][op][t] =
+                ofi.mode.native[OFI_AMO_COMPARE][op][t] =
                         !fi_compare_atomicvalid(ep, dt, fop, &count) && count;
                 continue;
             }
             if (op != SHOAL_AMO_READ)
-                ofi.native[OFI_AMO_PLAIN][op][t] =
+                ofi.mode.native[OFI_AMO_PLAIN][op][t] =
                         !fi_atomicvalid(ep, dt, fop, &count) && count;
             count = 0;
-            ofi.native[OFI_AMO_FETCH][op][t] =
+            ofi.mode.native[OFI_AMO_FETCH][op][t] =
                     !fi_fetch_atomicvalid(ep, dt, fop, &count) && count;
-            if (ofi.emulate_amo)
-                ofi.native[OFI_AMO_PLAIN][op][t] = ofi.native[OFI_AMO_FETCH][op][t] = 0;
+            if (ofi.mode.emulate_amo)
+                ofi.mode.native[OFI_AMO_PLAIN][op][t] =
+                        ofi.mode.native[OFI_AMO_FETCH][op][t] = 0;
             /* With plain_amo_fetches a non-fetching AMO goes as a fetching one. */
-            if (ofi.plain_amo_fetches)
-                ofi.native[OFI_AMO_PLAIN][op][t] &= ofi.native[OFI_AMO_FETCH][op][t];
+            if (ofi.mode.plain_amo_fetches)
+                ofi.mode.native[OFI_AMO_PLAIN][op][t] &=
+                        ofi.mode.native[OFI_AMO_FETCH][op][t];
         }
     /* Put-with-signal may send a small payload as an atomic write of bytes. */
     size_t count = 0;
-    if (!ofi.emulate_amo && !fi_atomicvalid(ep, FI_UINT8, FI_ATOMIC_WRITE, &count))
-        ofi.atomic_bytes = count;
-    if (!ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT32] ||
-        !ofi.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT64])
+    if (!ofi.mode.emulate_amo && !fi_atomicvalid(ep, FI_UINT8, FI_ATOMIC_WRITE, &count))
+        ofi.mode.atomic_bytes = count;
+    if (!ofi.mode.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT32] ||
+        !ofi.mode.native[OFI_AMO_COMPARE][SHOAL_AMO_CSWAP][SHOAL_AMO_UINT64])
         shoal_fatal("shmem_init",
                     "libfabric provider %s has no compare-and-swap on 32- and "
                     "64-bit integers, which Shoal needs for its atomics; choose another "
@@ -93,7 +95,7 @@ static void fetch_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     struct fi_rma_ioc rma = { raddr, 1, key };
     void *desc = c->slot_desc;
     struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, &s->fctx);
-    flags |= FI_COMPLETION | ofi.op_flags;
+    flags |= FI_COMPLETION | ofi.mode.op_flags;
     if (op == FI_CSWAP)
         OFI_POST(c, "fi_compare_atomicmsg",
                  fi_compare_atomicmsg(c->ep, &msg, &cmp, &desc, 1, &res, &desc, 1, flags));
@@ -111,7 +113,7 @@ static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt
                            const void *operand, uint64_t raddr, uint64_t key, int pe,
                            uint64_t flags)
 {
-    if (!ofi.quiet_read || size > ofi.inject_size) {
+    if (!ofi.mode.quiet_read || size > ofi.mode.inject_size) {
         fetch_native(c, op, dt, size, operand, NULL, NULL, raddr, key, pe, NULL, flags);
     } else {
         struct fi_ioc src = { (void *)operand, 1 }, res = { c->discard, 1 };
@@ -120,7 +122,7 @@ static void plain_as_fetch(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt
         struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, NULL);
         OFI_POST(c, "fi_fetch_atomicmsg",
                  fi_fetch_atomicmsg(c->ep, &msg, &res, &rdesc, 1,
-                                    flags | FI_INJECT | ofi.op_flags));
+                                    flags | FI_INJECT | ofi.mode.op_flags));
         c->reads++;
     }
     c->amo_reads++;
@@ -133,7 +135,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
                          const void *operand, uint64_t raddr, uint64_t key, int pe,
                          uint64_t flags)
 {
-    if (ofi.plain_amo_fetches) {
+    if (ofi.mode.plain_amo_fetches) {
         plain_as_fetch(c, op, dt, size, operand, raddr, key, pe, flags);
         return;
     }
@@ -142,7 +144,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     struct ofi_slot *s = NULL;
     struct fi_ioc src = { (void *)operand, 1 };
     void *desc = NULL, *context = NULL;
-    if (size <= ofi.inject_size) {
+    if (size <= ofi.mode.inject_size) {
         flags |= FI_INJECT;
     } else {
         s = ofi_slot_get(c);
@@ -155,7 +157,7 @@ static void plain_native(struct ofi_ctx *c, enum fi_op op, enum fi_datatype dt, 
     }
     struct fi_rma_ioc rma = { raddr, 1, key };
     struct fi_msg_atomic msg = ofi_amsg(&src, &desc, &rma, pe, dt, op, context);
-    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
+    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.mode.op_flags));
     c->writes++;
 }
 
@@ -290,8 +292,8 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
     /* Only native non-fetching AMOs to other PEs: this PE reads its own words
      * with loads, and must find its own updates there. */
     if (SHOAL_UNLIKELY(c->unreliable) && a->user && kind == OFI_AMO_PLAIN &&
-        ofi.native[kind][a->op][a->type] && pe != shoal.my_pe &&
-        size_of[a->type] <= ofi.inject_size && ofi_uep(c)) {
+        ofi.mode.native[kind][a->op][a->type] && pe != shoal.my_pe &&
+        size_of[a->type] <= ofi.mode.inject_size && ofi_uep(c)) {
         amo_unreliable(c, a, pe);
         return;
     }
@@ -303,7 +305,7 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         c->amos_out = 1;
         c->amos_local |= shoal_pe_local(pe);
     }
-    if (SHOAL_UNLIKELY(!ofi.native[kind][a->op][a->type])) {
+    if (SHOAL_UNLIKELY(!ofi.mode.native[kind][a->op][a->type])) {
         amo_emulated(c, a, raddr, key, pe);
     } else if (kind == OFI_AMO_PLAIN) {
         plain_native(c, fi_op_of[a->op], fi_type_of[a->type], size_of[a->type], a->operand,
@@ -311,8 +313,8 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         /* This PE reads its own words with loads: an update of its own must be
          * there when the call returns, as it would be on the shm path. */
         if (pe == shoal.my_pe && !nbi)
-            ofi_wait_cntr(c, ofi.plain_amo_fetches ? c->rcntr : c->wcntr,
-                          ofi.plain_amo_fetches ? c->reads : c->writes, "an AMO", pe);
+            ofi_wait_cntr(c, ofi.mode.plain_amo_fetches ? c->rcntr : c->wcntr,
+                          ofi.mode.plain_amo_fetches ? c->reads : c->writes, "an AMO", pe);
     } else {
         volatile int done = 0;
         uint64_t discard;

@@ -10,7 +10,7 @@
  * address stay separate and in order), or an operation must be ordered after it:
  * any other put or AMO, a get, fence, quiet, a wait, progress, or the end of a
  * session. Outside sessions puts bundle only where the progress thread runs
- * (ofi.bundle_puts), which sends a bundle once it finds the PE away from Shoal
+ * (ofi.mode.bundle_puts), which sends a bundle once it finds the PE away from Shoal
  * (ofi_progress.c), so that a put is not held while the program computes; a PE
  * that opens one while the thread sleeps wakes it (ofi_bundle_opened). The copy
  * makes every bundled put's source free at once, a blocking one's too.
@@ -50,9 +50,9 @@ static void bundle_post(struct ofi_ctx *c, int settled)
                               .context = &b.slot->fctx };
     /* Small bundles are injected and their slot is free at once; the others
      * free it at completion (ofi_drain_cq). */
-    int inject = !settled && b.len <= ofi.inject_size;
-    uint64_t flags = settled ? ofi.op_flags | FI_COMPLETION
-                             : ofi.put_flags | (inject ? FI_INJECT : FI_COMPLETION);
+    int inject = !settled && b.len <= ofi.mode.inject_size;
+    uint64_t flags = settled ? ofi.mode.op_flags | FI_COMPLETION
+                             : ofi.mode.put_flags | (inject ? FI_INJECT : FI_COMPLETION);
     b.slot->write = 1;
     OFI_POST(c, "fi_writemsg (bundle)", fi_writemsg(c->ep, &msg, flags));
     if (settled)
@@ -93,13 +93,14 @@ static int overlaps(const struct ofi_bundle *b, uint64_t raddr, size_t len, uint
 int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, size_t len,
                    int pe)
 {
-    if (len > ofi.bundle_size / 2)
+    if (len > ofi.mode.bundle_size / 2)
         return 0;
     struct ofi_bundle *b = &c->bundle;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     if (b->slot) {
         struct fi_rma_iov *last = &b->riov[b->n - 1];
-        if (b->pe != pe || b->len + len > ofi.bundle_size || overlaps(b, raddr, len, key)) {
+        if (b->pe != pe || b->len + len > ofi.mode.bundle_size ||
+            overlaps(b, raddr, len, key)) {
             ofi_bundle_flush(c);
         } else if (last->key == key && last->addr + last->len == raddr) {
             last->len += len;
@@ -107,7 +108,7 @@ int ofi_bundle_put(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
             b->len += len;
             c->bundle_surplus++;
             return 1;
-        } else if (b->n == ofi.rma_iov_limit) {
+        } else if (b->n == ofi.mode.rma_iov_limit) {
             ofi_bundle_flush(c);
         }
     }
@@ -151,7 +152,7 @@ void ofi_deferred_flush(struct ofi_ctx *c)
     unsigned n = c->npws;
     c->npws = 0;
     /* The one fence of the transform: every payload lands before any signal. */
-    if (n && !ofi.writes_ordered)
+    if (n && !ofi.mode.writes_ordered)
         ofi_wait_writes(c, "put-with-signal payloads");
     for (unsigned i = 0; i < n; i++) {
         const struct ofi_pws *p = &c->pws[i];

@@ -36,7 +36,8 @@ static int ctx_fail(const struct ofi_ctx *c, const char *what, int rc)
 /* Bytes of one slot, a multiple of 64. */
 static size_t slot_bytes(void)
 {
-    size_t sz = ofi.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES : ofi.bounce_size;
+    size_t sz = ofi.mode.bounce_size < OFI_AMO_SLOT_BYTES ? OFI_AMO_SLOT_BYTES
+                                                          : ofi.mode.bounce_size;
     return (sz + 63) & ~(size_t)63;
 }
 
@@ -75,7 +76,7 @@ struct ofi_ctx *ofi_ctx_open(void)
         ctx_fail(NULL, "context allocation", -FI_ENOMEM);
         return NULL;
     }
-    c->locked = ofi.locked;
+    c->locked = ofi.mode.locked;
     pthread_mutex_init(&c->lock, NULL);
     return c;
 }
@@ -86,13 +87,13 @@ struct ofi_ctx *ofi_ctx_open(void)
 static int open_cq(struct ofi_ctx *c)
 {
     struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
-    if (c == ofi.dflt && ofi.progress_thread) {
-        ofi.progress_fd = -1;
+    if (c == ofi.dflt && ofi.prog.thread) {
+        ofi.prog.fd = -1;
         attr.wait_obj = FI_WAIT_FD;
         if (!fi_cq_open(ofi.domain, &attr, &c->cq, NULL)) {
-            if (!fi_control(&c->cq->fid, FI_GETWAIT, &ofi.progress_fd))
+            if (!fi_control(&c->cq->fid, FI_GETWAIT, &ofi.prog.fd))
                 return 0;
-            ofi.progress_fd = -1;
+            ofi.prog.fd = -1;
             fi_close(&c->cq->fid);
         }
         attr.wait_obj = FI_WAIT_NONE;
@@ -129,10 +130,11 @@ int ofi_ctx_enable(struct ofi_ctx *c)
     /* No write counter with quiet_read: rxm would send every inject through a
      * buffer to count it (ofi_order.c). */
     if ((rc = open_cq(c)) ||
-        (!ofi.quiet_read && (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL))) ||
+        (!ofi.mode.quiet_read &&
+         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->wcntr, NULL))) ||
         (rc = fi_cntr_open(ofi.domain, &cntr_attr, &c->rcntr, NULL)))
         return ctx_fail(c, "completion queue or counter creation", rc);
-    if (ofi.quiet_read) {
+    if (ofi.mode.quiet_read) {
         c->dirty = calloc((size_t)shoal.n_pes, sizeof *c->dirty);
         c->dirty_since = calloc((size_t)shoal.n_pes, sizeof *c->dirty_since);
         if (!c->dirty || !c->dirty_since)

@@ -34,7 +34,8 @@ static int set(const char *v)
  * transport.c refused a device heap the network cannot reach at all. */
 static int hmem_wanted(void)
 {
-    return shoal.seg[SHOAL_SEG_DEVICE].size && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS;
+    return shoal.seg[SHOAL_SEG_DEVICE].size &&
+            shoal_tp.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS;
 }
 
 /* The capabilities Shoal cannot do without, and every MR mode it can handle but
@@ -58,8 +59,9 @@ static struct fi_info *base_hints(void)
     }
     /* A progress thread (SHMEM_OFI_PROGRESS_THREAD, on by default where progress
      * is manual) drives endpoints beside the threads that use them. */
-    h->domain_attr->threading =
-            ofi.locked || ofi_progress_thread_wanted() ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    h->domain_attr->threading = ofi.mode.locked || ofi_progress_thread_wanted()
+            ? FI_THREAD_SAFE
+            : FI_THREAD_DOMAIN;
     /* No FI_CONTEXT mode: puts and gets that only count on a counter carry no
      * context, so a provider that needs one per operation does not fit. */
     h->mode = 0;
@@ -104,7 +106,7 @@ static _Noreturn void no_provider(int rc)
                 "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s (fi_getinfo: %s); providers "
                 "here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM with "
                 "FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm)",
-                ofi.locked ? " and FI_THREAD_SAFE" : "", p, fi_strerror(-rc), avail);
+                ofi.mode.locked ? " and FI_THREAD_SAFE" : "", p, fi_strerror(-rc), avail);
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
@@ -359,7 +361,7 @@ static _Noreturn void no_hmem(struct fi_info *h, int loopback)
                 "provider that does (SHMEM_OFI_PROVIDER; here: %s), run every PE on one "
                 "node, or set SHMEM_SYMMETRIC_SIZE_DEVICE=0",
                 got->fabric_attr->prov_name, shoal_dev->name,
-                shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
+                shoal_dev_iface_name((enum shoal_dev_iface)shoal_tp.dev_nic_iface),
                 with[0] ? with : "none");
 }
 
@@ -452,7 +454,7 @@ static int quiet_read_wanted(const struct fi_info *info)
 {
     const char *v = shoal.cfg.ofi_quiet;
     int counters = v && !strcmp(v, "counters"); /* the env table refuses other words */
-    return !counters && ofi.delivery_complete &&
+    return !counters && ofi.mode.delivery_complete &&
             (info->tx_attr->msg_order & (FI_ORDER_RAW | FI_ORDER_RMA_RAW));
 }
 
@@ -468,13 +470,13 @@ static void signal_write_choice(const struct fi_info *info)
     /* auto, on or off: the env table refuses other words */
     int cxi = strncmp(info->fabric_attr->prov_name, "cxi", 3) == 0;
     if (set(v) && strcmp(v, "auto")) {
-        ofi.signal_write = !strcmp(v, "on");
-        ofi.signal_why = "SHMEM_OFI_SIGNAL_WRITE";
+        ofi.mode.signal_write = !strcmp(v, "on");
+        ofi.mode.signal_why = "SHMEM_OFI_SIGNAL_WRITE";
     } else {
-        ofi.signal_write = cxi;
-        ofi.signal_why = cxi ? "the NIC lands an aligned 8-byte write whole"
-                             : "the provider may land an 8-byte write in pieces; "
-                               "SHMEM_OFI_SIGNAL_WRITE";
+        ofi.mode.signal_write = cxi;
+        ofi.mode.signal_why = cxi ? "the NIC lands an aligned 8-byte write whole"
+                                  : "the provider may land an 8-byte write in pieces; "
+                                    "SHMEM_OFI_SIGNAL_WRITE";
     }
 }
 
@@ -482,40 +484,41 @@ static void signal_write_choice(const struct fi_info *info)
 static void adopt_info(struct fi_info *info)
 {
     ofi.info = info;
-    shoal.net_provider = info->fabric_attr->prov_name;
-    ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
-    ofi.mr_local = (ofi.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
-    ofi.fence_flag = !!(info->caps & FI_FENCE);
-    ofi.op_flags = info->tx_attr->op_flags &
+    shoal_tp.net_provider = info->fabric_attr->prov_name;
+    ofi.mode.mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    ofi.mode.mr_local = (ofi.mode.mr_mode & FI_MR_LOCAL) || shoal.cfg.ofi_mr_local;
+    ofi.mode.fence_flag = !!(info->caps & FI_FENCE);
+    ofi.mode.op_flags = info->tx_attr->op_flags &
             (FI_DELIVERY_COMPLETE | FI_TRANSMIT_COMPLETE | FI_INJECT_COMPLETE);
-    ofi.delivery_complete = !!(ofi.op_flags & FI_DELIVERY_COMPLETE);
-    ofi.quiet_read = quiet_read_wanted(info);
-    ofi.put_flags = ofi.quiet_read ? 0 : ofi.op_flags;
+    ofi.mode.delivery_complete = !!(ofi.mode.op_flags & FI_DELIVERY_COMPLETE);
+    ofi.mode.quiet_read = quiet_read_wanted(info);
+    ofi.mode.put_flags = ofi.mode.quiet_read ? 0 : ofi.mode.op_flags;
     /* shm queues a non-fetching AMO for the target's progress to apply and
      * completes it at once, so quiet, and the get after it (a CMA read that
      * bypasses the queue), would not find it applied. Its fetching AMOs complete
      * when the target answers. (Asking for FI_DELIVERY_COMPLETE on the plain
      * ones instead applies some twice in libfabric 1.17.) */
-    ofi.plain_amo_fetches = ofi.quiet_read ||
-            (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0);
+    ofi.mode.plain_amo_fetches = ofi.mode.quiet_read ||
+            (!ofi.mode.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0);
     /* FI_ORDER_WAW covers RMA writes and atomics together; the RMA_ and ATOMIC_
      * variants order each class only among itself, so put -> AMO needs a wait. */
-    ofi.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
-    ofi.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
+    ofi.mode.writes_ordered = !!(info->tx_attr->msg_order & FI_ORDER_WAW);
+    ofi.mode.atomics_ordered = !!(info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW);
     /* Triggered operations: the payload and its signal fire in order by themselves,
      * from an endpoint of their own (ofi_trigger.c), which local registrations
      * bound to the context's endpoint would not serve. */
-    ofi.trigger_ok = (info->caps & FI_TRIGGER) && ofi.writes_ordered &&
-            !(ofi.mr_local && (ofi.mr_mode & FI_MR_ENDPOINT));
-    ofi.inject_size = info->tx_attr->inject_size;
-    if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.inject_size)
-        ofi.inject_size = shoal.cfg.ofi_inject_size;
-    ofi.bounce_size = shoal.cfg.ofi_bounce_size;
-    ofi.emulate_amo = shoal.cfg.ofi_atomic_emulate;
+    ofi.mode.trigger_ok = (info->caps & FI_TRIGGER) && ofi.mode.writes_ordered &&
+            !(ofi.mode.mr_local && (ofi.mode.mr_mode & FI_MR_ENDPOINT));
+    ofi.mode.inject_size = info->tx_attr->inject_size;
+    if (shoal.cfg.ofi_inject_size && shoal.cfg.ofi_inject_size < ofi.mode.inject_size)
+        ofi.mode.inject_size = shoal.cfg.ofi_inject_size;
+    ofi.mode.bounce_size = shoal.cfg.ofi_bounce_size;
+    ofi.mode.emulate_amo = shoal.cfg.ofi_atomic_emulate;
     /* Bundles live in bounce slots. */
-    ofi.bundle_size = shoal.cfg.ofi_bundle_size < ofi.bounce_size ? shoal.cfg.ofi_bundle_size
-                                                                  : ofi.bounce_size;
-    ofi.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
+    ofi.mode.bundle_size = shoal.cfg.ofi_bundle_size < ofi.mode.bounce_size
+            ? shoal.cfg.ofi_bundle_size
+            : ofi.mode.bounce_size;
+    ofi.mode.rma_iov_limit = info->tx_attr->rma_iov_limit < OFI_BUNDLE_IOV
             ? info->tx_attr->rma_iov_limit
             : OFI_BUNDLE_IOV;
     /* shm completes a write only once it has landed where its CMA fast path
@@ -524,26 +527,27 @@ static void adopt_info(struct fi_info *info)
      * at once, so a get after quiet (a CMA read) could overtake it. Without
      * delivery completion there (want_delivery_complete), bundles join adjacent
      * puts only. */
-    if (!ofi.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0)
-        ofi.rma_iov_limit = 1;
-    if (!ofi.rma_iov_limit)
-        ofi.bundle_size = 0;
+    if (!ofi.mode.delivery_complete && strcmp(info->fabric_attr->prov_name, "shm") == 0)
+        ofi.mode.rma_iov_limit = 1;
+    if (!ofi.mode.rma_iov_limit)
+        ofi.mode.bundle_size = 0;
     /* Single-transmit AMOs are settled by an atomic read the provider orders
      * after them, on an endpoint that can use the context's slot descriptor. */
-    ofi.unreliable_ok = (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
-            !(ofi.mr_mode & FI_MR_ENDPOINT) && !ofi.mr_local;
-    ofi.key_bytes = info->domain_attr->mr_key_size;
+    ofi.mode.unreliable_ok =
+            (info->tx_attr->msg_order & (FI_ORDER_ATOMIC_RAW | FI_ORDER_RAW)) &&
+            !(ofi.mode.mr_mode & FI_MR_ENDPOINT) && !ofi.mode.mr_local;
+    ofi.mode.key_bytes = info->domain_attr->mr_key_size;
     signal_write_choice(info);
     SHOAL_LOG(OFI, INFO,
               "provider %s, fabric %s, domain %s: inject %zu bytes, bounce %zu, "
               "mr_mode 0x%llx%s%s%s%s%s",
               info->fabric_attr->prov_name, info->fabric_attr->name, info->domain_attr->name,
-              ofi.inject_size, ofi.bounce_size, (unsigned long long)ofi.mr_mode,
-              ofi.fence_flag ? ", FI_FENCE" : "",
-              ofi.delivery_complete ? ", delivery complete" : "",
-              ofi.quiet_read ? ", puts settled by reads" : "",
-              ofi.writes_ordered ? ", writes ordered" : "",
-              ofi.emulate_amo ? ", AMOs emulated" : "");
+              ofi.mode.inject_size, ofi.mode.bounce_size,
+              (unsigned long long)ofi.mode.mr_mode, ofi.mode.fence_flag ? ", FI_FENCE" : "",
+              ofi.mode.delivery_complete ? ", delivery complete" : "",
+              ofi.mode.quiet_read ? ", puts settled by reads" : "",
+              ofi.mode.writes_ordered ? ", writes ordered" : "",
+              ofi.mode.emulate_amo ? ", AMOs emulated" : "");
 }
 
 /* Sets a provider variable unless the user did. libfabric reads them once, when it
@@ -604,7 +608,7 @@ static void ctx_endpoint_info(void)
 
 int ofi_net_init(void)
 {
-    ofi.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
+    ofi.mode.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
     if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
         multi_endpoint_defaults();
@@ -624,21 +628,21 @@ int ofi_net_init(void)
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
      * move only inside libfabric calls; a PE that computes would hold them up. */
     int wanted = ofi_progress_thread_wanted();
-    ofi.progress_thread = wanted > 0 ||
+    ofi.prog.thread = wanted > 0 ||
             (wanted < 0 && ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
     /* Automatic progress: a software provider's own thread (sockets) needs the
      * PE's core, so waits back off; hardware (cxi) loses only a wake-up. */
-    shoal.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
-    ofi.locked |= ofi.progress_thread;
+    shoal_wait.net_self_progress = ofi.info->domain_attr->data_progress == FI_PROGRESS_AUTO;
+    ofi.mode.locked |= ofi.prog.thread;
     /* Outside sessions a bundle the PE leaves behind to compute is the progress
      * thread's to send (ofi_bundle.c): without one it would wait for the PE. */
-    ofi.bundle_puts = ofi.bundle_size > 0 && ofi.progress_thread;
-    ofi.bundle_off_why = ofi.bundle_puts ? NULL
-            : !shoal.cfg.ofi_bundle_size ? "SHMEM_OFI_BUNDLE_SIZE=0"
-            : !ofi.rma_iov_limit         ? "the provider's rma_iov_limit is 0"
-            : !ofi.bundle_size           ? "SHMEM_OFI_BOUNCE_SIZE=0"
-                                         : "no progress thread would send a bundle "
-                                           "the PE leaves behind (SHMEM_OFI_PROGRESS_THREAD)";
+    ofi.mode.bundle_puts = ofi.mode.bundle_size > 0 && ofi.prog.thread;
+    ofi.mode.bundle_off_why = ofi.mode.bundle_puts ? NULL
+            : !shoal.cfg.ofi_bundle_size           ? "SHMEM_OFI_BUNDLE_SIZE=0"
+            : !ofi.mode.rma_iov_limit              ? "the provider's rma_iov_limit is 0"
+            : !ofi.mode.bundle_size                ? "SHMEM_OFI_BOUNCE_SIZE=0"
+                                                   : "no progress thread would send a bundle "
+                                                     "the PE leaves behind (SHMEM_OFI_PROGRESS_THREAD)";
     int rc;
     if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)))
         ofi_fatal_rc("fi_fabric", rc, "check SHMEM_OFI_PROVIDER and SHMEM_OFI_FABRIC");
@@ -665,7 +669,7 @@ int ofi_net_init(void)
     if (!ofi.pe_tag)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
     ofi_amo_table();
-    if (ofi.progress_thread && ofi_progress_thread_start())
+    if (ofi.prog.thread && ofi_progress_thread_start())
         return -1;
     shoal_init_phase("waiting for the other PEs to open their libfabric endpoints");
     return shoal_boot_barrier(shoal.boot, "libfabric endpoints open") ? -1 : 0;
@@ -704,42 +708,45 @@ void ofi_net_fini(void)
 void ofi_info(void)
 {
     printf("libfabric (PE 0), provider %s:\n", ofi.info->fabric_attr->prov_name);
-    if (ofi.bundle_puts)
+    if (ofi.mode.bundle_puts)
         printf("  small puts outside sessions: bundled (up to %zu B a message, target "
                "ranges at most %zu)\n",
-               ofi.bundle_size, ofi.rma_iov_limit);
+               ofi.mode.bundle_size, ofi.mode.rma_iov_limit);
     else
-        printf("  small puts outside sessions: one message each (%s)\n", ofi.bundle_off_why);
+        printf("  small puts outside sessions: one message each (%s)\n",
+               ofi.mode.bundle_off_why);
     printf("  quiet: %s\n",
-           ofi.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
-                          : "waits for the write and read counters");
+           ofi.mode.quiet_read ? "reads back from each PE written (SHMEM_OFI_QUIET)"
+                               : "waits for the write and read counters");
     printf("  fence: %s\n",
-           ofi.writes_ordered ? "free (the provider orders writes and atomics, FI_ORDER_WAW)"
-                              : "waits, in the next put or AMO to a PE written before it");
+           ofi.mode.writes_ordered
+                   ? "free (the provider orders writes and atomics, FI_ORDER_WAW)"
+                   : "waits, in the next put or AMO to a PE written before it");
     printf("  non-fetching AMOs: %s\n",
-           !ofi.plain_amo_fetches ? "as such, counted on the write counter"
-                   : ofi.quiet_read
+           !ofi.mode.plain_amo_fetches ? "as such, counted on the write counter"
+                   : ofi.mode.quiet_read
                    ? "as fetching ones, result dropped (quiet's reads do not "
                      "complete atomics)"
                    : "as fetching ones, result dropped (the provider "
                      "completes them before the target applies them)");
     printf("  progress thread: %s\n",
-           ofi.progress_thread ? "on (SHMEM_OFI_PROGRESS_THREAD)"
-                               : "off (SHMEM_OFI_PROGRESS_THREAD; the provider progresses by "
-                                 "itself, or it was turned off)");
+           ofi.prog.thread ? "on (SHMEM_OFI_PROGRESS_THREAD)"
+                           : "off (SHMEM_OFI_PROGRESS_THREAD; the provider progresses by "
+                             "itself, or it was turned off)");
     printf("  shmemx_signal_set, SHMEM_SIGNAL_SET: %s (%s)\n",
-           ofi.signal_write ? "an 8-byte write ordered after the payload"
-                            : "a network atomic",
-           ofi.signal_why);
+           ofi.mode.signal_write ? "an 8-byte write ordered after the payload"
+                                 : "a network atomic",
+           ofi.mode.signal_why);
     printf("  single-transmit AMOs in sessions: %s\n",
-           ofi.unreliable_ok ? "on"
-                             : "off (the provider orders no atomic read after atomic writes, "
-                               "or registers memory per endpoint)");
+           ofi.mode.unreliable_ok
+                   ? "on"
+                   : "off (the provider orders no atomic read after atomic writes, "
+                     "or registers memory per endpoint)");
     printf("  triggered operations: %s\n",
-           ofi.trigger_ok ? "on the NIC (FI_TRIGGER)"
+           ofi.mode.trigger_ok ? "on the NIC (FI_TRIGGER)"
                    : !(ofi.info->caps & FI_TRIGGER)
                    ? "in the library (the provider has no FI_TRIGGER)"
-                   : !ofi.writes_ordered
+                   : !ofi.mode.writes_ordered
                    ? "in the library (the provider does not order writes with "
                      "atomics, FI_ORDER_WAW)"
                    : "in the library (local buffers are registered per endpoint)");

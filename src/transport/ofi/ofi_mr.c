@@ -27,8 +27,8 @@ static uint64_t random_key(void)
                     "getrandom failed: %s; Shoal needs the kernel's random "
                     "numbers for unguessable memory keys",
                     strerror(errno));
-    if (ofi.key_bytes && ofi.key_bytes < sizeof k)
-        k &= ((uint64_t)1 << (8 * ofi.key_bytes)) - 1;
+    if (ofi.mode.key_bytes && ofi.mode.key_bytes < sizeof k)
+        k &= ((uint64_t)1 << (8 * ofi.mode.key_bytes)) - 1;
     return k;
 }
 
@@ -46,12 +46,12 @@ static int mr_regattr(struct ofi_ctx *c, void *buf, size_t len, uint64_t access,
         attr.device.cuda = device;
     int rc, tries = 0;
     do {
-        attr.requested_key = (ofi.mr_mode & FI_MR_PROV_KEY) ? 0 : random_key();
+        attr.requested_key = (ofi.mode.mr_mode & FI_MR_PROV_KEY) ? 0 : random_key();
         rc = fi_mr_regattr(ofi.domain, &attr, 0, mr);
     } while (rc == -FI_ENOKEY && ++tries < 8);
     if (rc)
         return rc;
-    if (ofi.mr_mode & FI_MR_ENDPOINT) {
+    if (ofi.mode.mr_mode & FI_MR_ENDPOINT) {
         if ((rc = fi_mr_bind(*mr, &c->ep->fid, 0)) || (rc = fi_mr_enable(*mr))) {
             fi_close(&(*mr)->fid);
             *mr = NULL;
@@ -72,7 +72,7 @@ static enum fi_hmem_iface seg_iface(int s)
 {
     if (s != SHOAL_SEG_DEVICE)
         return FI_HMEM_SYSTEM;
-    switch ((enum shoal_dev_iface)shoal.dev_nic_iface) {
+    switch ((enum shoal_dev_iface)shoal_tp.dev_nic_iface) {
     case SHOAL_DEV_IFACE_CUDA: return FI_HMEM_CUDA;
     case SHOAL_DEV_IFACE_ROCR: return FI_HMEM_ROCR;
     default: return FI_HMEM_SYSTEM;
@@ -88,8 +88,8 @@ int ofi_mr_segments(void)
             continue;
         int rc = mr_regattr(ofi.dflt, (void *)shoal_seg_nic_base(s), shoal.seg[s].size,
                             FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
-                            seg_iface(s), shoal.dev_nic_device, &ofi.seg_mr[s]);
-        if (rc && s == SHOAL_SEG_DEVICE && shoal.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS) {
+                            seg_iface(s), shoal_tp.dev_nic_device, &ofi.seg_mr[s]);
+        if (rc && s == SHOAL_SEG_DEVICE && shoal_tp.dev_nic_iface != SHOAL_DEV_IFACE_ALIAS) {
             shoal_warn("shmem_init",
                        "libfabric provider %s cannot register the %s device heap "
                        "(%zu bytes) as %s of device %d through FI_HMEM: %s; use a "
@@ -97,8 +97,8 @@ int ofi_mr_segments(void)
                        "SHMEM_OFI_PROVIDER, run every PE on one node, or set "
                        "SHMEM_SYMMETRIC_SIZE_DEVICE=0",
                        ofi.info->fabric_attr->prov_name, shoal_dev->name, shoal.seg[s].size,
-                       shoal_dev_iface_name((enum shoal_dev_iface)shoal.dev_nic_iface),
-                       shoal.dev_nic_device, fi_strerror(-rc));
+                       shoal_dev_iface_name((enum shoal_dev_iface)shoal_tp.dev_nic_iface),
+                       shoal_tp.dev_nic_device, fi_strerror(-rc));
             return -1;
         }
         if (rc) {
@@ -142,7 +142,7 @@ int ofi_mr_exchange(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
-        mine.base[s] = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
+        mine.base[s] = (ofi.mode.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
         mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
         if (mine.key[s] == FI_KEY_NOTAVAIL)
             shoal_fatal("shmem_init",

@@ -47,7 +47,7 @@
  * completed locally (all of them, at most). */
 uint64_t ofi_writes_done(struct ofi_ctx *c)
 {
-    if (!ofi.quiet_read)
+    if (!ofi.mode.quiet_read)
         return fi_cntr_read(c->wcntr);
     uint64_t local = c->wunsettled - c->winject;
     return c->wdone - (local < c->wdone ? local : c->wdone);
@@ -150,7 +150,7 @@ void ofi_fence_wait(struct ofi_ctx *c, int pe)
 
 void ofi_wait_writes(struct ofi_ctx *c, const char *what)
 {
-    if (!ofi.quiet_read) {
+    if (!ofi.mode.quiet_read) {
         ofi_wait_cntr(c, c->wcntr, c->writes, what, -1);
         return;
     }
@@ -160,7 +160,7 @@ void ofi_wait_writes(struct ofi_ctx *c, const char *what)
 
 void ofi_wait_writes_local(struct ofi_ctx *c, const char *what)
 {
-    if (!ofi.quiet_read)
+    if (!ofi.mode.quiet_read)
         ofi_wait_cntr(c, c->wcntr, c->writes, what, -1);
     else
         wait_wdone(c, c->winject, what); /* injected sources were copied at once */
@@ -190,7 +190,7 @@ void ofi_wait_issued(struct ofi_ctx *c)
 void ofi_quiet_locked(struct ofi_ctx *c)
 {
     c->direct_pending = 0; /* the waits below cover them */
-    if (ofi.quiet_read && c->bundle.slot)
+    if (ofi.mode.quiet_read && c->bundle.slot)
         ofi_bundle_flush_settled(c);
     ofi_flush_deferred(c);
     if (SHOAL_UNLIKELY(c->nutouched))
@@ -230,15 +230,15 @@ void ofi_fence(struct shoal_ctx *ctx)
     /* A put to this PE or one on its node is a store, which waits for no lazy
      * fence: AMOs the network carries there complete now. */
     if (c->amos_local) {
-        if (ofi.quiet_read) /* every such AMO is on the read counter */
+        if (ofi.mode.quiet_read) /* every such AMO is on the read counter */
             ofi_wait_cntr(c, c->rcntr, c->reads, "an AMO", -1);
         else
             ofi_wait_issued(c);
         c->amos_local = 0;
     }
-    if (ofi.writes_ordered) {
+    if (ofi.mode.writes_ordered) {
         /* The provider orders them. */
-    } else if (ofi.quiet_read && !c->amos_out) {
+    } else if (ofi.mode.quiet_read && !c->amos_out) {
         /* Every PE in dirty now owes a settle to the next put or AMO to it, unless
          * an earlier fence's wait for everything still stands. */
         if (c->ndirty) {

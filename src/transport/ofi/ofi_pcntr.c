@@ -17,7 +17,7 @@ void ofi_counters(struct shoal_ctx *ctx, struct shoal_net_counts *n)
             wdone == c->writes && !c->bundle.slot ? wdone + c->bundle_surplus : wdone;
     n->reads = c->reads;
     n->reads_done = rdone;
-    if (ofi.plain_amo_fetches) {
+    if (ofi.mode.plain_amo_fetches) {
         /* Non-fetching AMOs went as fetching ones: they are writes here, and
          * any of the read counter's outstanding operations may be one of them. */
         uint64_t out = c->reads - rdone, a = c->amo_reads;
@@ -46,7 +46,7 @@ int ofi_pcntr_bind(struct ofi_ctx *c)
         return rc;
     /* Peers target the default endpoint only. The counter counts messages, so puts
      * outside sessions are not bundled: it would miss some (SHMEM_INFO says so). */
-    ofi.bundle_puts = 0;
-    ofi.bundle_off_why = "SHOAL_PCNTR counts the operations that target each PE";
+    ofi.mode.bundle_puts = 0;
+    ofi.mode.bundle_off_why = "SHOAL_PCNTR counts the operations that target each PE";
     return fi_ep_bind(c->ep, &ofi.target_cntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ);
 }

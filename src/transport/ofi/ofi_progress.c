@@ -260,7 +260,7 @@ void ofi_progress_others(struct ofi_ctx *c)
     if (d == c)
         return;
     /* Another thread holding it drives it already. */
-    if (!ofi.locked) {
+    if (!ofi.mode.locked) {
         ofi_drain_cq(d);
     } else if (!pthread_mutex_trylock(&d->lock)) {
         ofi_drain_cq(d);
@@ -391,7 +391,7 @@ static int progress_all(int flush)
     int ret = OFI_DROVE_DFLT;
     pthread_mutex_lock(&ofi.ctxs_lock);
     for (struct ofi_ctx *c = ofi.ctxs; c; c = c->next_ctx) {
-        int others = ofi.locked && c != ofi.dflt &&
+        int others = ofi.mode.locked && c != ofi.dflt &&
                 !(c->private_owned && pthread_equal(c->owner, pthread_self()));
         if (others) {
             enum ctx_state st = other_state(c);
@@ -436,11 +436,11 @@ void ofi_progress(void)
      * serves a peer's get costs 10-50 us of socket calls on a virtual machine,
      * and marks 8 polls apart left OFI_PE_BUSY_NS gaps that woke the thread
      * beside it (a clock read is tens of ns). */
-    if (ofi.progress_running) {
+    if (ofi.prog.running) {
         uint64_t now = ofi_now_ns();
-        __atomic_store_n(&ofi.pe_busy_ns, now, __ATOMIC_RELAXED);
-        if (!shoal.own_core)
-            __atomic_store_n(&ofi.pe_drove_ns, now, __ATOMIC_RELAXED);
+        __atomic_store_n(&ofi.prog.pe_busy_ns, now, __ATOMIC_RELAXED);
+        if (!shoal_wait.own_core)
+            __atomic_store_n(&ofi.prog.pe_drove_ns, now, __ATOMIC_RELAXED);
     }
     progress_all(1);
 }
@@ -483,16 +483,15 @@ static void sleep_on_fd(int moved, long *stuck_ns)
     } else {
         *stuck_ns = OFI_POLL_MIN_NS;
     }
-    struct pollfd p[2] = { { ofi.progress_fd, POLLIN, 0 },
-                           { ofi.progress_stop_fd, POLLIN, 0 } };
+    struct pollfd p[2] = { { ofi.prog.fd, POLLIN, 0 }, { ofi.prog.stop_fd, POLLIN, 0 } };
     /* A bundle opened since the thread last drove (progress_all sends it) and
      * before it was marked asleep, whose PE therefore did not kick it: drive again. */
-    __atomic_store_n(&ofi.progress_asleep, 1, __ATOMIC_SEQ_CST);
-    if (!__atomic_exchange_n(&ofi.bundle_news, 0, __ATOMIC_SEQ_CST))
+    __atomic_store_n(&ofi.prog.asleep, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_exchange_n(&ofi.prog.bundle_news, 0, __ATOMIC_SEQ_CST))
         ppoll(p, 2, &t, NULL);
-    __atomic_store_n(&ofi.progress_asleep, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&ofi.prog.asleep, 0, __ATOMIC_RELAXED);
     uint64_t n;
-    if ((p[1].revents & POLLIN) && read(ofi.progress_stop_fd, &n, sizeof n) < 0) {
+    if ((p[1].revents & POLLIN) && read(ofi.prog.stop_fd, &n, sizeof n) < 0) {
         /* Nothing to drain: another read took it. */
     }
 }
@@ -501,8 +500,8 @@ void ofi_progress_kick(void)
 {
     uint64_t one = 1;
     /* The first kicker wakes it; a write that fails leaves it to OFI_WAKE_MS. */
-    if (__atomic_exchange_n(&ofi.progress_asleep, 0, __ATOMIC_ACQ_REL) &&
-        write(ofi.progress_stop_fd, &one, sizeof one) < 0) {
+    if (__atomic_exchange_n(&ofi.prog.asleep, 0, __ATOMIC_ACQ_REL) &&
+        write(ofi.prog.stop_fd, &one, sizeof one) < 0) {
     }
 }
 
@@ -514,14 +513,14 @@ void ofi_progress_kick(void)
 void ofi_nap(long us)
 {
     struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
-    if (!ofi.progress_running || ofi.progress_fd < 0 || shoal.own_core) {
+    if (!ofi.prog.running || ofi.prog.fd < 0 || shoal_wait.own_core) {
         nanosleep(&t, NULL);
         return;
     }
     struct fid *cq = &ofi.dflt->cq->fid;
     if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS)
         return; /* events are pending: drive again at once */
-    struct pollfd p = { ofi.progress_fd, POLLIN, 0 };
+    struct pollfd p = { ofi.prog.fd, POLLIN, 0 };
     ppoll(&p, 1, &t, NULL);
 }
 
@@ -536,7 +535,8 @@ static void sleep_polling(long *ns)
 
 static int pe_busy(void)
 {
-    return ofi_now_ns() - __atomic_load_n(&ofi.pe_busy_ns, __ATOMIC_RELAXED) < OFI_PE_BUSY_NS;
+    return ofi_now_ns() - __atomic_load_n(&ofi.prog.pe_busy_ns, __ATOMIC_RELAXED) <
+            OFI_PE_BUSY_NS;
 }
 
 /* What the default endpoint's counters have counted: a change means traffic. */
@@ -559,7 +559,7 @@ static void raise_priority(id_t pe)
     if (was == -1 && errno)
         return;
     int got = was, pe_now = was;
-    if (shoal.own_core) {
+    if (shoal_wait.own_core) {
         int want = was - OFI_PROGRESS_NICE_UP < -20 ? -20 : was - OFI_PROGRESS_NICE_UP;
         if (setpriority(PRIO_PROCESS, tid, want) == 0) {
             got = want;
@@ -583,7 +583,7 @@ static void raise_priority(id_t pe)
     if (pe_now != was)
         snprintf(pe_nice, sizeof pe_nice, ", lowered to %d by SHMEM_OFI_LOWER_PE", pe_now);
     SHOAL_LOG(OFI, INFO, "progress thread at nice %d (the PE's: %d%s)%s", got, was, pe_nice,
-              !shoal.own_core ? ": PEs share cores"
+              !shoal_wait.own_core ? ": PEs share cores"
                       : pe_now - got >= OFI_PROGRESS_NICE_UP || got == -20 || pe_now == 19
                       ? ""
                       : "; raising it needs CAP_SYS_NICE or RLIMIT_NICE (ulimit -e), or "
@@ -598,14 +598,14 @@ static void *progress_main(void *arg)
     pthread_setname_np(pthread_self(), "shoal-progress");
     long poll_ns = OFI_POLL_MIN_NS, away_ns = OFI_POLL_MIN_NS, stuck_ns = OFI_POLL_MIN_NS;
     int sending = 0; /* the last drive found another thread's context busy */
-    while (!__atomic_load_n(&ofi.progress_stop, __ATOMIC_ACQUIRE)) {
+    while (!__atomic_load_n(&ofi.prog.stop, __ATOMIC_ACQUIRE)) {
         if (SHOAL_UNLIKELY(err_seen.tv_sec || err_seen.tv_nsec)) {
             /* An error entry waits for a PE thread: the CQ's fd stays ready. */
             sleep_polling(&poll_ns);
             progress_all(0);
             continue;
         }
-        if (ofi_now_ns() - __atomic_load_n(&ofi.pe_drove_ns, __ATOMIC_RELAXED) <
+        if (ofi_now_ns() - __atomic_load_n(&ofi.prog.pe_drove_ns, __ATOMIC_RELAXED) <
             OFI_PARK_NS) {
             struct timespec t = { 0, OFI_PARK_NS };
             nanosleep(&t, NULL);
@@ -635,7 +635,7 @@ static void *progress_main(void *arg)
             continue;
         }
         sending = 0;
-        if (ofi.progress_fd >= 0) {
+        if (ofi.prog.fd >= 0) {
             sleep_on_fd(completions() != before, &stuck_ns);
             continue;
         }
@@ -648,11 +648,11 @@ static void *progress_main(void *arg)
 
 int ofi_progress_thread_start(void)
 {
-    ofi.progress_stop = 0;
-    ofi.progress_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    int rc = ofi.progress_stop_fd < 0 ? errno
-                                      : pthread_create(&ofi.progress_tid, NULL, progress_main,
-                                                       (void *)(intptr_t)syscall(SYS_gettid));
+    ofi.prog.stop = 0;
+    ofi.prog.stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    int rc = ofi.prog.stop_fd < 0 ? errno
+                                  : pthread_create(&ofi.prog.tid, NULL, progress_main,
+                                                   (void *)(intptr_t)syscall(SYS_gettid));
     if (rc) {
         shoal_warn("shmem_init",
                    "cannot start the libfabric progress thread (error %d); "
@@ -660,20 +660,20 @@ int ofi_progress_thread_start(void)
                    rc);
         return -1;
     }
-    ofi.progress_running = 1;
+    ofi.prog.running = 1;
     return 0;
 }
 
 void ofi_progress_thread_stop(void)
 {
-    if (!ofi.progress_running)
+    if (!ofi.prog.running)
         return;
-    __atomic_store_n(&ofi.progress_stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ofi.prog.stop, 1, __ATOMIC_RELEASE);
     uint64_t one = 1;
-    if (write(ofi.progress_stop_fd, &one, sizeof one) < 0) {
+    if (write(ofi.prog.stop_fd, &one, sizeof one) < 0) {
         /* The thread still sees the flag within OFI_WAKE_MS. */
     }
-    pthread_join(ofi.progress_tid, NULL);
-    close(ofi.progress_stop_fd);
-    ofi.progress_running = 0;
+    pthread_join(ofi.prog.tid, NULL);
+    close(ofi.prog.stop_fd);
+    ofi.prog.running = 0;
 }

@@ -6,7 +6,7 @@
  *   direct  sources in the segments (their MR) and larger buffers (registered on
  *           the fly when the provider needs FI_MR_LOCAL).
  * Every get counts on its context's read counter. Puts count on its write counter,
- * except with ofi.quiet_read: then injected puts are not tracked one by one (quiet
+ * except with ofi.mode.quiet_read: then injected puts are not tracked one by one (quiet
  * settles them with a read per target, ofi_order.c) and the others ask for a CQ
  * entry, counted in wdone. */
 #include "transport/ofi/ofi.h"
@@ -30,7 +30,7 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
                               int pe, uint64_t raddr, uint64_t key, uint64_t flags, void *ctx)
 {
     uint64_t f = flags | batch_flags(c, pe, raddr, key);
-    if (f == FI_INJECT && ofi.quiet_read) {
+    if (f == FI_INJECT && ofi.mode.quiet_read) {
         /* rxm passes this straight to its connection only while no write counter
          * is bound and no completion is asked for. */
         OFI_POST(c, "fi_inject_write",
@@ -43,7 +43,7 @@ static inline void post_write(struct ofi_ctx *c, const void *buf, size_t len, vo
         struct iovec iov = { (void *)buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
         struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
-        OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, f | ofi.put_flags));
+        OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, f | ofi.mode.put_flags));
     }
     ofi_put_posted(c, pe, !!(flags & FI_INJECT));
 }
@@ -52,15 +52,15 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
                    int pe)
 {
     /* Small puts coalesce (ofi_bundle.c): on tcp;ofi_rxm each message is a send. */
-    if ((SHOAL_LIKELY(ofi.bundle_puts) || c->bundling) &&
+    if ((SHOAL_LIKELY(ofi.mode.bundle_puts) || c->bundling) &&
         ofi_bundle_put(c, seg, off, src, len, pe))
         return 0;
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     void *desc = NULL;
     ofi_before_write(c, pe);
     /* A direct put asks for a CQ entry where no write counter counts it. */
-    uint64_t direct = ofi.quiet_read ? FI_COMPLETION : 0;
-    if (len <= ofi.inject_size) {
+    uint64_t direct = ofi.mode.quiet_read ? FI_COMPLETION : 0;
+    if (len <= ofi.mode.inject_size) {
         /* Without quiet_read not fi_inject_write: rxm completes those when they are
          * sent, without the delivery completion quiet counts on. */
         post_write(c, src, len, NULL, pe, raddr, key, FI_INJECT, NULL);
@@ -71,7 +71,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
         c->direct_pending = 1;
         return 1;
     }
-    if (len <= ofi.bounce_size) {
+    if (len <= ofi.mode.bounce_size) {
         struct ofi_slot *s = ofi_slot_get(c);
         s->pe = pe;
         s->write = 1;
@@ -79,7 +79,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
         post_write(c, s->buf, len, c->slot_desc, pe, raddr, key, FI_COMPLETION, &s->fctx);
         return 0;
     }
-    if (ofi.mr_local)
+    if (ofi.mode.mr_local)
         desc = ofi_reg_desc(c, src, len);
     post_write(c, src, len, desc, pe, raddr, key, direct, NULL);
     c->direct_pending = 1;
@@ -91,7 +91,7 @@ void ofi_put_word(struct ofi_ctx *c, int seg, uint64_t off, const void *src, int
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_rkey(seg, pe);
     ofi_before_write(c, pe);
-    if (ofi.inject_size >= 8) {
+    if (ofi.mode.inject_size >= 8) {
         post_write(c, src, 8, NULL, pe, raddr, key, FI_INJECT | flags, NULL);
         return;
     }
@@ -129,7 +129,7 @@ static inline void post_read(struct ofi_ctx *c, void *buf, size_t len, void *des
         struct iovec iov = { buf, len };
         struct fi_rma_iov rma = { raddr, len, key };
         struct fi_msg_rma msg = ofi_rmsg(&iov, &desc, &rma, pe, ctx);
-        OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, FI_COMPLETION | ofi.op_flags));
+        OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, FI_COMPLETION | ofi.mode.op_flags));
     }
     c->reads++;
 }
@@ -148,11 +148,11 @@ static inline int get_common(struct ofi_ctx *c, void *dst, int seg, uint64_t off
         ofi_unreliable_flush(c);
     if (SHOAL_UNLIKELY(c->bundle.slot != NULL))
         ofi_bundle_flush(c);
-    if (!ofi.mr_local || ofi_local_seg(c, dst, len, &desc)) {
+    if (!ofi.mode.mr_local || ofi_local_seg(c, dst, len, &desc)) {
         post_read(c, dst, len, desc, pe, raddr, key, NULL);
         return 1;
     }
-    if (len <= ofi.bounce_size) {
+    if (len <= ofi.mode.bounce_size) {
         struct ofi_slot *s = ofi_slot_get(c);
         s->pe = pe;
         s->copy_to = dst;

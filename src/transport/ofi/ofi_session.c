@@ -2,7 +2,7 @@
  * options switch on in this transport, and what the end of a session owes.
  *   SHMEM_SESSION_BUNDLE (= SHMEM_CTX_SESSION_BATCH)  puts carry FI_MORE, and
  *       small ones join bundles (ofi_bundle.c) unless the session names only
- *       other kinds (OP_AMO); they do outside sessions too (ofi.bundle_puts),
+ *       other kinds (OP_AMO); they do outside sessions too (ofi.mode.bundle_puts),
  *       but there the progress thread sends a bundle once the PE is away;
  *   SHMEM_SESSION_OP_PWS  put-with-signal transform: signals held back, sent
  *       behind one fence when the session flushes (ofi_bundle.c);
@@ -74,7 +74,7 @@ void ofi_unreliable_settle(struct ofi_ctx *c)
                     ofi_amsg(&src, &desc, &rma, pe, FI_UINT64, FI_ATOMIC_READ, &s->fctx);
             OFI_POST(c, "fi_fetch_atomicmsg (settling single-transmit AMOs)",
                      fi_fetch_atomicmsg(c->uep, &msg, &res, &desc, 1,
-                                        FI_COMPLETION | ofi.op_flags));
+                                        FI_COMPLETION | ofi.mode.op_flags));
         }
         for (int i = 0; i < n; i++)
             ofi_wait_flag(c, &done[i]);
@@ -89,12 +89,12 @@ void ofi_session_start(struct shoal_ctx *ctx, long options)
     ofi_lock(c);
     if (options & SHMEM_SESSION_BUNDLE) {
         c->more = FI_MORE;
-        c->bundling = ofi.bundle_size > 0 &&
+        c->bundling = ofi.mode.bundle_size > 0 &&
                 (!kinds || (kinds & (SHMEM_SESSION_OP_PUT | SHMEM_SESSION_OP_PWS)));
     }
     c->pws_defer = !!(options & SHMEM_SESSION_OP_PWS);
     c->unreliable = (options & SHMEM_SESSION_UNRELIABLE) &&
-            (options & SHMEM_SESSION_OP_AMO) && ofi.unreliable_ok;
+            (options & SHMEM_SESSION_OP_AMO) && ofi.mode.unreliable_ok;
     ofi_unlock(c);
 }
 

@@ -12,7 +12,7 @@
  * tcp;ofi_rxm each of their small messages is one trip.
  * Inside a session with SHMEM_SESSION_OP_PWS the signal is held back instead, and
  * the held-back signals follow their payloads behind one fence (ofi_bundle.c).
- * Where ofi.signal_write is on, a SHMEM_SIGNAL_SET goes as an 8-byte write instead of
+ * Where ofi.mode.signal_write is on, a SHMEM_SIGNAL_SET goes as an 8-byte write instead of
  * the atomic when it has no payload or the provider orders writes (FI_ORDER_WAW). */
 #include "transport/ofi/ofi.h"
 
@@ -22,9 +22,9 @@
 static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
                          size_t len, int pe)
 {
-    int inject = len <= ofi.inject_size && !ofi.quiet_read;
-    if (!ofi.atomics_ordered || ofi.writes_ordered || len > ofi.atomic_bytes ||
-        (!inject && len > ofi.bounce_size))
+    int inject = len <= ofi.mode.inject_size && !ofi.mode.quiet_read;
+    if (!ofi.mode.atomics_ordered || ofi.mode.writes_ordered || len > ofi.mode.atomic_bytes ||
+        (!inject && len > ofi.mode.bounce_size))
         return 0;
     struct ofi_slot *s = NULL;
     struct fi_ioc ioc = { (void *)src, len };
@@ -44,7 +44,7 @@ static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *s
     struct fi_msg_atomic msg =
             ofi_amsg(&ioc, &desc, &rma, pe, FI_UINT8, FI_ATOMIC_WRITE, context);
     ofi_before_write(c, pe);
-    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.op_flags));
+    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.mode.op_flags));
     c->writes++;
     c->amos_out = 1; /* a fence after it waits for every earlier operation */
     return 1;
@@ -74,18 +74,18 @@ void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
         ofi_unlock(c);
         return;
     }
-    int direct = 0, native = ofi.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64];
+    int direct = 0, native = ofi.mode.native[OFI_AMO_PLAIN][sig_op][SHOAL_AMO_UINT64];
     /* A write only where writes land in order: shm's FI_FENCE does not hold its
      * one-range writes (a CMA copy by the caller) behind a payload still in flight. */
-    sig.signal = ofi_signal_as_write(sig_op, pe) && (!len || ofi.writes_ordered);
+    sig.signal = ofi_signal_as_write(sig_op, pe) && (!len || ofi.mode.writes_ordered);
     /* No payload: nothing to order the signal after. */
     if (len && !(native && !sig.signal && put_as_atomic(c, seg, off, src, len, pe))) {
         direct = ofi_put_locked(c, seg, off, src, len, pe);
-        if (!ofi.writes_ordered) {
+        if (!ofi.mode.writes_ordered) {
             /* The compare-and-swap fallback cannot carry the fence. */
-            if (ofi.fence_flag && native)
+            if (ofi.mode.fence_flag && native)
                 flags = FI_FENCE;
-            else if (ofi.quiet_read)
+            else if (ofi.mode.quiet_read)
                 ofi_settle_pe(c, pe); /* the payload's target only */
             else
                 ofi_wait_writes(c, "a put-with-signal payload");

@@ -47,7 +47,7 @@ static int tep_open(struct ofi_ctx *c)
 
 void *ofi_trigger_open(void)
 {
-    if (!ofi.trigger_ok)
+    if (!ofi.mode.trigger_ok)
         return NULL;
     struct fi_cntr_attr attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     struct fid_cntr *cntr = NULL;
@@ -101,10 +101,10 @@ void ofi_put_signal_triggered(struct shoal_ctx *ctx, const struct shoal_put_sign
                      "(shmemx_putmem_signal_triggered)",
                      rc, "try another provider (SHMEM_OFI_PROVIDER)");
     /* No FI_COMPLETION: the CQ hands back only bounce slots; the counter counts. */
-    uint64_t flags = FI_TRIGGER | ofi.op_flags;
+    uint64_t flags = FI_TRIGGER | ofi.mode.op_flags;
     void *desc = NULL;
     if (len) {
-        if (ofi.mr_local && !ofi_local_seg(c, src, len, &desc))
+        if (ofi.mode.mr_local && !ofi_local_seg(c, src, len, &desc))
             desc = ofi_reg_desc(c, src, len);
         struct iovec iov = { (void *)src, len };
         struct fi_rma_iov rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
