@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Folds the repeated runs of scripts/bench.sh into one figure per row.
 
-Usage: median.py runs.csv results.csv ranges.md
+Usage: median.py [--all-sizes] runs.csv results.csv ranges.md
 
 runs.csv has a rep column (one row per repetition); results.csv gets the median of
 each (bench, impl, npes, size, metric) as value, with min, max and reps beside it;
-ranges.md is the same as a Markdown table (median [min, max]) for the small sizes,
-each network row beside the provider's own figure when the run measured one."""
+ranges.md is the same as a Markdown table (median [min, max]) for the small sizes
+(every size with --all-sizes), each network row beside the provider's own figure
+when the run measured one."""
 import csv
 import statistics
 import sys
@@ -22,7 +23,9 @@ def impl_order(impl):
 
 
 def main():
-    runs, results, ranges = sys.argv[1:4]
+    args = sys.argv[1:]
+    all_sizes = "--all-sizes" in args
+    runs, results, ranges = [a for a in args if a != "--all-sizes"][:3]
     vals = defaultdict(list)
     with open(runs) as f:
         for row in csv.DictReader(f):
@@ -49,7 +52,7 @@ def main():
              "|---|---|---|---|" + "---|" * len(impls)]
     table = defaultdict(dict)
     for r in rows:
-        if int(r["size"]) <= 8 and not r["impl"].startswith("fi_pingpong"):
+        if (all_sizes or int(r["size"]) <= 8) and not r["impl"].startswith("fi_pingpong"):
             table[(r["bench"], int(r["npes"]), int(r["size"]), r["metric"])][r["impl"]] = r
     for (bench, npes, size, metric), by in sorted(table.items()):
         cells = []

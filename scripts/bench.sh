@@ -5,7 +5,8 @@
 #
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
-#                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--busy] [--install-deps] [--dry-run]
+#                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--busy] [--isx] [--install-deps]
+#                    [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -42,6 +43,14 @@
 #                 a CPU-bound process per CPU and a compiler per CPU). --reps rounds per
 #                 load (default 5); busy.md holds medians [min-max] side by side, with
 #                 the load average of each phase.
+# --isx           instead of the suite, the ISx-shaped integer sort (bench/isx/isx.c: keys
+#                 bucketed by range, exchanged by fetch-add reservations and puts, sorted by
+#                 counting) at 2 and 4 PEs (--pes), with the program's default size (--quick:
+#                 a quarter of the keys): Shoal's `oshrun -n N` as launched (shoal-launched)
+#                 and with `--bind-to core` (shoal-core), and Open MPI's `oshrun
+#                 --oversubscribe -np N` (oshmem-launched), interleaved, the order rotating
+#                 by round. --reps rounds (default 5); ranges.md holds each phase's median
+#                 [min, max] over the rounds in ms, loads.csv the load average of each run.
 # --reference DIR with --small-ops: the results folder of an earlier run (a quiet
 #                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
@@ -89,10 +98,12 @@ build="$root/build-release"
 base=""
 small_ops=0
 busy=0
+isx=0
+pes_given=0
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --pes) pes="$2"; fixed_set=1; shift 2 ;;
+        --pes) pes="$2"; pes_given=1; fixed_set=1; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
         --mpi) mpi=1; fixed_set=1; shift ;;
@@ -107,6 +118,7 @@ while [ $# -gt 0 ]; do
         --baseline) base="$2"; shift 2 ;;
         --small-ops) small_ops=1; shift ;;
         --busy) busy=1; shift ;;
+        --isx) isx=1; shift ;;
         --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
@@ -138,6 +150,15 @@ if [ "$busy" -eq 1 ]; then
              "--pes, --programs, --baseline)" >&2
         exit 2; }
     compare=1
+    [ "$reps_given" -eq 1 ] || reps=5
+fi
+if [ "$isx" -eq 1 ]; then
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$busy" -eq 0 ] && [ -z "$base" ] &&
+        [ -z "$only" ] && [ "$mpi" -eq 0 ] && [ "$ofi" -eq 0 ] || {
+        echo "bench.sh: --isx runs one program on its own (--pes, --reps, --quick only)" >&2
+        exit 2; }
+    compare=1
+    [ "$pes_given" -eq 1 ] || pes=2,4
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 case "$reps" in ''|*[!0-9]*|0) echo "bench.sh: --reps needs a positive number" >&2; exit 2 ;; esac
@@ -389,6 +410,56 @@ if [ "$busy" -eq 1 ]; then
     $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
     $py "$root/bench/busy_table.py" --command "scripts/bench.sh $argv" "$out"
     echo "bench.sh: results in $out (busy.md: alone and under each load, side by side; ranges.md)"
+    exit $failed
+fi
+
+# --isx: every round runs each PE count under the three launches, the order rotating.
+if [ "$isx" -eq 1 ]; then
+    [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --isx" >&2; exit 2; }
+    mkdir -p "$build/bench-oshmem"
+    /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/isx/isx.c" \
+        "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/isx"
+    args=""
+    [ "$quick" -eq 1 ] && args="-k 1M"
+    sb="$build"
+    cd "$out"
+    echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+    echo "rep,npes,impl,load1" > "$out/loads.csv"
+    l0=$(cut -d' ' -f1-3 /proc/loadavg)
+    start=$(date +%s)
+    failed=0
+    for r in $(seq "$reps"); do
+        for n in $(echo "$pes" | tr ',' ' '); do
+            case $((r % 3)) in
+            1) order="shoal-launched shoal-core oshmem-launched" ;;
+            2) order="shoal-core oshmem-launched shoal-launched" ;;
+            *) order="oshmem-launched shoal-launched shoal-core" ;;
+            esac
+            for impl in $order; do
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                echo "== round $r/$reps, $n PEs: $impl isx $args (load $load)"
+                echo "$r,$n,$impl,$load" >> "$out/loads.csv"
+                log="$out/raw/np$n/$impl.$r.txt"
+                mkdir -p "$(dirname "$log")"
+                case "$impl" in
+                shoal-launched) set -- shoal_launched_run "$n" "$build/bench/isx" ;;
+                shoal-core) set -- "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 \
+                                --bind-to core "$build/bench/isx" ;;
+                *) set -- ompi_oversub_run "$n" "$build/bench-oshmem/isx" ;;
+                esac
+                # shellcheck disable=SC2086
+                BENCH_IMPL="$impl" "$@" $args < /dev/null > "$log" 2>&1 ||
+                    { echo "   FAILED (see $log)"; failed=1; }
+                grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+            done
+        done
+    done
+    $py "$root/bench/median.py" --all-sizes "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
+    {
+        echo "load average at the start: $l0; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
+        echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    } >> "$out/ranges.md"
+    echo "bench.sh: results in $out (ranges.md: each phase's median [min, max], ms)"
     exit $failed
 fi
 

@@ -154,6 +154,19 @@ grep -qxF '| barrier | 2 | 0.5 [0.4-0.9] | 1.5 [1.2-2] |' "$tmp/b10/busy.md" ||
     fail "busy.md lacks the barrier row: $(cat "$tmp/b10/busy.md")"
 grep -qxF '| sum_to_all 8 B, PE average | 4 | 9.9 [8.7-27] | - |' "$tmp/b10/busy.md" ||
     fail "busy.md lacks coll_set's PE average row: $(cat "$tmp/b10/busy.md")"
+# 9. --isx runs one program on its own: the other modes are refused; median.py
+# --all-sizes tables its rows, whose size is the keys per PE.
+err=$(env HOME="$tmp/home" XDG_CACHE_HOME= /bin/sh "$root/scripts/bench.sh" --isx \
+      --busy --build "$tmp/build" --out "$tmp/b11" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q 'on its own' || fail "--isx --busy not refused: $err"
+mkdir -p "$tmp/b12"
+printf 'rep,bench,impl,npes,size,metric,value\n%s\n%s\n%s\n' \
+    '1,isx,shoal-core,2,4194304,exchange_ms,4' '2,isx,shoal-core,2,4194304,exchange_ms,6' \
+    '3,isx,shoal-core,2,4194304,exchange_ms,5' > "$tmp/b12/runs.csv"
+python3 "$root/bench/median.py" --all-sizes "$tmp/b12/runs.csv" "$tmp/b12/results.csv" \
+    "$tmp/b12/ranges.md" || fail "median.py --all-sizes failed"
+grep -qxF '| isx | 2 | 4194304 | exchange_ms | 5 [4, 6] |' "$tmp/b12/ranges.md" ||
+    fail "ranges.md lacks the isx row: $(cat "$tmp/b12/ranges.md")"
 
-[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --small-ops and --programs as documented"
+[ $status -eq 0 ] && echo "bench.sh: progress, results folder, missing tools, --baseline, --small-ops, --programs and --isx as documented"
 exit $status
