@@ -1,6 +1,11 @@
 /* Broadcast, team-based (the root writes its dest too) and active-set (it does not).
  *
- * Small messages, and every active-set call: a binomial tree rooted at the root,
+ * Small team messages in a job on one node with at most COLL_FLAT_MAX members: the
+ * root puts the message into every member's dest and signals each (word flat[root]
+ * there): one step for everyone, where the tree's log2 n steps are each a hand-over
+ * between PEs that may share a core (8 bytes on 2 cores: 4 PEs 8.82 -> 5.84 us, 8 PEs
+ * 19.4 -> 10.4).
+ * Other small messages, and every active-set call: a binomial tree rooted at the root,
  * farthest subtree first, data put straight into each child's dest: ceil(log2 n)
  * steps, but the root copies the whole message log2 n times. In a node-aware team
  * (coll_shape) the tree spans only the node leaders, and each leader copies the
@@ -52,6 +57,23 @@ static void bcast_tree(const struct coll *c, char *dest, const char *source, siz
         tree_send(c, j, (c->me + (1 << j)) % n, dest, from, len);
     }
     if (!rel && root_writes_dest && dest != source)
+        memcpy(dest, source, len);
+}
+
+#define FLAT_MAX_BYTES 4096
+
+static void bcast_flat(const struct coll *c, char *dest, const char *source, size_t len,
+                       int root)
+{
+    struct coll_scratch *sc = coll_scratch(c);
+    if (c->me != root) {
+        coll_wait_ge(&sc->w.flat[root], ++sc->cnt.flat_in[root]);
+        return;
+    }
+    uint64_t q = ++sc->cnt.flat_out;
+    for (int i = 1; i < c->n; i++)
+        coll_signal(c, (root + i) % c->n, dest, source, len, &sc->w.flat[root], q);
+    if (dest != source)
         memcpy(dest, source, len);
 }
 
@@ -163,6 +185,8 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     const struct coll_shape *s;
     if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
         bcast_scatter_ring(&c, dest, source, len, root);
+    else if (!shoal.multi_node && c.n <= COLL_FLAT_MAX && len <= FLAT_MAX_BYTES)
+        bcast_flat(&c, dest, source, len, root);
     else if ((s = coll_node_shape(&c)))
         bcast_node(&c, s, dest, source, len, root);
     else

@@ -170,6 +170,7 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 #define COLL_KMAX 20       /* rounds of log2 algorithms: teams of up to 2^20 members */
 #define COLL_LOCAL_MAX 64  /* node-aware algorithms: members per node at most */
 #define COLL_SLOTS 2       /* slots per channel: a sender may run one message ahead */
+#define COLL_FLAT_MAX 8    /* members of a flat broadcast at most (broadcast.c) */
 #define COLL_READY_WORD 32 /* see above */
 #define COLL_A2A_READY_WORD 42
 #define COLL_A2A_DATA_WORD 43
@@ -189,6 +190,7 @@ struct coll_words {
     uint64_t up[COLL_LOCAL_MAX];   /* at the node leader: channel data from local member i */
     uint64_t down;                 /* at a member: signal from its node leader */
     uint64_t lead_tree[COLL_KMAX]; /* at a leader: signal from leader rank me - 2^k */
+    uint64_t flat[COLL_FLAT_MAX];  /* signal from member i as a flat broadcast's root */
 };
 
 struct coll_counts {
@@ -198,6 +200,7 @@ struct coll_counts {
     uint64_t fold_out, fold_in, unfold_out, unfold_in;
     uint64_t up_out, up_in[COLL_LOCAL_MAX], down_out[COLL_LOCAL_MAX], down_in;
     uint64_t lead_tree_out[COLL_KMAX], lead_tree_in[COLL_KMAX];
+    uint64_t flat_out, flat_in[COLL_FLAT_MAX];
     uint64_t a2a_rounds; /* strided alltoall's rounds through the inbox (alltoall.c) */
 };
 
