@@ -461,6 +461,8 @@ binding)
     # gets another, and a job that needs them all gets one CPU per PE, the free
     # ones first and the held one last.
     if [ "$NP" -eq 1 ] && [ "$ncpu" -ge 2 ]; then
+        # The last job's pid file would pass for the holder's before it writes its own.
+        rm -f "$BOOT_CHECK_PIDDIR"/pe.*
         "$OSHRUN" -n 1 "$CHECK" hang-all </dev/null >/dev/null 2>&1 &
         holder=$!
         for ((i = 0; i < 200; i++)); do [ -s "$BOOT_CHECK_PIDDIR/pe.0" ] && break; sleep 0.05; done
