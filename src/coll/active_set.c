@@ -11,27 +11,29 @@
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
 
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+/* The world team's barrier for a set of every PE, else the pSync barrier; both
+ * complete the default context's operations. */
+static void set_barrier(const char *fn, int PE_start, int logPE_stride, int PE_size,
+                        long *pSync)
 {
     struct coll c;
-    coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
-    /* Both complete the default context's operations. */
+    coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (coll_set_is_world(&c))
         shoal_barrier_world();
     else
         coll_barrier(&c);
+}
+
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    set_barrier(__func__, PE_start, logPE_stride, PE_size, pSync);
 }
 SHOAL_PROFILED(shmem_barrier)
 
 /* Parenthesized: shmem_sync is also the C11 generic name for team_sync. */
 void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    struct coll c;
-    coll_set_begin(__func__, PE_start, logPE_stride, PE_size, pSync, &c);
-    if (coll_set_is_world(&c))
-        shoal_barrier_world();
-    else
-        coll_barrier(&c);
+    set_barrier(__func__, PE_start, logPE_stride, PE_size, pSync);
 }
 SHOAL_PROFILED(shmem_sync)
 
