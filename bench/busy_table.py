@@ -4,7 +4,9 @@ launched beside Open MPI's OSHMEM, under each load, median [min-max] in microsec
 
 Usage: busy_table.py [--command CMD] RESULTS_DIR
 
-Reads results.csv (median.py's, impl named IMPL/LOAD) and loads.csv; writes busy.md."""
+Reads results.csv (median.py's, impl named IMPL/LOAD) and loads.csv; writes busy.md,
+and busy.png where matplotlib is installed: one panel per PE count, each collective's
+medians for both implementations under each load side by side, bars from min to max."""
 import argparse
 import csv
 import os
@@ -50,6 +52,48 @@ def main():
     with open(os.path.join(a.out, "busy.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+    plot(res, names, a.command, os.path.join(a.out, "busy.png"))
+
+
+def plot(res, names, command, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    colors = ("#4c72b0", "#dd8452", "#c44e52")  # one per load, in loads.csv order
+    fig, axes = plt.subplots(2, 1, figsize=(12.5, 7.5))
+    bars = [(load, impl, label) for load in names for impl, label in IMPLS]
+    width = 0.8 / len(bars)
+    for ax, n in zip(axes, (2, 4)):
+        for k, (load, impl, label) in enumerate(bars):
+            xs, ys, lo, hi = [], [], [], []
+            for i, (b, metric, _) in enumerate(BENCHES):
+                r = res.get((b, metric, n, impl, load))
+                if r is None:
+                    continue
+                v = float(r["value"])
+                xs.append(i - 0.4 + (k + 0.5) * width)
+                ys.append(v)
+                lo.append(v - float(r["min"]))
+                hi.append(float(r["max"]) - v)
+            shoal = impl == IMPLS[0][0]
+            ax.bar(xs, ys, width, yerr=(lo, hi), capsize=1.5, label=f"{load}: {label}",
+                   color=colors[names.index(load) % len(colors)] if shoal else "white",
+                   edgecolor=colors[names.index(load) % len(colors)], hatch=None if shoal
+                   else "//", error_kw={"elinewidth": 0.6})
+        ax.set_yscale("log")
+        ax.set_ylabel(f"{n} PEs: us (median, min-max)")
+        ax.set_xticks(range(len(BENCHES)))
+        ax.set_xticklabels([label.replace(", PE average", "\n(PE average)")
+                            for _, _, label in BENCHES], fontsize=8)
+        ax.grid(axis="y", which="major", alpha=0.3)
+    axes[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(f"Small collectives as launched, alone and beside other work\n{command}",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@
 #                 job and another 2-PE Open MPI job looping on barriers) and mixed (those,
 #                 a CPU-bound process per CPU and a compiler per CPU). --reps rounds per
 #                 load (default 5); busy.md holds medians [min-max] side by side, with
-#                 the load average of each phase.
+#                 the load average of each phase, and busy.png draws them.
 # --isx           instead of the suite, the ISx-shaped integer sort (bench/isx/isx.c: keys
 #                 bucketed by range, exchanged by fetch-add reservations and puts, sorted by
 #                 counting) at 2 and 4 PEs (--pes), with the program's default size (--quick:
@@ -409,7 +409,7 @@ if [ "$busy" -eq 1 ]; then
     done
     $py "$root/bench/median.py" "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
     $py "$root/bench/busy_table.py" --command "scripts/bench.sh $argv" "$out"
-    echo "bench.sh: results in $out (busy.md: alone and under each load, side by side; ranges.md)"
+    echo "bench.sh: results in $out (busy.md and busy.png: alone and under each load, side by side; ranges.md)"
     exit $failed
 fi
 
