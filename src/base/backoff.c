@@ -4,15 +4,11 @@
  * when the job spans nodes, then yields the core, then sleeps, growing to
  * SHOAL_YIELD_SLEEP_US (across nodes, a sleep that network traffic for this PE
  * ends: the network transport's nap); on a core of its own it goes on spinning,
- * yielding every 1024 polls, until such a yield shows a task outside the job on
- * its CPU (YIELD_SLOW_NS below): a job that started alone would otherwise hold its
- * cores against one started beside it, on every wait. It then waits as on a busy
- * host until the probes below find that task gone. A PE with a core of its own
- * spins long (OWN_CORE_*: a few hundred microseconds), so that a peer's answer
- * finds it polling and a target keeps driving the provider. Where PEs outnumber
- * cores (CI runs 8 PEs on 2) it does not spin at all: the PE it waits for is most
- * likely waiting for a core, quite possibly this one, so the first poll that
- * finds nothing yields it
+ * yielding every 1024 polls. A PE with a core of its own spins long (OWN_CORE_*: a
+ * few hundred microseconds), so that a peer's answer finds it polling and a
+ * target keeps driving the provider. Where PEs outnumber cores (CI runs 8 PEs on
+ * 2) it does not spin at all: the PE it waits for is most likely waiting for a
+ * core, quite possibly this one, so the first poll that finds nothing yields it
  * (8 PEs on 2 cores, pinned: barrier 100 -> 25 us against 200 pause-polls first,
  * which held the core ~10 us per turn). Long waits then sleep: a PE that has
  * slept is favoured by the scheduler when it wakes, where one that spun has used
@@ -70,8 +66,6 @@ struct shoal_wait_policy shoal_wait;
  * the interval to the next probe: doubling on each slow yield, halving on each
  * quick one. Any thread's finding serves all of the PE's threads. */
 static long long sleep_until_ns, probe_ns;
-/* A PE that started with a core of its own found a task outside the job on it. */
-static int core_shared;
 
 /* Where a crowded PE pinned by oshrun goes once a task outside the job shows up
  * on its CPU: the kernel then moves it away from that task, which a pinned PE
@@ -130,42 +124,6 @@ static void nap_or_sleep(const struct shoal_backoff *b, long us, shoal_nap_fn *n
     nanosleep(&ts, NULL);
 }
 
-/* A yield slower than any turn of the job's own PEs: the CPU went to a task
- * outside the job. Waits then sleep instead of yielding until t1 + the probe
- * interval, which doubles on each such yield; returns whether it was one. */
-static int yield_was_slow(long long t0, long long t1)
-{
-    if (t1 - t0 <= YIELD_SLOW_NS)
-        return 0;
-    long long probe = __atomic_load_n(&probe_ns, __ATOMIC_RELAXED);
-    probe = probe < PROBE_FIRST_NS ? PROBE_FIRST_NS : probe * 2;
-    if (probe > PROBE_LAST_NS)
-        probe = PROBE_LAST_NS;
-    __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
-    __atomic_store_n(&sleep_until_ns, t1 + probe, __ATOMIC_RELAXED);
-    SHOAL_LOG(COLL, DEBUG,
-              "a yield took %lld us (the CPU went to a task outside the job): waits "
-              "sleep for %lld ms",
-              (t1 - t0) / 1000, probe / 1000000);
-    return 1;
-}
-
-/* The occasional yield of a PE spinning on a core of its own. A slow one means
- * the core is no longer its own (another job, a build): its waits then give the
- * CPU away as on a busy host (give_way) until the probes find the task gone.
- * Same-node waits only, as give_way, and not where waits never sleep. */
-static void yield_alone(shoal_nap_fn *nap)
-{
-    if (nap || shoal.cfg.yield_sleep_us <= 0) {
-        sched_yield();
-        return;
-    }
-    long long t0 = now_ns();
-    sched_yield();
-    if (yield_was_slow(t0, now_ns()))
-        __atomic_store_n(&core_shared, 1, __ATOMIC_RELAXED);
-}
-
 /* Gives the CPU away for a moment: a yield while yields hand it to the job's own
  * PEs, a short sleep for a while after one handed it to something else. */
 static void give_way(const struct shoal_backoff *b)
@@ -177,18 +135,24 @@ static void give_way(const struct shoal_backoff *b)
     }
     sched_yield();
     long long t1 = now_ns(), probe = __atomic_load_n(&probe_ns, __ATOMIC_RELAXED);
-    if (yield_was_slow(t0, t1)) {
+    if (t1 - t0 > YIELD_SLOW_NS) {
+        probe = probe < PROBE_FIRST_NS ? PROBE_FIRST_NS : probe * 2;
+        if (probe > PROBE_LAST_NS)
+            probe = PROBE_LAST_NS;
+        __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
+        __atomic_store_n(&sleep_until_ns, t1 + probe, __ATOMIC_RELAXED);
+        SHOAL_LOG(COLL, DEBUG,
+                  "a yield took %lld us (the CPU went to a task outside the job): waits "
+                  "sleep for %lld ms",
+                  (t1 - t0) / 1000, probe / 1000000);
         if (__atomic_exchange_n(&unpin_pending, 0, __ATOMIC_RELAXED))
             sched_setaffinity(0, sizeof unpin_cpus, &unpin_cpus);
     } else if (probe) {
         /* One quick yield after sleeping proves little: the sleeps left this PE
          * ahead in virtual time, so it may keep its CPU once even beside a busy
-         * task. The interval shrinks instead, and is gone after a few; a PE with
-         * a core of its own then spins again. */
-        probe = probe / 2 < PROBE_FIRST_NS ? 0 : probe / 2;
-        __atomic_store_n(&probe_ns, probe, __ATOMIC_RELAXED);
-        if (!probe)
-            __atomic_store_n(&core_shared, 0, __ATOMIC_RELAXED);
+         * task. The interval shrinks instead, and is gone after a few. */
+        __atomic_store_n(&probe_ns, probe / 2 < PROBE_FIRST_NS ? 0 : probe / 2,
+                         __ATOMIC_RELAXED);
     }
 }
 
@@ -218,10 +182,9 @@ void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *n
      * now and then lets anything else that needs the core run. Not when the
      * provider's own thread needs the core to move the data (2-3 times slower
      * round trips over sockets). */
-    if (shoal_wait.own_core && shoal.cfg.spin_count < 0 && !shoal_wait.net_self_progress &&
-        !__atomic_load_n(&core_shared, __ATOMIC_RELAXED)) {
+    if (shoal_wait.own_core && shoal.cfg.spin_count < 0 && !shoal_wait.net_self_progress) {
         if (over % 1024 == 0)
-            yield_alone(nap);
+            sched_yield();
         else
             shoal_cpu_relax();
         return;

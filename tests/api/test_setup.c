@@ -5,16 +5,11 @@
  *   reinit     repeated shmem_init/shmem_finalize (1.6: the second init counts; only
  *              the last finalize tears the library down)
  *   start_pes  start_pes(0), _my_pe/_num_pes, and the implied finalize at exit
- *   barriers S barriers back to back for S seconds of PE 0's clock, each PE counting
- *              its own; every PE ends with the same count (wait_policy.sh runs it
- *              beside busy loops)
  * The SHMEM_INFO / SHMEM_VERSION banners are checked by amo.cmake through
  * test_errors.sh, on this program's default mode. */
 #include <shmem.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 
@@ -176,43 +171,9 @@ static int mode_start_pes(void)
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int mode_barriers(double secs)
-{
-    static long stop, count[2];
-    shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    double t0 = now_s();
-    long done = 0;
-    while (!shmem_long_atomic_fetch(&stop, 0)) {
-        for (int i = 0; i < 256; i++, done++)
-            shmem_barrier_all();
-        if (me == 0 && now_s() - t0 >= secs)
-            for (int pe = 0; pe < n; pe++)
-                shmem_long_atomic_set(&stop, 1, pe);
-        shmem_barrier_all(); /* every PE sees the same stop before the next round */
-    }
-    /* The counts' minimum and maximum agree: min(c) = -max(-c). */
-    count[0] = done, count[1] = -done;
-    shmem_long_max_reduce(SHMEM_TEAM_WORLD, count, count, 2);
-    CHECK(count[0] == done && -count[1] == done);
-    if (me == 0)
-        printf("test_setup barriers: %d PEs, %ld barriers each OK\n", n, done);
-    shmem_finalize();
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
-    if (!strcmp(mode, "barriers") && argc > 2)
-        return mode_barriers(atof(argv[2]));
     if (!*mode)
         return mode_default();
     if (!strcmp(mode, "thread"))

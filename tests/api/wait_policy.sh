@@ -17,33 +17,6 @@ if [ "$cpus" -ge 2 ]; then
        $got == *": 200 polls, then yields and sleeps (the host was busy at start-up)"* ]] ||
         fail "2 PEs on $cpus CPUs: '$got'"
 fi
-# A job that started with a core per PE stops spinning once other work takes its
-# CPUs: a yield finds the CPU handed to a task outside the job (backoff.c). Busy
-# at start-up instead, its waits find the same.
-if [ "$cpus" -ge 2 ]; then
-    out=$(mktemp)
-    env -u SHOAL_NODE_MAP SHMEM_INFO=1 SHOAL_LOG=coll:debug "$oshrun" -n 2 --timeout 30 \
-        "$prog" barriers 2.5 > "$out" 2>&1 &
-    job=$!
-    for _ in $(seq 100); do
-        grep -q '^Waiting (PE 0)' "$out" && break
-        sleep 0.1
-    done
-    hogs=()
-    for _ in $(seq "$cpus"); do
-        timeout 2 sh -c 'while :; do :; done' &
-        hogs+=($!)
-    done
-    wait "$job"
-    rc=$?
-    wait "${hogs[@]}" 2>/dev/null
-    got=$(grep '^Waiting (PE 0)' "$out")
-    grep -q "^test_setup barriers: 2 PEs" "$out" && [ "$rc" -eq 0 ] ||
-        fail "barriers beside busy loops: exit $rc: $(tail -n 5 "$out")"
-    grep -q "the CPU went to a task outside the job" "$out" ||
-        fail "2 PEs ('$got') kept their CPUs beside $cpus busy loops: $(tail -n 5 "$out")"
-    rm -f "$out"
-fi
 # Work that stays runnable (a busy loop per CPU) marks the host busy however
 # the start-up samples fall; a passing task does not (topology.c).
 if [ "$cpus" -ge 2 ]; then
