@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The table of scripts/bench.sh --busy: each small collective at 2 and 4 PEs, Shoal as
+"""The table of scripts/bench.sh --busy: each small collective at each PE count, Shoal as
 launched beside Open MPI's OSHMEM, under each load, median [min-max] in microseconds.
 
 Usage: busy_table.py [--command CMD] RESULTS_DIR
 
 Reads results.csv (median.py's, impl named IMPL/LOAD) and loads.csv; writes busy.md,
-and busy.png where matplotlib is installed: one panel per PE count, each collective's
+and busy.png where matplotlib is installed: one panel per PE count (--pes), each collective's
 medians for both implementations under each load side by side, bars from min to max."""
 import argparse
 import csv
@@ -44,18 +44,19 @@ def main():
     lines = [f"`{a.command}`; load average (1 min) at the start and end of each phase: "
              + ", ".join(f"{l['load']} {l['load1_start']}-{l['load1_end']}" for l in loads),
              "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    counts = sorted({k[2] for k in res})
     for b, metric, label in BENCHES:
-        for n in (2, 4):
+        for n in counts:
             cells = [fmt(res.get((b, metric, n, impl, load))) for load in names
                      for impl, _ in IMPLS]
             lines.append(f"| {label} | {n} | " + " | ".join(cells) + " |")
     with open(os.path.join(a.out, "busy.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
-    plot(res, names, a.command, os.path.join(a.out, "busy.png"))
+    plot(res, names, counts, a.command, os.path.join(a.out, "busy.png"))
 
 
-def plot(res, names, command, path):
+def plot(res, names, counts, command, path):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -63,10 +64,12 @@ def plot(res, names, command, path):
     except ImportError:
         return
     colors = ("#4c72b0", "#dd8452", "#c44e52")  # one per load, in loads.csv order
-    fig, axes = plt.subplots(2, 1, figsize=(12.5, 7.5))
+    fig, axes = plt.subplots(len(counts), 1, figsize=(12.5, 1 + 3.25 * len(counts)),
+                             squeeze=False)
+    axes = axes[:, 0]
     bars = [(load, impl, label) for load in names for impl, label in IMPLS]
     width = 0.8 / len(bars)
-    for ax, n in zip(axes, (2, 4)):
+    for ax, n in zip(axes, counts):
         for k, (load, impl, label) in enumerate(bars):
             xs, ys, lo, hi = [], [], [], []
             for i, (b, metric, _) in enumerate(BENCHES):

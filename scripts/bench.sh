@@ -34,7 +34,7 @@
 #                 small_ops.md, each figure beside its limit or target.
 # --busy          instead of the suite, the small collectives (bench/micro/coll_small.c:
 #                 barrier, 8 B reduce, collect, fcollect, broadcast; bench/micro/coll_set.c:
-#                 the active-set forms OSU times) at 2 and 4 PEs as a user
+#                 the active-set forms OSU times) at 2 and 4 PEs (--pes) as a user
 #                 launches them: Shoal's `oshrun -n N` with no settings (shoal-launched)
 #                 and Open MPI's `oshrun --oversubscribe -np N` (oshmem-launched),
 #                 interleaved, first on the machine as it is (alone), then under each
@@ -145,11 +145,12 @@ if [ "$small_ops" -eq 1 ]; then
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 if [ "$busy" -eq 1 ]; then
-    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$fixed_set" -eq 0 ] && [ -z "$base" ] || {
-        echo "bench.sh: --busy runs a fixed set on its own (no --small-ops, --extensions," \
-             "--pes, --programs, --baseline)" >&2
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ -z "$base" ] && [ -z "$only" ] &&
+        [ "$mpi" -eq 0 ] && [ "$ofi" -eq 0 ] || {
+        echo "bench.sh: --busy runs a fixed set on its own (--pes, --reps only)" >&2
         exit 2; }
     compare=1
+    [ "$pes_given" -eq 1 ] || pes=2,4
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 if [ "$isx" -eq 1 ]; then
@@ -381,7 +382,7 @@ if [ "$busy" -eq 1 ]; then
         fi
         l0=$(cut -d' ' -f1 /proc/loadavg)
         for r in $(seq "$reps"); do
-            for n in 2 4; do
+            for n in $(echo "$pes" | tr ',' ' '); do
                 order="shoal-launched oshmem-launched"
                 [ $((r % 2)) -eq 0 ] && order="oshmem-launched shoal-launched"
                 for impl in $order; do
