@@ -138,15 +138,24 @@ static void *sym_malloc(size_t bytes)
 
 static double slowest_of[BENCH_MAX_PES]; /* static data: symmetric */
 
-double bench_slowest(double mine)
+double bench_slowest_avg(double mine, double *avg)
 {
     shmem_double_p(&slowest_of[shmem_my_pe()], mine, 0);
     shmem_barrier_all();
-    double worst = 0;
+    double worst = 0, sum = 0;
     if (shmem_my_pe() == 0)
-        for (int pe = 0; pe < shmem_n_pes(); pe++)
+        for (int pe = 0; pe < shmem_n_pes(); pe++) {
             worst = slowest_of[pe] > worst ? slowest_of[pe] : worst;
+            sum += slowest_of[pe];
+        }
+    *avg = sum / shmem_n_pes();
     return worst;
+}
+
+double bench_slowest(double mine)
+{
+    double avg;
+    return bench_slowest_avg(mine, &avg);
 }
 
 double bench_time_coll(void (*call)(int which, size_t count), int which, size_t count,

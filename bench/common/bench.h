@@ -48,6 +48,8 @@ int bench_init(int argc, char **argv, struct bench_opts *o, const char *usage,
 
 /* Collective: each PE gives its own figure; returns the largest (on PE 0; 0 elsewhere). */
 double bench_slowest(double mine);
+/* The same, and the PEs' average in *avg on PE 0 (as OSU reports its figures). */
+double bench_slowest_avg(double mine, double *avg);
 
 /* Times collective number `which` of a program on count elements (call runs it): a
  * barrier before each call, which also makes pSync reuse safe on the 1.4 path, and

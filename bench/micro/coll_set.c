@@ -9,19 +9,13 @@
 #include <stdlib.h>
 
 static long src, dst, pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE], stat_sync[SHMEM_REDUCE_SYNC_SIZE];
-static double mine, sum, worst, dwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
 
 static void report(const char *name, double us)
 {
-    int n = shmem_n_pes();
-    mine = us;
-    shmem_barrier_all();
-    shmem_double_sum_to_all(&sum, &mine, 1, 0, 0, n, dwrk, stat_sync);
-    shmem_barrier_all();
-    shmem_double_max_to_all(&worst, &mine, 1, 0, 0, n, dwrk, stat_sync);
+    double avg, worst = bench_slowest_avg(us, &avg);
     if (shmem_my_pe() == 0) {
-        bench_result(name, 8, "avg_us", sum / n);
+        bench_result(name, 8, "avg_us", avg);
         bench_result(name, 8, "max_us", worst);
     }
 }
@@ -32,7 +26,7 @@ int main(int argc, char **argv)
     int me = bench_init(argc, argv, &o, NULL, "coll_set", 1, 0);
     int n = shmem_n_pes();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-        psync[0][i] = psync[1][i] = stat_sync[i] = SHMEM_SYNC_VALUE;
+        psync[0][i] = psync[1][i] = SHMEM_SYNC_VALUE;
     src = me + 1;
     shmem_barrier_all();
 
