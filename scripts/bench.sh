@@ -100,19 +100,20 @@ small_ops=0
 busy=0
 isx=0
 pes_given=0
+suite_sel=0 # --programs, --targets, --quick, --mpi: what the suite runs
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --pes) pes="$2"; pes_given=1; fixed_set=1; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
-        --mpi) mpi=1; fixed_set=1; shift ;;
+        --mpi) mpi=1; fixed_set=1; suite_sel=1; shift ;;
         --extensions) ext=1; shift ;;
         --reps) reps="$2"; reps_given=1; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
-        --targets) targets="$2"; fixed_set=1; shift 2 ;;
-        --programs) only="$2"; fixed_set=1; shift 2 ;;
-        --quick) quick=1; fixed_set=1; shift ;;
+        --targets) targets="$2"; fixed_set=1; suite_sel=1; shift 2 ;;
+        --programs) only="$2"; fixed_set=1; suite_sel=1; shift 2 ;;
+        --quick) quick=1; fixed_set=1; suite_sel=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
@@ -145,8 +146,8 @@ if [ "$small_ops" -eq 1 ]; then
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 if [ "$busy" -eq 1 ]; then
-    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ -z "$base" ] && [ -z "$only" ] &&
-        [ "$mpi" -eq 0 ] && [ "$ofi" -eq 0 ] || {
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ -z "$base" ] && [ "$suite_sel" -eq 0 ] &&
+        [ "$ofi" -eq 0 ] || {
         echo "bench.sh: --busy runs a fixed set on its own (--pes, --reps only)" >&2
         exit 2; }
     compare=1
