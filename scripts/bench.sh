@@ -86,7 +86,6 @@ mpi=0
 ext=0
 reps=3
 reps_given=0
-fixed_set=0 # --pes, --programs, --targets, --quick, --mpi: the suite's, not --small-ops'
 bind=core
 targets=heap,global
 only=""
@@ -104,16 +103,16 @@ suite_sel=0 # --programs, --targets, --quick, --mpi: what the suite runs
 reference=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --pes) pes="$2"; pes_given=1; fixed_set=1; shift 2 ;;
+        --pes) pes="$2"; pes_given=1; shift 2 ;;
         --compare-ompi) compare=1; shift ;;
         --ofi) ofi=1; shift ;;
-        --mpi) mpi=1; fixed_set=1; suite_sel=1; shift ;;
+        --mpi) mpi=1; suite_sel=1; shift ;;
         --extensions) ext=1; shift ;;
         --reps) reps="$2"; reps_given=1; shift 2 ;;
         --bind) bind="$2"; shift 2 ;;
-        --targets) targets="$2"; fixed_set=1; suite_sel=1; shift 2 ;;
-        --programs) only="$2"; fixed_set=1; suite_sel=1; shift 2 ;;
-        --quick) quick=1; fixed_set=1; suite_sel=1; shift ;;
+        --targets) targets="$2"; suite_sel=1; shift 2 ;;
+        --programs) only="$2"; suite_sel=1; shift 2 ;;
+        --quick) quick=1; suite_sel=1; shift ;;
         --out) out="$2"; shift 2 ;;
         --build) build="$2"; shift 2 ;;
         --baseline) base="$2"; shift 2 ;;
@@ -137,7 +136,7 @@ case "$bind" in core|none) ;; *) echo "bench.sh: --bind core or none" >&2; exit 
     { echo "bench.sh: --reference goes with --small-ops" >&2; exit 2; }
 if [ "$small_ops" -eq 1 ]; then
     [ "$ext" -eq 0 ] || { echo "bench.sh: --small-ops or --extensions, not both" >&2; exit 2; }
-    [ "$fixed_set" -eq 0 ] || {
+    [ "$suite_sel" -eq 0 ] && [ "$pes_given" -eq 0 ] || {
         echo "bench.sh: --small-ops runs a fixed set; --pes, --programs, --targets, --quick" \
              "and --mpi are the suite's" >&2
         exit 2; }
