@@ -20,7 +20,7 @@
 #
 # The state lives in $SHOAL_CLUSTER_DIR (default /run/shoal-cluster), which `up` makes
 # with mode 0700 and every command checks first: root's, not a symbolic link, under
-# directories only root can write. Nothing in it is trusted otherwise. Nodes are entered
+# directories no one else can write into (or sticky). Nothing in it is trusted otherwise. Nodes are entered
 # only through namespaces whose identities `up` recorded there; `up` and `down` make and
 # remove only network namespaces named with this cluster's random tag, kill only the
 # processes in them, and unmount only the namespace handles `up` mounted.

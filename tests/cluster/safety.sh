@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cluster="$here/../../scripts/cluster.sh"
 case_=${1:-}
 status=0
-user="" pids="" cleanup_paths="" victim="" ns_made=""
+user="" pids="" cleanup_paths="" ns_made=""
 
 skip() {
     echo "skipped: $*"
