@@ -265,7 +265,8 @@ int main(int argc, char **argv)
     if (!strcmp(scenario, "regular_file")) {
         struct stat s;
         if (fstat(pe_fd, &s) || s.st_size != 0) {
-            fprintf(stderr, "fake_launcher: the PE wrote %lld bytes into the file in PMI_FD\n",
+            fprintf(stderr,
+                    "fake_launcher: the PE wrote %lld bytes into the file in PMI_FD\n",
                     (long long)s.st_size);
             return 99;
         }
