@@ -13,6 +13,10 @@ targets="env oshrun_args oshrun_service boot_reply pmi_reply specs"
 CC=${CC:-clang}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER="$CC" -DSHOAL_FUZZ=ON -DSHOAL_BUILD_TESTS=OFF \
     -DSHOAL_WERROR=ON >/dev/null
+# pmix_values exists only where PMIx is installed (libpmix-dev).
+if cmake --build "$dir" --target help | grep -q '^fuzz_pmix_values:'; then
+    targets="$targets pmix_values"
+fi
 for t in $targets; do
     cmake --build "$dir" --target "fuzz_$t"
 done
