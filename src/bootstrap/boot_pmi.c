@@ -44,7 +44,8 @@ static char jobid[256];   /* PMI-2: PMI_JOBID, when the launcher sets it */
 static unsigned ag_seq;   /* numbers the allgathers: keys of one never meet another's */
 static int finalized;
 static int under_slurm;
-static long reply_limit_ms; /* SHOAL_BOOT_TIMEOUT; -1: none */
+static long reply_limit_ms; /* SHOAL_BOOT_TIMEOUT; 0: no limit */
+static int greeting;        /* the version is not agreed yet */
 /* Set while in a fence: its replies wait for every PE, which may take any time. */
 static int waiting_for_peers;
 /* One request and its reply at a time. */
@@ -58,7 +59,7 @@ static size_t rlen;
 
 static const char *proto(void)
 {
-    return pmi_version == 2 ? "PMI-2" : "PMI-1";
+    return greeting ? "PMI" : pmi_version == 2 ? "PMI-2" : "PMI-1";
 }
 
 static _Noreturn void lost_contact(const char *doing, int err)
@@ -216,9 +217,9 @@ static int field(const char *msg, const char *key, char *out, size_t len)
     int rc = shoal_pmi_field(msg, pmi_version == 2 ? ';' : ' ', key, out, len);
     if (rc == SHOAL_PMI_TOO_LONG) {
         fprintf(stderr,
-                "shoal: PE %d: the %s launcher sent a value of %s longer than %zu bytes, "
-                "more than Shoal puts under a key; this launcher's PMI is not supported: "
-                "use mpiexec.hydra, srun --mpi=pmi2 or oshrun\n",
+                "shoal: PE %d: the %s launcher sent a value of %s longer than the %zu "
+                "bytes Shoal takes there; this launcher's PMI is not supported: use "
+                "mpiexec.hydra, srun --mpi=pmi2 or oshrun\n",
                 my_rank, proto(), key, len - 1);
         _exit(1);
     }
@@ -481,6 +482,7 @@ static int greet(int version)
     char reply[MSG_MAX];
     int saved = pmi_version;
     pmi_version = 1; /* the greeting and its answer are PMI-1 lines */
+    greeting = 1;
     ask1("starting", reply, sizeof reply, "cmd=init pmi_version=%d pmi_subversion=%d\n",
          version, version == 2 ? 0 : 1);
     char cmd[64], ver[16];
@@ -491,6 +493,7 @@ static int greet(int version)
         shoal_pmi_number(ver, 0, 99, &got))
         bad_reply("starting", reply);
     pmi_version = saved;
+    greeting = 0;
     return (int)got;
 }
 
