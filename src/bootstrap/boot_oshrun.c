@@ -96,7 +96,9 @@ static void recv_all(void *buf, size_t len, double deadline)
         if (deadline > 0) {
             double left = deadline - now();
             struct pollfd pf = { .fd = chan_fd, .events = POLLIN };
-            int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+            /* At most an hour a poll: a long limit in ms would overflow an int. */
+            int ms = left < 3600 ? (int)(left * 1000) + 1 : 3600 * 1000;
+            int r = left > 0 ? poll(&pf, 1, ms) : 0;
             if (r < 0 && errno == EINTR)
                 continue;
             if (r == 0 && now() >= deadline) {

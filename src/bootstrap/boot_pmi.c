@@ -123,7 +123,8 @@ static void fill(double deadline, const char *doing)
             double left = deadline - now();
             if (left <= 0)
                 no_answer(doing);
-            ms = (int)(left * 1000) + 1;
+            /* At most an hour a poll: a long limit in ms would overflow an int. */
+            ms = left < 3600 ? (int)(left * 1000) + 1 : 3600 * 1000;
         }
         struct pollfd p = { .fd = pmi_fd, .events = POLLIN };
         int r = poll(&p, 1, ms);
