@@ -6,6 +6,7 @@
  * finalize first. */
 #include "bootstrap.h"
 #include "log.h"
+#include "pmix_value.h"
 
 #include <pmix.h>
 #include <pthread.h>
@@ -41,21 +42,12 @@ static int get_count(const pmix_proc_t *who, const char *key, long *out)
                 (int)me.rank, key, PMIx_Error_string(rc));
         return -1;
     }
-    int ok = 1;
-    switch (v->type) {
-    case PMIX_UINT8: *out = v->data.uint8; break;
-    case PMIX_UINT16: *out = v->data.uint16; break;
-    case PMIX_UINT32: *out = v->data.uint32; break;
-    case PMIX_INT: *out = v->data.integer; break;
-    case PMIX_INT32: *out = v->data.int32; break;
-    case PMIX_UINT: *out = v->data.uint; break;
-    default:
-        ok = 0;
+    int ok = !shoal_pmix_count(v, out);
+    if (!ok)
         fprintf(stderr,
                 "shoal: PE %d: the PMIx launcher gave %s as %s, not a number; this "
                 "launcher is not supported: use mpirun, prterun or oshrun\n",
                 (int)me.rank, key, PMIx_Data_type_string(v->type));
-    }
     PMIX_VALUE_RELEASE(v);
     return ok ? 0 : -1;
 }
@@ -128,11 +120,12 @@ static int boot_pmix_init(struct shoal_boot_info *info)
     if (get_count(&job, PMIX_JOB_SIZE, &size))
         return -1;
     /* The node layout comes from host names (core/topology.c), not from PMIx. */
-    if (size < 1 || me.rank >= (pmix_rank_t)size) {
+    const char *why = shoal_pmix_job_error(size, me.rank);
+    if (why) {
         fprintf(stderr,
-                "shoal: PE %d: the PMIx launcher describes an impossible job (size "
-                "%ld); launch with mpirun, prterun or oshrun\n",
-                (int)me.rank, size);
+                "shoal: PE %u: the PMIx launcher describes an impossible job (size "
+                "%ld: %s); launch with mpirun, prterun or oshrun\n",
+                (unsigned)me.rank, size, why);
         return -1;
     }
     my_size = (int)size;

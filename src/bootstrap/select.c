@@ -33,10 +33,6 @@ static int foreign_launcher(const struct shoal_config *cfg, char *buf, size_t le
     if (cfg->foreign_ompi_size > 1)
         return snprintf(buf, len, "Open MPI's mpirun (OMPI_COMM_WORLD_SIZE=%ld)",
                         cfg->foreign_ompi_size);
-    if (cfg->foreign_pmix_rank >= 0)
-        return snprintf(buf, len,
-                        "a PMIx launcher such as prterun or srun --mpi=pmix (PMIX_RANK=%ld)",
-                        cfg->foreign_pmix_rank);
     if (cfg->foreign_pmi_port && *cfg->foreign_pmi_port)
         return snprintf(buf, len,
                         "a PMI launcher that offers a port (PMI_PORT=%s) rather than a "
@@ -133,6 +129,14 @@ const struct shoal_boot_ops *shoal_boot_select(void)
         return &shoal_boot_oshrun;
     if (pmix_launched(&cfg))
         return pmix_or_why(&cfg);
+    if (cfg.foreign_pmix_rank >= 0) {
+        fprintf(stderr,
+                "shoal: PMIX_RANK=%ld is set but PMIX_NAMESPACE is %s, so the PMIx launcher "
+                "that set it cannot be joined; start the program directly under mpirun, "
+                "prterun or srun --mpi=pmix (or unset PMIX_RANK to run it alone)\n",
+                cfg.foreign_pmix_rank, shoal_env_get("PMIX_NAMESPACE") ? "empty" : "not set");
+        return NULL;
+    }
     /* The MPI transport, and a program that uses MPI itself, take the job from MPI:
      * the MPI library is then the launcher's only client, as PMI allows no second
      * on the same socket. */

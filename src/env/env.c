@@ -157,6 +157,11 @@ const char *shoal_env_value(const char *name)
     return s ? s : v->def;
 }
 
+const char *shoal_env_get(const char *name)
+{
+    return env_lookup(env_find(name));
+}
+
 /* Is word one of the '|'-separated words of list? */
 static int one_of(const char *word, const char *list)
 {
@@ -190,7 +195,9 @@ static int accepted(const struct shoal_env_var *v, const void *dst)
     return x >= lo && x <= hi;
 }
 
-static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg)
+/* Stores s into cfg; -1 when it does not parse or (check_accept) lies outside ACCEPT. */
+static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_config *cfg,
+                     int check_accept)
 {
     void *dst = (char *)cfg + v->offset;
     int rc = -1;
@@ -203,7 +210,7 @@ static int env_store(const struct shoal_env_var *v, const char *s, struct shoal_
         rc = 0;
         break;
     }
-    return rc ? rc : accepted(v, dst) ? 0 : -1;
+    return rc ? rc : !check_accept || accepted(v, dst) ? 0 : -1;
 }
 
 /* What v accepts, in words, into buf. */
@@ -243,8 +250,12 @@ static const char *syntax(const struct shoal_env_var *v, char *buf, size_t len)
 static void bad_value(const struct shoal_env_var *v, const char *s, char *err, size_t errlen)
 {
     char what[160];
-    snprintf(err, errlen, "%s=\"%s\" is not valid: expected %s",
-             getenv(v->name) ? v->name : v->alias, s, syntax(v, what, sizeof what));
+    snprintf(err, errlen, "%s=\"%s\" is not valid: expected %s%s",
+             getenv(v->name) ? v->name : v->alias, s, syntax(v, what, sizeof what),
+             v->cls == SHOAL_ENV_CLASS_FOREIGN
+                     ? "; a launcher sets it: start the program directly under the "
+                       "launcher, or unset it to run the program alone"
+                     : "");
 }
 
 int shoal_env_check(const char *name, char *err, size_t errlen)
@@ -252,7 +263,7 @@ int shoal_env_check(const char *name, char *err, size_t errlen)
     const struct shoal_env_var *v = env_find(name);
     const char *s = env_lookup(v);
     struct shoal_config scratch;
-    if (!s || !env_store(v, s, &scratch))
+    if (!s || !env_store(v, s, &scratch, 1))
         return 0;
     bad_value(v, s, err, errlen);
     return -1;
@@ -262,14 +273,14 @@ int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen)
 {
     for (size_t i = 0; i < shoal_env_nvars; i++) {
         const struct shoal_env_var *v = &shoal_env_vars[i];
-        if (env_store(v, v->def, cfg))
+        if (env_store(v, v->def, cfg, 0))
             abort(); /* a default in env_table.h that does not parse is a build bug */
         const char *s = env_lookup(v);
         if (!s)
             continue;
-        if (env_store(v, s, cfg)) {
-            env_store(v, v->def, cfg);
-            if (v->cls == SHOAL_ENV_CLASS_FOREIGN)
+        if (env_store(v, s, cfg, 1)) {
+            env_store(v, v->def, cfg, 0);
+            if (v->cls == SHOAL_ENV_CLASS_FOREIGN && !v->accept)
                 continue;
             bad_value(v, s, err, errlen);
             return -1;

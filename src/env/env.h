@@ -48,6 +48,9 @@ int shoal_env_load(struct shoal_config *cfg, char *err, size_t errlen);
  * Aborts on a name the table lacks, so no variable is read outside it. */
 const char *shoal_env_value(const char *name);
 
+/* The raw value of one variable of the table (or its alias), NULL when unset. */
+const char *shoal_env_get(const char *name);
+
 /* Checks one variable's value as shoal_env_load does: 0, or -1 with the message
  * (variable, value, what it accepts) in err. */
 int shoal_env_check(const char *name, char *err, size_t errlen);

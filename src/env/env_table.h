@@ -8,11 +8,14 @@
  *   ACCEPT narrows what a value may be, NULL for no more than KIND says: for INT
  *   "LO..HI" (either end may be left out), for STR the words allowed, "a|b|c"
  *   (the empty string means the default). A value outside it is refused
- *   with a message naming the variable and what it accepts.
+ *   with a message naming the variable and what it accepts. The default may lie
+ *   outside ACCEPT: it then stands for "not set", which no set value can mean.
  *   An alias of NULL means none; when both are set, NAME wins.
  *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
  *   FOREIGN are other software's: read only to recognise a launcher Shoal cannot
- *   talk to, or to check what a launcher provided. */
+ *   talk to, or to check what a launcher provided. A FOREIGN value that does not
+ *   parse is ignored, unless the row gives an ACCEPT: Shoal joins the job with that
+ *   value, so a bad one is refused like a user's. */
 #define SHOAL_ENV_USER(X)                                                                    \
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", NULL, symmetric_size,        \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and "         \
@@ -145,7 +148,11 @@
       "ask (FI_MR_LOCAL), to exercise that path")                                            \
     X(SHMEM_OFI_ATOMIC_EMULATE, NULL, BOOL, "0", NULL, ofi_atomic_emulate,                   \
       "Compute every AMO but compare-and-swap by compare-and-swap loops, as for types the "  \
-      "provider lacks (tests that fallback)")
+      "provider lacks (tests that fallback)")                                                \
+    X(SHOAL_BOOT_TIMEOUT, NULL, INT, "60", "0..31536000", boot_timeout,                      \
+      "Seconds a PE waits for its launcher (PMI-1, PMI-2, oshrun) to answer a request it "   \
+      "answers at once (the greeting, a key's put or get; not a barrier, which waits for "   \
+      "the other PEs) before it ends naming the launcher; 0 = wait for ever")
 
 #define SHOAL_ENV_LAUNCHER(X)                                                                \
     X(SHOAL_BOOT_FD, NULL, INT, "-1", NULL, boot_fd,                                         \
@@ -159,15 +166,15 @@
 #define SHOAL_ENV_FOREIGN(X)                                                                 \
     X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", NULL, foreign_ompi_size,                         \
       "Read only to detect Open MPI's mpirun")                                               \
-    X(PMIX_RANK, NULL, INT, "-1", NULL, foreign_pmix_rank,                                   \
-      "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)")                      \
+    X(PMIX_RANK, NULL, INT, "-1", "0..2147483646", foreign_pmix_rank,                        \
+      "Set by a PMIx launcher (mpirun, prterun, srun --mpi=pmix): this process's rank")      \
     X(PMIX_NAMESPACE, NULL, STR, "", NULL, foreign_pmix_namespace,                           \
       "Read only to detect a PMIx launcher, together with PMIX_RANK")                        \
-    X(PMI_FD, NULL, INT, "-1", NULL, foreign_pmi_fd,                                         \
+    X(PMI_FD, NULL, INT, "-1", "0..2147483647", foreign_pmi_fd,                              \
       "Set by a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2): its socket")              \
-    X(PMI_RANK, NULL, INT, "-1", NULL, foreign_pmi_rank,                                     \
+    X(PMI_RANK, NULL, INT, "-1", "0..2147483646", foreign_pmi_rank,                          \
       "Set by a PMI-1/2 launcher: this process's rank")                                      \
-    X(PMI_SIZE, NULL, INT, "0", NULL, foreign_pmi_size,                                      \
+    X(PMI_SIZE, NULL, INT, "0", "1..2147483647", foreign_pmi_size,                           \
       "Set by a PMI-1/2 launcher: the number of processes")                                  \
     X(PMI_JOBID, NULL, STR, "", NULL, foreign_pmi_jobid,                                     \
       "Set by srun --mpi=pmi2: the job step, passed back to it")                             \

@@ -204,12 +204,37 @@ static void test_env_load(void)
     CHECK(load(&cfg, err, sizeof err) == 0 && cfg.debug == 0);
     clear_env();
 
-    /* Another launcher's variables never make loading fail. */
+    /* Another launcher's variables that only hint at it never make loading fail. */
+    CHECK(setenv("SLURM_NTASKS", "not-a-number", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_slurm_ntasks == 0);
+    clear_env();
+    /* Those Shoal joins the job with are refused, naming the value as set. */
     CHECK(setenv("PMIX_RANK", "not-a-number", 1) == 0);
-    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == -1);
+    CHECK(load(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "PMIX_RANK=\"not-a-number\" is not valid") == err);
     CHECK(setenv("PMIX_RANK", "3", 1) == 0);
     CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == 3);
     clear_env();
+    static const char *const bad[][2] = {
+        { "PMI_SIZE", "4294967297" },
+        { "PMI_SIZE", "0" },
+        { "PMI_RANK", "4294967296" },
+        { "PMI_RANK", "-1" },
+        { "PMI_RANK", "1x" },
+        { "PMI_FD", "abc" },
+        { "PMI_FD", "" },
+        { "PMIX_RANK", "-3" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s=\"%s\" is not valid", bad[i][0], bad[i][1]);
+        CHECK(setenv(bad[i][0], bad[i][1], 1) == 0);
+        CHECK(load(&cfg, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)));
+        clear_env();
+    }
+    /* The default stands for "not set" though no set value may be it. */
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmi_fd == -1 &&
+          cfg.foreign_pmi_rank == -1 && cfg.foreign_pmi_size == 0);
 }
 
 int main(void)
