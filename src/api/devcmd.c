@@ -14,7 +14,7 @@ static const char *kind_name(unsigned kind)
 
 static const char *amo_name(unsigned op)
 {
-    static const char *const names[] = { "fetch", "set", "swap", "compare_swap",
+    static const char *const names[] = { "fetch",     "set",       "swap",     "compare_swap",
                                          "fetch_add", "fetch_and", "fetch_or", "fetch_xor" };
     return op < sizeof names / sizeof *names ? names[op] : "unknown";
 }
@@ -63,7 +63,8 @@ int shoal_devcmd_check(const struct shmemx_dev_cmd *c, uint64_t heap_size, int n
     if (amo && kind != SHMEMX_DEV_OP_AMO)
         return refuse(why, len, "an AMO operation (%u) on a command that is no AMO", amo);
     if (c->pe < 0 || c->pe >= n_pes)
-        return refuse(why, len, "PE %d is out of range (0 to %d)", (int)c->pe, n_pes - 1);
+        return refuse(why, len, "PE %d is out of range (0 to %lld)", (int)c->pe,
+                      (long long)n_pes - 1);
     switch (kind) {
     case SHMEMX_DEV_OP_PUT:
     case SHMEMX_DEV_OP_GET:
@@ -123,10 +124,11 @@ void shoal_devcmd_describe(const struct shmemx_dev_cmd *c, char *buf, size_t len
         snprintf(k, sizeof k, "amo %s", amo_name(amo));
     else
         snprintf(k, sizeof k, "%s", name);
-    snprintf(buf, len,
-             "%s%s, width %u, to PE %d, dst 0x%llx, src 0x%llx, len %llu, sig 0x%llx (op word "
-             "0x%x)",
-             k, c->op & SHMEMX_DEV_WAIT ? " (blocking)" : "", w, (int)c->pe,
-             (unsigned long long)c->dst, (unsigned long long)c->src,
-             (unsigned long long)c->len, (unsigned long long)c->sig, (unsigned)c->op);
+    snprintf(
+            buf, len,
+            "%s%s, width %u, to PE %d, dst 0x%llx, src 0x%llx, len %llu, sig 0x%llx (op word "
+            "0x%x)",
+            k, c->op & SHMEMX_DEV_WAIT ? " (blocking)" : "", w, (int)c->pe,
+            (unsigned long long)c->dst, (unsigned long long)c->src,
+            (unsigned long long)c->len, (unsigned long long)c->sig, (unsigned)c->op);
 }
