@@ -38,8 +38,8 @@ static void k_post(int t, int nt, void *arg)
     if (t != 0)
         return;
     const struct shmemx_dev_state *st = shmemx_device_state();
-    uint64_t ticket = shmemx_post_(st, cmd.op, cmd.pe, cmd.dst, cmd.src, cmd.len, 0, 0,
-                                   "test_ring");
+    uint64_t ticket =
+            shmemx_post_(st, cmd.op, cmd.pe, cmd.dst, cmd.src, cmd.len, 0, 0, "test_ring");
     if (cmd.op & SHMEMX_DEV_WAIT)
         shmemx_answer_(st, ticket, "test_ring");
 }
@@ -114,7 +114,8 @@ int main(int argc, char **argv)
     }
     /* The job should have ended at the bad command. */
     shmem_barrier_all();
-    fprintf(stderr, "PE %d: test_ring %s: the bad command was carried out (host global %ld)\n",
+    fprintf(stderr,
+            "PE %d: test_ring %s: the bad command was carried out (host global %ld)\n",
             shmem_my_pe(), mode, host_global);
     shmem_finalize();
     return 3;
