@@ -308,13 +308,20 @@ static int maps_allow(uintptr_t a, uintptr_t e, int write)
     return ok;
 }
 
-/* Whether host memory [p, p + n) may be read (and written) by the proxy. The kernel
- * answers in one system call, faulting the pages in as the operation would; mappings
- * it will not populate (a driver's pinned memory, or an older kernel) are looked up. */
+/* Up to this size the kernel populating the pages is cheaper than reading the maps
+ * (about 0.4 us a page against a fixed 30-150 us). */
+#define POPULATE_MAX ((uintptr_t)256 << 10)
+
+/* Whether host memory [p, p + n) may be read (and written) by the proxy. For a small
+ * buffer the kernel answers in one system call, faulting the pages in as the operation
+ * would; a large one, or a mapping the kernel will not populate (a driver's pinned
+ * memory, or a kernel before 5.14), is looked up in the maps. */
 static int host_range_ok(const void *p, size_t n, int write)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p & ~(page - 1);
     uintptr_t e = (uintptr_t)p + n;
+    if (e - a > POPULATE_MAX)
+        return maps_allow(a, e, write);
     if (!madvise((void *)a, e - a, write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ))
         return 1;
     if (errno == ENOMEM || errno == EFAULT) /* unmapped, or a fault on access */

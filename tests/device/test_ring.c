@@ -12,12 +12,18 @@
  * Stream modes (any PE count), on an emu stream:
  *   stream_past: a put whose source, in the device heap, runs past the heap's end;
  *   stream_wild: a put from a wild host address;
- *   stream_ro:   a get into read-only host memory. */
+ *   stream_ro:   a get into read-only host memory;
+ *   stream_guard: a 1 MiB put from host memory arrives whole, then a 2 MiB one whose
+ *                last page is PROT_NONE is refused (buffers this large are checked
+ *                against the maps, smaller ones by the kernel's populate). */
 #include <shmem.h>
 #include <shmemx.h>
 #include <shmemx_device.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "device/emu/emu.h"
@@ -82,6 +88,23 @@ static int ring_mode(const char *mode, long *obj)
     return 1;
 }
 
+static void stream_guard(struct shoal_emu_stream *s, int pe)
+{
+    size_t mib = 1 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+    char *d = shmem_space_malloc(SHMEM_SPACE_DEVICE, 2 * mib);
+    char *h = mmap(NULL, 2 * mib, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *back = malloc(mib);
+    CHECK(d != NULL && h != MAP_FAILED && back != NULL);
+    for (size_t i = 0; i < 2 * mib; i++)
+        h[i] = (char)(i * 7 + (size_t)shmem_my_pe());
+    CHECK(mprotect(h + 2 * mib - page, page, PROT_NONE) == 0);
+    shmemx_putmem_on_stream(d, h, mib, pe, s);
+    shoal_emu_stream_synchronize(s);
+    shmem_getmem(back, d, mib, pe);
+    CHECK(memcmp(back, h, mib) == 0);
+    shmemx_putmem_on_stream(d, h, 2 * mib, pe, s);
+}
+
 static int stream_mode(const char *mode, long *obj)
 {
     const struct shmemx_dev_state *st = shmemx_device_state();
@@ -95,6 +118,8 @@ static int stream_mode(const char *mode, long *obj)
         shmemx_putmem_on_stream(obj, (const void *)(uintptr_t)0x1000, 64, pe, s);
     else if (strcmp(mode, "stream_ro") == 0)
         shmemx_getmem_on_stream((void *)(uintptr_t)read_only, obj, 8, pe, s);
+    else if (strcmp(mode, "stream_guard") == 0)
+        stream_guard(s, pe);
     else
         return 0;
     shoal_emu_stream_synchronize(s);
