@@ -9,7 +9,7 @@ set -e
 cd "$(dirname "$0")/.."
 secs=${1:-20}
 dir=build-fuzz
-targets="env oshrun_args oshrun_service boot_reply pmi_reply specs"
+targets="env oshrun_args oshrun_service boot_reply pmi_reply specs devcmd"
 CC=${CC:-clang}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER="$CC" -DSHOAL_FUZZ=ON -DSHOAL_BUILD_TESTS=OFF \
     -DSHOAL_WERROR=ON >/dev/null
