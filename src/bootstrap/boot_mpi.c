@@ -4,6 +4,7 @@
  * library's own client. The MPI calls live in the MPI module (libshoal-mpi.so,
  * transport/mpi/mpi_boot.c), loaded here, so libshoal links no MPI. */
 #include "bootstrap.h"
+#include "env.h"
 #include "dlmodule.h"
 
 #include <dlfcn.h>
@@ -71,7 +72,7 @@ static __attribute__((noreturn)) void mpi_boot_abort(int status, const char *msg
         mod->abort(status, msg);
     fflush(NULL);
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     _exit(status);
 }
 

@@ -246,7 +246,7 @@ static __attribute__((noreturn)) void oshrun_abort(int status, const char *msg)
     /* After finalize nobody is listening, so the message is ours to print. */
     if (chan_fd < 0) {
         if (msg && *msg)
-            fprintf(stderr, "%s\n", msg);
+            fprintf(shoal_error_stream(), "%s\n", msg);
         _exit(status);
     }
     size_t len = msg ? strnlen(msg, ABORT_MSG_MAX) : 0;

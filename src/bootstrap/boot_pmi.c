@@ -626,7 +626,7 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
     fflush(NULL);
     /* Printed here: launchers differ in whether and how they print an abort message. */
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     else
         fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 my_rank, status);

@@ -5,6 +5,7 @@
  * hybrid MPI+SHMEM program shares one connection with MPI and either library may
  * finalize first. */
 #include "bootstrap.h"
+#include "env.h"
 #include "log.h"
 
 #include <pmix.h>
@@ -285,7 +286,7 @@ static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *ms
     /* Launchers differ in whether they print an abort message (Open MPI 4's mpirun
      * does not), so it is printed here and PMIx gets none. */
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     else
         fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 (int)me.rank, status);
