@@ -182,13 +182,13 @@ static int init_common(const char *fn, int requested, int *provided)
         /* Not the launcher's fault: the bootstrap channel and the PMIx connection are
          * gone with the last finalize, and the library cannot start twice. */
         if (shoal.n_pes > 0)
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: PE %d: %s: called after the last shmem_finalize; Shoal "
                     "cannot be initialized again in the same process: call shmem_init once "
                     "(or nest shmem_init/shmem_finalize pairs) per program\n",
                     shoal.my_pe, fn);
         else
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: %s: called after the last shmem_finalize; Shoal cannot be "
                     "initialized again in the same process\n",
                     fn);

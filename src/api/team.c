@@ -138,7 +138,7 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     *new_team = SHMEM_TEAM_INVALID;
     if (full && leader == shoal.my_pe && group_used == ~0ull) {
         fflush(stdout);
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: %s: no free team slots (%ld teams alive besides "
                 "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED: SHMEM_NUM_TEAM_PSYNC=%ld, at most "
                 "%d); destroy unused teams\n",

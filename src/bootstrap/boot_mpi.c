@@ -20,7 +20,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
     const char *name;
     void *h = shoal_module_mpi_open(why, sizeof why, &name);
     if (!h) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: shmem_init: the MPI bootstrap cannot load libshoal-%s.so (%s); "
                 "build Shoal with that MPI found (libopenmpi-dev, libmpich-dev) and install "
                 "the module beside libshoal.so, or unset SHOAL_TRANSPORT and "
@@ -30,7 +30,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
     }
     shoal_module_boot_fn *entry = (shoal_module_boot_fn *)dlsym(h, SHOAL_MODULE_BOOT_ENTRY);
     if (!entry) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: shmem_init: libshoal-%s.so has no %s: it is from another Shoal "
                 "build; install both from the same build\n",
                 name, SHOAL_MODULE_BOOT_ENTRY);

@@ -29,7 +29,7 @@ static int my_size;
 
 static _Noreturn void lost_contact(int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
             "killed, so this PE exits too\n",
             my_rank, err ? strerror(err) : "channel closed");
@@ -91,7 +91,7 @@ static int recv_reply(uint32_t type, uint64_t len)
     recv_all(&h, sizeof h);
     if (!shoal_wire_reply_error(&h, type, len))
         return 0;
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
             "expected; run the program with the oshrun of the Shoal it was built with\n",
             my_rank, h.type, (unsigned long long)h.len, type, (unsigned long long)len);
@@ -115,12 +115,12 @@ static int oshrun_init(struct shoal_boot_info *info)
     char err[256];
 
     if (shoal_env_load(&cfg, err, sizeof err)) {
-        fprintf(stderr, "shoal: %s\n", err);
+        fprintf(shoal_error_stream(), "shoal: %s\n", err);
         return -1;
     }
     if (cfg.size < 1 || cfg.size > INT_MAX || cfg.rank < 0 || cfg.rank >= cfg.size ||
         cfg.boot_fd > INT_MAX) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
                 "of a job; oshrun sets these: start the program with `oshrun -n N prog` and "
                 "do not "
@@ -131,7 +131,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     my_rank = (int)cfg.rank;
     my_size = (int)cfg.size;
     if (!is_channel((int)cfg.boot_fd)) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
                 "program with `oshrun -n N prog` (a program started from inside a PE "
                 "inherits the "
@@ -157,7 +157,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     SHOAL_LOG(BOOT, DEBUG, "oshrun welcomed rank %d of %d after %.3f s (node rank %d of %d)",
               my_rank, my_size, shoal_log_now() - t, w.node_rank, w.node_size);
     if (w.size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
                 "yourself\n",
                 my_rank, w.size, my_size);
@@ -165,7 +165,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     }
     const char *why = shoal_wire_welcome_error(&w, my_size);
     if (why) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
                 "%d of %d); run the program with the oshrun of the Shoal it was built with\n",
                 my_rank, why, w.node_rank, w.node_size);
@@ -187,7 +187,7 @@ static int oshrun_barrier(void)
 static int oshrun_allgather(const void *in, void *out, size_t len)
 {
     if (len > SHOAL_WIRE_MAX_LEN / (uint64_t)my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
                 "channel's limit of %llu bytes in all\n",
                 my_rank, len, (unsigned long long)SHOAL_WIRE_MAX_LEN);

@@ -56,7 +56,7 @@ static const char *proto(void)
 
 static _Noreturn void lost_contact(const char *doing, int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with the %s launcher while %s (%s); it has ended "
             "the job or was killed, so this PE exits too\n",
             my_rank, proto(), doing, err ? strerror(err) : "connection closed");
@@ -65,7 +65,7 @@ static _Noreturn void lost_contact(const char *doing, int err)
 
 static _Noreturn void bad_reply(const char *doing, const char *reply)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the %s launcher answered \"%.200s\" while %s; this launcher's "
             "PMI is not supported: use mpiexec.hydra, srun --mpi=pmi2 or oshrun "
             "(SHOAL_BOOTSTRAP picks another protocol)\n",
@@ -355,7 +355,7 @@ static void *watch_launcher(void *arg)
             nanosleep(&t, NULL);
             if (leaving || finalized)
                 return NULL;
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: PE %d: lost contact with the %s launcher: it has ended the job "
                     "or was killed; ending this PE\n",
                     my_rank, proto());
@@ -421,7 +421,7 @@ static int read_env(const struct shoal_config *cfg)
     if (cfg->foreign_pmi_jobid)
         snprintf(jobid, sizeof jobid, "%s", cfg->foreign_pmi_jobid);
     if (pmi_fd < 0 || my_rank < 0 || my_size < 1 || my_rank >= my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: the PMI launcher set PMI_FD=%ld PMI_RANK=%ld PMI_SIZE=%ld, which "
                 "describe no job; start the program directly under mpiexec.hydra or "
                 "srun --mpi=pmi2 (or unset the PMI_* variables to run it alone)\n",
@@ -463,7 +463,7 @@ int shoal_boot_pmi_version(const struct shoal_config *cfg, int want)
         if (greet(1) == 1)
             return 1;
     }
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the launcher that set PMI_FD does not speak PMI-%d (it offered "
             "PMI-%d); %s\n",
             my_rank, pmi_version, got,
@@ -515,7 +515,7 @@ static int pmi2_init(struct shoal_boot_info *info)
     if (!field(reply, "size", v, sizeof v))
         size = atol(v);
     if (rank != my_rank || size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the PMI-2 launcher says this is PE %ld of %ld, but set "
                 "PMI_RANK=%d PMI_SIZE=%d; start the program directly under the launcher\n",
                 my_rank, rank, size, my_rank, my_size);
@@ -568,7 +568,7 @@ static int pmi_allgather(const void *in, void *out, size_t len)
             snprintf(key, sizeof key, "shoal%u.%d.%zu", seq, r, c);
             get(r, key, value, sizeof value);
             if (strlen(value) != 2 * n) {
-                fprintf(stderr,
+                fprintf(shoal_error_stream(),
                         "shoal: PE %d: PE %d contributed a different amount of setup data; "
                         "every PE must run the same program with the same Shoal library\n",
                         my_rank, r);
@@ -628,8 +628,9 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
     if (msg && *msg)
         fprintf(shoal_error_stream(), "%s\n", msg);
     else
-        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
-                my_rank, status);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", my_rank,
+                status);
     /* hydra's proxy may end the job on the abort before it has forwarded the message
      * above from our stderr pipe: give it time. */
     if (!under_slurm) {
