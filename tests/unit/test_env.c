@@ -248,6 +248,10 @@ static void test_cx(void)
     } bad[] = {
         { "SHMEM_OFI_NUM_NICS", "65", "from 1 to 64" },
         { "SHMEM_OFI_NUM_NICS", "2:0-2", "as many distinct" },
+        { "SHMEM_OFI_NUM_NICS", "0", "from 1 to 64" },
+        { "SHMEM_OFI_NUM_NICS", "2:1,1", "as many distinct" },
+        { "SHMEM_OFI_NUM_NICS", "two", "expected a count" },
+        { "SHMEM_OFI_NIC_POLICY", "USER", "needs SHMEM_OFI_NIC_MAPPING" },
         { "SHMEM_OFI_NIC_MAPPING", "0:0", "only with SHMEM_OFI_NIC_POLICY=USER" },
         { "SHMEM_SMP_SIZE_LIMIT", "4G", "optional K or M suffix" },
         { "SHMEM_COLL_OPT_OFF", "scan", "\"scan\" is not a collective" },
@@ -265,6 +269,13 @@ static void test_cx(void)
         }
         clear_env();
     }
+    setenv("SHMEM_OFI_NUM_NICS", "2", 1);
+    setenv("SHMEM_OFI_NIC_POLICY", "user", 1);
+    setenv("SHMEM_OFI_NIC_MAPPING", "0:0; 2:1", 1);
+    CHECK(load(&cfg, err, sizeof err) == 0 &&
+          shoal_env_cx_apply(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "names NIC 2, but SHMEM_OFI_NUM_NICS allows 2") != NULL);
+    clear_env();
     setenv("SHMEM_OFI_NUM_NICS", "2:1,3", 1);
     setenv("SHMEM_OFI_NIC_POLICY", "USER", 1);
     setenv("SHMEM_OFI_NIC_MAPPING", "0:0-1,3; 1:2; ", 1);
