@@ -43,8 +43,8 @@ done
 [ "$n" -eq 50 ] || fail "the test's own list has $n names, not 50"
 
 # run NAME PES [VAR=VALUE...] -- ARGS...: the program under oshrun, with those
-# variables and nothing of the caller's SHMEM_*; stdout in NAME.out, stderr in
-# NAME.err, the exit status in $st.
+# variables and none of the caller's SHMEM_* or transport and log choices; stdout in
+# NAME.out, stderr in NAME.err, the exit status in $st.
 run() {
     local name=$1 pes=$2
     shift 2
@@ -54,7 +54,9 @@ run() {
         shift
     done
     shift
-    env $(env | sed -n 's/^\(SHMEM_[A-Z_]*\)=.*/-u \1/p') "${vars[@]}" \
+    # shellcheck disable=SC2046 # one word per -u NAME
+    env $(env | sed -n 's/^\(SHMEM_[A-Z_]*\|SHOAL_\(NODE_MAP\|TRANSPORT\|BOOTSTRAP\|LOG\|LOG_FILE\)\)=.*/-u \1/p') \
+        "${vars[@]}" \
         timeout $((30 * scale)) "$oshrun" -n "$pes" --timeout $((20 * scale)) "$prog" "$@" \
         >"$TMP/$name.out" 2>"$TMP/$name.err"
     st=$?
