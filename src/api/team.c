@@ -55,7 +55,10 @@ void shoal_teams_release(void)
 
 static uint64_t slots_used(void)
 {
-    uint64_t m = 0;
+    /* Slots beyond SHMEM_NUM_TEAM_PSYNC's teams (after WORLD's and SHARED's) count
+     * as used. */
+    long limit = shoal.cfg.num_team_psync + 2;
+    uint64_t m = limit < SHOAL_TEAM_SLOTS ? ~0ull << limit : 0;
     for (int s = 0; s < SHOAL_TEAM_SLOTS; s++)
         if (slot_team[s])
             m |= 1ull << s;
@@ -137,9 +140,14 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     *new_team = SHMEM_TEAM_INVALID;
     if (full && leader == shoal.my_pe && group_used == ~0ull) {
         fflush(stdout);
-        fprintf(stderr,
-                "shoal: PE %d: %s: no free team slots (%d in use); destroy unused teams\n",
-                shoal.my_pe, fn, SHOAL_TEAM_SLOTS);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d: %s: no free team slots (%ld teams alive besides "
+                "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED: SHMEM_NUM_TEAM_PSYNC=%ld, at most "
+                "%d); destroy unused teams\n",
+                shoal.my_pe, fn,
+                shoal.cfg.num_team_psync < SHOAL_TEAM_SLOTS - 2 ? shoal.cfg.num_team_psync
+                                                                : SHOAL_TEAM_SLOTS - 2,
+                shoal.cfg.num_team_psync, SHOAL_TEAM_SLOTS - 2);
     }
     if (!full && mine)
         *new_team = team_new(fn, parent, mine, __builtin_ctzll(~group_used), config, mask);

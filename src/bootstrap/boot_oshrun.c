@@ -34,7 +34,7 @@ static long reply_limit_s; /* SHOAL_BOOT_TIMEOUT */
 
 static _Noreturn void lost_contact(int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
             "killed, so this PE exits too\n",
             my_rank, err ? strerror(err) : "channel closed");
@@ -102,7 +102,7 @@ static void recv_all(void *buf, size_t len, double deadline)
             if (r < 0 && errno == EINTR)
                 continue;
             if (r == 0 && now() >= deadline) {
-                fprintf(stderr,
+                fprintf(shoal_error_stream(),
                         "shoal: PE %d: oshrun did not answer within %ld s; it is hung or "
                         "SHOAL_BOOT_FD is not its channel: start the program with `oshrun "
                         "-n N prog`, or raise SHOAL_BOOT_TIMEOUT for a slow machine\n",
@@ -129,7 +129,7 @@ static int recv_reply(uint32_t type, uint64_t len, double deadline)
     recv_all(&h, sizeof h, deadline);
     if (!shoal_wire_reply_error(&h, type, len))
         return 0;
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
             "expected; run the program with the oshrun of the Shoal it was built with\n",
             my_rank, h.type, (unsigned long long)h.len, type, (unsigned long long)len);
@@ -153,12 +153,12 @@ static int oshrun_init(struct shoal_boot_info *info)
     char err[256];
 
     if (shoal_env_load(&cfg, err, sizeof err)) {
-        fprintf(stderr, "shoal: %s\n", err);
+        fprintf(shoal_error_stream(), "shoal: %s\n", err);
         return -1;
     }
     if (cfg.size < 1 || cfg.size > INT_MAX || cfg.rank < 0 || cfg.rank >= cfg.size ||
         cfg.boot_fd > INT_MAX) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
                 "of a job; oshrun sets these: start the program with `oshrun -n N prog` and "
                 "do not "
@@ -170,7 +170,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     my_size = (int)cfg.size;
     reply_limit_s = cfg.boot_timeout;
     if (!is_channel((int)cfg.boot_fd)) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
                 "program with `oshrun -n N prog` (a program started from inside a PE "
                 "inherits the "
@@ -197,7 +197,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     SHOAL_LOG(BOOT, DEBUG, "oshrun welcomed rank %d of %d after %.3f s (node rank %d of %d)",
               my_rank, my_size, shoal_log_now() - t, w.node_rank, w.node_size);
     if (w.size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
                 "yourself\n",
                 my_rank, w.size, my_size);
@@ -205,7 +205,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     }
     const char *why = shoal_wire_welcome_error(&w, my_size);
     if (why) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
                 "%d of %d); run the program with the oshrun of the Shoal it was built with\n",
                 my_rank, why, w.node_rank, w.node_size);
@@ -227,7 +227,7 @@ static int oshrun_barrier(void)
 static int oshrun_allgather(const void *in, void *out, size_t len)
 {
     if (len > SHOAL_WIRE_MAX_LEN / (uint64_t)my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
                 "channel's limit of %llu bytes in all\n",
                 my_rank, len, (unsigned long long)SHOAL_WIRE_MAX_LEN);
@@ -287,7 +287,7 @@ static __attribute__((noreturn)) void oshrun_abort(int status, const char *msg)
     /* After finalize nobody is listening, so the message is ours to print. */
     if (chan_fd < 0) {
         if (msg && *msg)
-            fprintf(stderr, "%s\n", msg);
+            fprintf(shoal_error_stream(), "%s\n", msg);
         _exit(status);
     }
     size_t len = msg ? strnlen(msg, ABORT_MSG_MAX) : 0;

@@ -64,7 +64,7 @@ static const char *proto(void)
 
 static _Noreturn void lost_contact(const char *doing, int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with the %s launcher while %s (%s); it has ended "
             "the job or was killed, so this PE exits too\n",
             my_rank, proto(), doing, err ? strerror(err) : "connection closed");
@@ -73,7 +73,7 @@ static _Noreturn void lost_contact(const char *doing, int err)
 
 static _Noreturn void bad_reply(const char *doing, const char *reply)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the %s launcher answered \"%.200s\" while %s; this launcher's "
             "PMI is not supported: use mpiexec.hydra, srun --mpi=pmi2 or oshrun "
             "(SHOAL_BOOTSTRAP picks another protocol)\n",
@@ -104,7 +104,7 @@ static double now(void)
 
 static _Noreturn void no_answer(const char *doing)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the %s launcher did not answer within %ld s while %s; it is "
             "hung or PMI_FD is not its socket: start the program directly under "
             "mpiexec.hydra or srun --mpi=pmi2, or raise SHOAL_BOOT_TIMEOUT for a slow "
@@ -217,7 +217,7 @@ static int field(const char *msg, const char *key, char *out, size_t len)
 {
     int rc = shoal_pmi_field(msg, pmi_version == 2 ? ';' : ' ', key, out, len);
     if (rc == SHOAL_PMI_TOO_LONG) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the %s launcher sent a value of %s longer than the %zu "
                 "bytes Shoal takes there; this launcher's PMI is not supported: use "
                 "mpiexec.hydra, srun --mpi=pmi2 or oshrun\n",
@@ -369,7 +369,7 @@ static void *watch_launcher(void *arg)
             nanosleep(&t, NULL);
             if (leaving || finalized)
                 return NULL;
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: PE %d: lost contact with the %s launcher: it has ended the job "
                     "or was killed; ending this PE\n",
                     my_rank, proto());
@@ -456,7 +456,7 @@ static int read_env(const struct shoal_config *cfg)
     if (cfg->foreign_pmi_jobid)
         snprintf(jobid, sizeof jobid, "%s", cfg->foreign_pmi_jobid);
     if (pmi_fd < 0 || my_rank < 0 || my_size < 1 || my_rank >= my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: the PMI launcher set PMI_FD=%s PMI_RANK=%s PMI_SIZE=%s, which "
                 "describe no job; %s\n",
                 as_set("PMI_FD"), as_set("PMI_RANK"), as_set("PMI_SIZE"), remedy);
@@ -464,12 +464,12 @@ static int read_env(const struct shoal_config *cfg)
     }
     struct stat st;
     if (fstat(pmi_fd, &st)) {
-        fprintf(stderr, "shoal: PE %d: PMI_FD=%d is not an open file descriptor (%s); %s\n",
+        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is not an open file descriptor (%s); %s\n",
                 my_rank, pmi_fd, strerror(errno), remedy);
         return -1;
     }
     if (!S_ISSOCK(st.st_mode)) {
-        fprintf(stderr, "shoal: PE %d: PMI_FD=%d is %s, not a launcher's socket; %s\n",
+        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is %s, not a launcher's socket; %s\n",
                 my_rank, pmi_fd, file_kind(st.st_mode), remedy);
         return -1;
     }
@@ -512,7 +512,7 @@ int shoal_boot_pmi_version(const struct shoal_config *cfg, int want)
         if (greet(1) == 1)
             return 1;
     }
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the launcher that set PMI_FD does not speak PMI-%d (it offered "
             "PMI-%d); %s\n",
             my_rank, pmi_version, got,
@@ -563,7 +563,7 @@ static int pmi2_init(struct shoal_boot_info *info)
         field(reply, "size", v, sizeof v) || shoal_pmi_number(v, 1, INT_MAX, &size))
         bad_reply("starting", reply);
     if (rank != my_rank || size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the PMI-2 launcher says this is PE %ld of %ld, but set "
                 "PMI_RANK=%d PMI_SIZE=%d; start the program directly under the launcher\n",
                 my_rank, rank, size, my_rank, my_size);
@@ -611,7 +611,7 @@ static int pmi_allgather(const void *in, void *out, size_t len)
             snprintf(key, sizeof key, "shoal%u.%d.%zu", seq, r, c);
             get(r, key, value, sizeof value);
             if (strlen(value) != 2 * n) {
-                fprintf(stderr,
+                fprintf(shoal_error_stream(),
                         "shoal: PE %d: PE %d contributed a different amount of setup data; "
                         "every PE must run the same program with the same Shoal library\n",
                         my_rank, r);
@@ -665,10 +665,11 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
     fflush(NULL);
     /* Printed here: launchers differ in whether and how they print an abort message. */
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     else
-        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
-                my_rank, status);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", my_rank,
+                status);
     /* hydra's proxy may end the job on the abort before it has forwarded the message
      * above from our stderr pipe: give it time. */
     if (!under_slurm) {
