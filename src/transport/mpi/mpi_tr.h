@@ -51,7 +51,10 @@ struct mpi_world {
     MPI_Comm comm; /* MPI_COMM_NULL until opened and once closed */
     int own_mpi;   /* Shoal chose the thread level: a session, or MPI_Init_thread here */
 };
-#define MPI_WORLD_CLOSED { .comm = MPI_COMM_NULL }
+#define MPI_WORLD_CLOSED                                                                     \
+    {                                                                                        \
+        .comm = MPI_COMM_NULL                                                                \
+    }
 enum { MPI_WORLD_FINALIZED = -1, MPI_WORLD_FAILED = -2 };
 /* Opens w at thread level want, *have the level MPI provides; tag names the
  * communicator among Shoal's. 0, MPI_WORLD_FINALIZED when the application has already
