@@ -1,5 +1,5 @@
-/* Start and end of the MPI transport: MPI itself (initialised here only when the
- * application has not), the PE-numbered communicator, the window sets, contexts. */
+/* Start and end of the MPI transport: Shoal's own way into MPI (mpi_world.c), the
+ * PE-numbered communicator, the window sets, contexts. */
 #include <stdlib.h>
 #include <string.h>
 
