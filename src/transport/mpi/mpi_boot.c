@@ -97,8 +97,21 @@ static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
     else
         fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 boot_rank, status);
-    if (boot_comm != MPI_COMM_NULL && !mpi_world_lost(&boot_world))
-        MPI_Abort(boot_comm, status);
+    if (boot_comm == MPI_COMM_NULL || mpi_world_lost(&boot_world))
+        _exit(status);
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+#ifdef MPICH_VERSION
+    /* Only MPI_COMM_WORLD's abort hands the status to the launcher: MPICH ends a job
+     * whose session communicator aborts with the other processes killed. Its world
+     * model starts without the other processes, unless the application ended it. */
+    if (!up && !down) {
+        int have;
+        up = MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &have) == MPI_SUCCESS;
+    }
+#endif
+    MPI_Abort(up && !down ? MPI_COMM_WORLD : boot_comm, status);
     _exit(status);
 }
 
