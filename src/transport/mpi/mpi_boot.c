@@ -40,6 +40,8 @@ static int mb_init(struct shoal_boot_info *info)
                 boot_world.own_mpi ? "use an MPI built with thread support, or request a "
                                      "lower level in shmem_init_thread"
                                    : "initialise MPI with MPI_Init_thread at that level");
+        mpi_world_close(&boot_world);
+        boot_comm = MPI_COMM_NULL;
         return -1;
     }
     int size;
