@@ -231,6 +231,14 @@ SHOAL_PROFILED(shmem_query_initialized)
 
 void shmem_finalize(void)
 {
+    /* A finalize too many (a program's exit path that finalizes again) harms nothing
+     * once the library is down: say so and go on, as other implementations do. */
+    if (SHOAL_UNLIKELY(shoal.init_count <= 0 && shoal.ever_initialized)) {
+        shoal_warn("shmem_finalize",
+                   "called again after the last shmem_finalize, with no shmem_init to "
+                   "match; ignored (call shmem_finalize once per shmem_init)");
+        return;
+    }
     shoal_require_init("shmem_finalize");
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");

@@ -1,8 +1,9 @@
-/* Bootstrap from MPI itself (SHOAL_TRANSPORT=mpi|mpi-all): size, rank and the
- * setup exchanges come from MPI_COMM_WORLD, so whatever launcher starts the MPI
- * job (mpiexec.hydra, mpirun, srun) starts the SHMEM job, through the MPI
- * library's own client. The MPI calls live in the MPI module (libshoal-mpi.so,
- * transport/mpi/mpi_boot.c), loaded here, so libshoal links no MPI. */
+/* Bootstrap from MPI itself (SHOAL_TRANSPORT=mpi|mpi-all, or a program linked with
+ * MPI under a PMI launcher): size, rank and the setup exchanges come from MPI (an MPI
+ * session of Shoal's own, or MPI_COMM_WORLD: transport/mpi/mpi_world.c), so whatever
+ * launcher starts the MPI job (mpiexec.hydra, mpirun, srun) starts the SHMEM job,
+ * through the MPI library's own client. The MPI calls live in the MPI module
+ * (libshoal-mpi.so, transport/mpi/mpi_boot.c), loaded here, so libshoal links no MPI. */
 #include "bootstrap.h"
 #include "env.h"
 #include "dlmodule.h"
