@@ -434,6 +434,16 @@ void coll_allreduce_small(const struct coll *c, void *dest, const void *source, 
 /* Direct puts of each member's block to every member, then a barrier. */
 void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize);
+/* Variable-size alltoall: block j of source (s_sizes[j] bytes at s_offsets[j]) to
+ * member j's target at its t_offsets[me], its length to j's t_sizes[me]; and the
+ * packed form, every member's block to this PE's target one after another in member
+ * order, their total to *t_size (alltoallv.c). Barriers open and close each. */
+void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *t_offsets,
+                    size_t *t_sizes, const void *source, const size_t *s_offsets,
+                    const size_t *s_sizes);
+void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
+                           size_t target_len, size_t *t_size, const void *source,
+                           const size_t *s_offsets, const size_t *s_sizes);
 /* My block (len bytes) to byte offset off of every member's dest, then a barrier. */
 void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len);
 /* Inclusive or exclusive prefix over the members (team-based, Hillis-Steele). */
