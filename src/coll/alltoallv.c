@@ -1,25 +1,33 @@
 /* Variable-size all-to-all (HPE Cray OpenSHMEMX's shmemx_alltoallv and _packed).
  *
  * Entry i of a member's offset and size arrays is about member i of the team or
- * active set. Every array is symmetric, so each call needs no scratch of its own:
+ * active set. Every array is symmetric, so a call needs no buffer of its own, only
+ * two words that every member adds 1 to at every member: "ready" (my arrays, target
+ * and source are set) and "done" (what I did to yours is complete). One all-to-all
+ * round of adds each, where a barrier would take log2(n) rounds:
  *
- *   alltoallv (push): after a barrier (every member's t_offsets, t_sizes and target
- *   are set), member me reads entry me of each member j's t_offsets (and, when
- *   SHMEM_ALLTOALLV_TSIZE_CHK checks, of its t_sizes: the most j takes from me), puts
- *   its block straight to j's target there and the length it sent into j's
- *   t_sizes[me]. Entry me of every member's arrays has me as its only reader and
- *   writer after the barrier, and the closing barrier completes every put.
+ *   alltoallv (push): once every member is ready, member me reads entry me of each
+ *   member j's t_offsets (and, when SHMEM_ALLTOALLV_TSIZE_CHK checks, of its
+ *   t_sizes: the most j takes from me), puts its block straight to j's target there
+ *   and the length it sent into j's t_sizes[me], then, after a fence, tells j done.
+ *   Entry me of every member's arrays has me as its only reader and writer.
  *
- *   alltoallv_packed (pull): a receiver's blocks lie one after another in PE order,
- *   so where a block lands depends on the lengths of every block before it, which
- *   only the receiver learns cheaply. After a barrier (every source and its arrays
- *   are set), member me reads entry me of each member's s_offsets and s_sizes, lays
- *   the blocks out, and gets them into its target; the closing barrier keeps every
- *   source unchanged until all members have read theirs.
+ *   alltoallv_packed (pull): a receiver's blocks lie one after another in member
+ *   order, so where a block lands depends on the lengths of every block before it,
+ *   which only the receiver learns cheaply. Member me reads entry me of each
+ *   member's s_offsets and s_sizes, lays the blocks out and gets them into its
+ *   target, then tells each member done: its source is free once all have.
  *
  * The reads and transfers are non-blocking, in pairwise order (member me + i first)
  * so that no member is everyone's first target, and one quiet waits for them all:
- * over the network each step costs one round trip, not one per member. */
+ * over the network each step costs one round trip, not one per member.
+ *   The words: a team's sync words COLL_A2AV_READY_WORD and COLL_A2AV_DONE_WORD,
+ * which only grow (each call adds n to each: a call waits for n times the calls so
+ * far, cnt.a2av_calls); an active set's pSync words COLL_PS_A2A_READY and
+ * COLL_PS_A2A_DATA, which count to n and are reset by their owner as soon as they
+ * reach it. No add of the next call can come before: a member is ready again only
+ * after it returned, which needs this PE's done, sent after its ready wait; and its
+ * done needs this PE's next ready. So pSync is SHMEM_SYNC_VALUE again on return. */
 #include <stdlib.h>
 
 #include "coll/coll_common.h"
@@ -72,13 +80,16 @@ static struct shoal_rref member_ref(const char *fn, const struct coll *c, int i,
     return r;
 }
 
-static void get_from(const char *fn, const struct coll *c, int i, void *dst, const void *sym,
-                     size_t len)
+/* Returns 1 when the get went to the network (a quiet completes it), else 0: it was
+ * a copy, complete on return. */
+static int get_from(const char *fn, const struct coll *c, int i, void *dst, const void *sym,
+                    size_t len)
 {
     if (!len)
-        return;
+        return 0;
     struct shoal_rref r = member_ref(fn, c, i, sym, len);
     shoal_tp_get(SHMEM_CTX_DEFAULT, dst, &r, len, 1);
+    return r.ptr == NULL || SHOAL_UNLIKELY(shoal.wrapped);
 }
 
 static void put_to(const char *fn, const struct coll *c, int i, void *sym, const void *src,
@@ -98,6 +109,34 @@ static void check_arrays(const char *fn, const struct coll *c, const void *a, co
     coll_check_sym(fn, b, (size_t)c->n * sizeof(size_t));
 }
 
+/* The call's words and the value each must reach. */
+struct a2av_sync {
+    uint64_t *ready, *done;
+    uint64_t goal;
+};
+
+static struct a2av_sync sync_begin(const struct coll *c)
+{
+    if (c->team) {
+        uint64_t calls = ++coll_scratch(c)->cnt.a2av_calls;
+        return (struct a2av_sync){ &c->team->res->sync[COLL_A2AV_READY_WORD],
+                                   &c->team->res->sync[COLL_A2AV_DONE_WORD],
+                                   calls * (uint64_t)c->n };
+    }
+    return (struct a2av_sync){ (uint64_t *)&c->psync[COLL_PS_A2A_READY],
+                               (uint64_t *)&c->psync[COLL_PS_A2A_DATA], (uint64_t)c->n };
+}
+
+/* Adds 1 to every member's word, then waits for this PE's to reach the goal. */
+static void sync_round(const struct coll *c, const struct a2av_sync *s, uint64_t *word)
+{
+    for (int i = 0; i < c->n; i++)
+        shoal_word_add(word, 1, coll_world_pe(c, (c->me + i) % c->n));
+    coll_wait_ge(word, s->goal);
+    if (!c->team)
+        __atomic_store_n(word, 0, __ATOMIC_RELAXED);
+}
+
 void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *t_offsets,
                     size_t *t_sizes, const void *source, const size_t *s_offsets,
                     const size_t *s_sizes)
@@ -109,14 +148,17 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
         shoal_fatal(fn, "target and source must be host memory");
     struct a2av_words ws;
     size_t *off = words_get(fn, &ws, n), *lim = off + n, *len = lim + n;
-    coll_barrier(c);
+    struct a2av_sync sy = sync_begin(c);
+    sync_round(c, &sy, sy.ready);
+    int net = 0;
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
-        get_from(fn, c, j, &off[j], &t_offsets[me], sizeof *off);
+        net |= get_from(fn, c, j, &off[j], &t_offsets[me], sizeof *off);
         if (chk != CHK_NONE)
-            get_from(fn, c, j, &lim[j], &t_sizes[me], sizeof *lim);
+            net |= get_from(fn, c, j, &lim[j], &t_sizes[me], sizeof *lim);
     }
-    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
+    if (net)
+        shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
         len[j] = s_sizes[j];
@@ -133,7 +175,11 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
                len[j]);
         put_to(fn, c, j, &t_sizes[me], &len[j], sizeof *len);
     }
-    coll_barrier(c);
+    /* Every block and length lands before the done add that announces it. */
+    shoal_tp_fence(SHMEM_CTX_DEFAULT);
+    sync_round(c, &sy, sy.done);
+    /* len[] was the source of non-blocking puts. */
+    shoal_tp_local_complete(SHMEM_CTX_DEFAULT);
     words_put(&ws);
 }
 
@@ -148,13 +194,16 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
         shoal_fatal(fn, "target and source must be host memory");
     struct a2av_words ws;
     size_t *so = words_get(fn, &ws, n), *sz = so + n, *at = sz + n;
-    coll_barrier(c);
+    struct a2av_sync sy = sync_begin(c);
+    sync_round(c, &sy, sy.ready);
+    int net = 0;
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
-        get_from(fn, c, j, &so[j], &s_offsets[me], sizeof *so);
-        get_from(fn, c, j, &sz[j], &s_sizes[me], sizeof *sz);
+        net |= get_from(fn, c, j, &so[j], &s_offsets[me], sizeof *so);
+        net |= get_from(fn, c, j, &sz[j], &s_sizes[me], sizeof *sz);
     }
-    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
+    if (net)
+        shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     /* Blocks in member order; target_len always bounds them, as a longer one would
      * be written past the caller's buffer. */
     size_t pos = 0;
@@ -172,12 +221,15 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
         at[j] = pos;
         pos += sz[j];
     }
+    net = 0;
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
-        get_from(fn, c, j, (char *)target + at[j], (const char *)source + so[j], sz[j]);
+        net |= get_from(fn, c, j, (char *)target + at[j], (const char *)source + so[j],
+                        sz[j]);
     }
-    shoal_tp_quiet(SHMEM_CTX_DEFAULT);
+    if (net)
+        shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     *t_size = pos;
-    coll_barrier(c);
+    sync_round(c, &sy, sy.done);
     words_put(&ws);
 }
