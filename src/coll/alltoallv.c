@@ -92,13 +92,15 @@ static int get_from(const char *fn, const struct coll *c, int i, void *dst, cons
     return r.ptr == NULL || SHOAL_UNLIKELY(shoal.wrapped);
 }
 
-static void put_to(const char *fn, const struct coll *c, int i, void *sym, const void *src,
-                   size_t len)
+/* Returns as get_from does: 1 when the put went to the network. */
+static int put_to(const char *fn, const struct coll *c, int i, void *sym, const void *src,
+                  size_t len)
 {
     if (!len)
-        return;
+        return 0;
     struct shoal_rref r = member_ref(fn, c, i, sym, len);
     shoal_tp_put(SHMEM_CTX_DEFAULT, &r, src, len, 1);
+    return r.ptr == NULL || SHOAL_UNLIKELY(shoal.wrapped);
 }
 
 static void check_arrays(const char *fn, const struct coll *c, const void *a, const void *b)
@@ -159,6 +161,7 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
     }
     if (net)
         shoal_tp_quiet(SHMEM_CTX_DEFAULT);
+    net = 0;
     for (int i = 0; i < n; i++) {
         int j = (me + i) % n;
         len[j] = s_sizes[j];
@@ -171,15 +174,18 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
                             coll_world_pe(c, me), len[j], coll_world_pe(c, j), lim[j], me);
             len[j] = lim[j];
         }
-        put_to(fn, c, j, (char *)target + off[j], (const char *)source + s_offsets[j],
-               len[j]);
-        put_to(fn, c, j, &t_sizes[me], &len[j], sizeof *len);
+        net |= put_to(fn, c, j, (char *)target + off[j], (const char *)source + s_offsets[j],
+                      len[j]);
+        net |= put_to(fn, c, j, &t_sizes[me], &len[j], sizeof *len);
     }
-    /* Every block and length lands before the done add that announces it. */
-    shoal_tp_fence(SHMEM_CTX_DEFAULT);
+    /* Every block and length lands before the done add that announces it: on this
+     * node the add's release order sees to it, over the network a fence. */
+    if (net)
+        shoal_tp_fence(SHMEM_CTX_DEFAULT);
     sync_round(c, &sy, sy.done);
-    /* len[] was the source of non-blocking puts. */
-    shoal_tp_local_complete(SHMEM_CTX_DEFAULT);
+    /* The user's source and len[] were the sources of non-blocking puts. */
+    if (net)
+        shoal_tp_local_complete(SHMEM_CTX_DEFAULT);
     words_put(&ws);
 }
 
