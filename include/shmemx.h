@@ -94,6 +94,41 @@ void shmemx_ctx_putmem_signal_triggered(shmem_ctx_t ctx, void *dest, const void 
                                         int sig_op, int pe, shmemx_trigger_t trigger,
                                         uint64_t threshold);
 
+/* ---- Variable-size all-to-all (Cray OpenSHMEMX's) ------------------------------------
+ * Entry i of each array (PE_size or team-size entries, all symmetric, as are target
+ * and source) is about member i. Member i's block for this PE is s_sizes[me] bytes at
+ * its s_offsets[me]; alltoallv puts it at t_offsets[i] of target and its length in
+ * t_sizes[i]; _packed lays the blocks one after another in member order (at most
+ * target_len bytes) and stores their total in *t_size. SHMEM_ALLTOALLV_TSIZE_CHK=
+ * abort or trunc: t_sizes on entry holds the most bytes taken from each member, and a
+ * longer block ends the job or is cut. pSync: SHMEM_ALLTOALL_SYNC_SIZE longs. The team
+ * forms take the team first, like shmem_alltoallmem, and return 0, or nonzero for an
+ * invalid team or one this PE is not in. */
+void shmemx_alltoallv(void *target, size_t *t_offsets, size_t *t_sizes, const void *source,
+                      size_t *s_offsets, size_t *s_sizes, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+void shmemx_alltoallv_packed(void *target, size_t target_len, size_t *t_size,
+                             const void *source, size_t *s_offsets, size_t *s_sizes,
+                             int PE_start, int logPE_stride, int PE_size, long *pSync);
+int shmemx_team_alltoallv(shmem_team_t team, void *target, size_t *t_offsets,
+                          size_t *t_sizes, const void *source, size_t *s_offsets,
+                          size_t *s_sizes);
+int shmemx_team_alltoallv_packed(shmem_team_t team, void *target, size_t target_len,
+                                 size_t *t_size, const void *source, size_t *s_offsets,
+                                 size_t *s_sizes);
+void pshmemx_alltoallv(void *target, size_t *t_offsets, size_t *t_sizes, const void *source,
+                       size_t *s_offsets, size_t *s_sizes, int PE_start, int logPE_stride,
+                       int PE_size, long *pSync);
+void pshmemx_alltoallv_packed(void *target, size_t target_len, size_t *t_size,
+                              const void *source, size_t *s_offsets, size_t *s_sizes,
+                              int PE_start, int logPE_stride, int PE_size, long *pSync);
+int pshmemx_team_alltoallv(shmem_team_t team, void *target, size_t *t_offsets,
+                           size_t *t_sizes, const void *source, size_t *s_offsets,
+                           size_t *s_sizes);
+int pshmemx_team_alltoallv_packed(shmem_team_t team, void *target, size_t target_len,
+                                  size_t *t_size, const void *source, size_t *s_offsets,
+                                  size_t *s_sizes);
+
 /* ---- Memory spaces and device awareness (GPU-aware OpenSHMEM, docs/gpu.md) --------
  * A space names a symmetric heap: SHMEM_SPACE_DEFAULT the usual one, SHMEM_SPACE_DEVICE
  * the device heap (SHMEM_SYMMETRIC_SIZE_DEVICE bytes of GPU memory per PE). The

@@ -13,7 +13,8 @@
  *   sync word 44 of the world team: this PE's count of threads asleep on a library
  *     word (base/backoff.h: shoal_sleepers).
  *   sync words 42 and 43: strided alltoall's ready and data words, which every
- *     member over the network adds to (alltoall.c).
+ *     member over the network adds to (alltoall.c); 45 and 46: alltoallv's ready and
+ *     done words, which every member adds to (alltoallv.c).
  *   scratch (SHOAL_TEAM_SCRATCH, 64 KiB), laid out as struct coll_scratch:
  *     words   flags written by peers; each word has exactly one writer (named below),
  *             which stores the count of messages it has sent through it, so the
@@ -38,7 +39,7 @@
  *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
  *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
  *   the previous member; [2] and [3] in a packed strided alltoalls: the counts of
- *   its ready and data adds (alltoall.c). An active set of every PE is the world team
+ *   its ready and data adds (alltoall.c), and alike in alltoallv (alltoallv.c). An active set of every PE is the world team
  *   (coll_set_is_world) and keeps nothing in pSync. Each word is reset by its owner before
  *   anyone can write it again, and every call ends with the pSync barrier: a
  *   member's pSync is zero when it returns and nothing of the call writes it
@@ -174,9 +175,14 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 #define COLL_READY_WORD 32 /* see above */
 #define COLL_A2A_READY_WORD 42
 #define COLL_A2A_DATA_WORD 43
+#define COLL_A2AV_READY_WORD 45 /* alltoallv's: every member adds 1 to each per call */
+#define COLL_A2AV_DONE_WORD 46
 _Static_assert(COLL_A2A_READY_WORD > SHOAL_TEAM_SPLIT_WORD + 1 &&
                        COLL_A2A_DATA_WORD < SHOAL_TEAM_SYNC_WORDS,
                "alltoall's words overlap others");
+_Static_assert(COLL_A2AV_READY_WORD > SHOAL_TEAM_SLEEP_WORD &&
+                       COLL_A2AV_DONE_WORD < SHOAL_TEAM_SYNC_WORDS,
+               "alltoallv's words overlap others");
 
 struct coll_words {
     uint64_t tree[COLL_KMAX];    /* signal from member me - 2^k (mod n) */
@@ -202,6 +208,7 @@ struct coll_counts {
     uint64_t lead_tree_out[COLL_KMAX], lead_tree_in[COLL_KMAX];
     uint64_t flat_out, flat_in[COLL_FLAT_MAX];
     uint64_t a2a_rounds; /* strided alltoall's rounds through the inbox (alltoall.c) */
+    uint64_t a2av_calls; /* alltoallv's calls on the team (alltoallv.c) */
 };
 
 struct coll_scratch {
@@ -434,6 +441,17 @@ void coll_allreduce_small(const struct coll *c, void *dest, const void *source, 
 /* Direct puts of each member's block to every member, then a barrier. */
 void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize);
+/* Variable-size alltoall: block j of source (s_sizes[j] bytes at s_offsets[j]) to
+ * member j's target at its t_offsets[me], its length to j's t_sizes[me]; and the
+ * packed form, every member's block to this PE's target one after another in member
+ * order, their total to *t_size (alltoallv.c). Each synchronizes the members as a
+ * barrier would, without completing other operations. */
+void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *t_offsets,
+                    size_t *t_sizes, const void *source, const size_t *s_offsets,
+                    const size_t *s_sizes);
+void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
+                           size_t target_len, size_t *t_size, const void *source,
+                           const size_t *s_offsets, const size_t *s_sizes);
 /* My block (len bytes) to byte offset off of every member's dest, then a barrier. */
 void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len);
 /* Inclusive or exclusive prefix over the members (team-based, Hillis-Steele). */

@@ -70,6 +70,10 @@
       "Strided alltoalls blocks of at least this many elements for a member over the "       \
       "network are packed into one message per member; smaller ones go as a put per "        \
       "element. 0 or less = pack every block")                                               \
+    X(SHMEM_ALLTOALLV_TSIZE_CHK, NULL, STR, "none", "none|abort|trunc", alltoallv_tsize_chk, \
+      "shmemx_alltoallv: with abort or trunc, t_sizes on entry holds the most bytes taken "  \
+      "from each PE, and a longer block ends the job or is cut (t_sizes reports the cut "    \
+      "size); _packed always honours target_len, cutting only with trunc")                   \
     X(SHOAL_BIND, NULL, STR, "auto", NULL, bind,                                             \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
       "PEs fit, else own hardware thread, else spread over the cores), core, hwthread, "     \

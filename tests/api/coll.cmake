@@ -19,3 +19,18 @@ foreach(prog api.coll_alltoall api.coll_active)
       LABELS "pe;np${n}" ENVIRONMENT "SHOAL_COLL_ALLTOALLS_PACK_MIN=1")
   endforeach()
 endforeach()
+# Variable-size alltoall: in every mode with the receivers' limits cutting blocks
+# (trunc reads them over the transport too); once, in mode shm (no "pe" label), with
+# no check and with limits equal to the lengths, which must not abort: these differ
+# only in what the sender does before the same puts.
+shoal_pe_test(api.alltoallv SOURCES test_alltoallv.c TIMEOUT 60
+  ENV SHMEM_ALLTOALLV_TSIZE_CHK=trunc)
+shoal_test_limits(60 job ctest)
+foreach(chk none abort)
+  foreach(n 1 2 4 8)
+    add_test(NAME api.alltoallv_${chk}.np${n}
+      COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout ${job} $<TARGET_FILE:api.alltoallv>)
+    set_tests_properties(api.alltoallv_${chk}.np${n} PROPERTIES TIMEOUT ${ctest}
+      LABELS "np${n}" ENVIRONMENT "SHMEM_ALLTOALLV_TSIZE_CHK=${chk}")
+  endforeach()
+endforeach()

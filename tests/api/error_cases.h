@@ -190,6 +190,13 @@
       "heap")                                                                                \
     X(signal_misaligned, "1 2 4", "", "nonzero",                                             \
       "shmem_putmem_signal: signal address 0x[0-9a-f]+ is not aligned to 8 bytes")           \
+    /* variable-size alltoall: a block over the receiver's limit */                          \
+    X(alltoallv_tsize_abort, "1 2 4", "SHMEM_ALLTOALLV_TSIZE_CHK=abort", "nonzero",          \
+      "shmemx_alltoallv: PE [0-9]+ sends 8 bytes to PE 0, which takes at most 4 from it "    \
+      "\\(its t_sizes\\[[0-9]+\\]; SHMEM_ALLTOALLV_TSIZE_CHK=abort\\); send less")           \
+    X(alltoallv_packed_overflow, "1 2 4", "", "nonzero",                                     \
+      "shmemx_alltoallv_packed: PE 0 receives 8 bytes from PE [0-9]+ after 0 from lower "    \
+      "PEs, more than target_len 4; enlarge target")                                         \
     /* re-initialisation: said so, not blamed on the launcher */                             \
     X(init_after_finalize, "1 2 4", "", "nonzero",                                           \
       "^shoal: PE [0-9]+: shmem_init: called after the last shmem_finalize; Shoal cannot "   \

@@ -158,6 +158,19 @@ int main(int argc, char **argv)
         LAST_PE_DOES(shmem_ctx_int_atomic_inc(SHMEM_CTX_INVALID, &gvar[0], 0));
     } else if (!strcmp(mode, "pcntr_null")) {
         LAST_PE_DOES(shmemx_pcntr_get_issued_write(SHMEM_CTX_DEFAULT, NULL));
+    } else if (!strncmp(mode, "alltoallv_", 10)) {
+        /* The last PE sends PE 0 8 bytes where 4 fit; the others send nothing. */
+        static size_t t_off[4], t_sz[4], s_off[4], s_sz[4], t_total;
+        static long psync[SHMEM_ALLTOALL_SYNC_SIZE];
+        int n = shmem_n_pes();
+        for (int i = 0; i < n && i < 4; i++)
+            t_sz[i] = 4;
+        s_sz[0] = shmem_my_pe() == n - 1 ? 8 : 0;
+        shmem_barrier_all();
+        if (!strcmp(mode, "alltoallv_tsize_abort"))
+            shmemx_alltoallv(heap, t_off, t_sz, heap, s_off, s_sz, 0, 0, n, psync);
+        else
+            shmemx_alltoallv_packed(heap, 4, &t_total, heap, s_off, s_sz, 0, 0, n, psync);
     } else if (!strcmp(mode, "pcntr_ctx_invalid")) {
         shmemx_pcntr_t p;
         LAST_PE_DOES(shmemx_pcntr_get_all(SHMEM_CTX_INVALID, &p));
