@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/mapping.h"
 #include "base/state.h"
 #include "env/log.h"
 #include "mem/segment.h"
@@ -39,30 +40,6 @@ int shoal_memfd(const char *name, size_t size)
         return -1;
     }
     return fd;
-}
-
-void *shoal_map_aligned(int fd, size_t size, size_t align, int flags)
-{
-    /* Reserve extra address space, map on the boundary inside it, give back the rest. */
-    void *span = mmap(NULL, size + align, PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (span == MAP_FAILED)
-        return span;
-    uintptr_t lo = (uintptr_t)span;
-    uintptr_t at = (lo + align - 1) & ~(uintptr_t)(align - 1);
-    void *p = mmap((void *)at, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | flags,
-                   fd, 0);
-    if (p == MAP_FAILED) {
-        int e = errno;
-        munmap(span, size + align);
-        errno = e;
-        return p;
-    }
-    if (at > lo)
-        munmap(span, at - lo);
-    if (lo + align > at)
-        munmap((void *)(at + size), lo + align - at);
-    return p;
 }
 
 #define HUGETLB_DIR "/sys/kernel/mm/hugepages"
@@ -220,6 +197,8 @@ int shoal_heap_create(struct shoal_seg *out, size_t size)
 {
     size_t sys = (size_t)sysconf(_SC_PAGESIZE);
     size_t page = sys;
+    heap_fallback[0] = 0; /* a later shmem_init after finalize says its own */
+    heap_pool_short = 0;
     if (shoal.cfg.symmetric_heap_use_huge_pages) {
         page = shoal.cfg.symmetric_heap_page_size;
         if (page <= sys || (page & (page - 1)) || page > SHOAL_HEAP_BASE_ALIGN)

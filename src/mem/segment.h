@@ -22,9 +22,6 @@ int shoal_heap_create(struct shoal_seg *out, size_t size);
 /* Warns that huge pages were asked for and not had: once a node (node_first: this
  * PE is its node's first), and on every PE the reserved pool ran short for. */
 void shoal_heap_report(int node_first);
-/* Maps fd's first size bytes shared, read-write, at a multiple of align (a power of
- * two) with the extra mmap flags; MAP_FAILED with errno set on failure. */
-void *shoal_map_aligned(int fd, size_t size, size_t align, int flags);
 int shoal_static_setup(struct shoal_seg *out);
 /* Unmaps the heap at the last finalize and forgets both segments. */
 void shoal_heap_destroy(void);

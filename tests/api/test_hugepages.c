@@ -58,8 +58,7 @@ static void check_pages(const void *addr, const char *whose, int peer, const cha
     long pmd = smaps_kb(addr, "ShmemPmdMapped");
     int me = shmem_my_pe();
     if (kps < 0)
-        check_failed(__FILE__, __LINE__, "no smaps entry for %s %d at %p", whose, peer,
-                     addr);
+        check_failed(__FILE__, __LINE__, "no smaps entry for %s %d at %p", whose, peer, addr);
     int ok = 1;
     if (!strcmp(kind, "hugetlb"))
         ok = kps == page_kb;
@@ -106,15 +105,19 @@ int main(int argc, char **argv)
     if (rp)
         for (size_t i = 0; i < nl; i += 509)
             if (rp[i] != expect(right, i))
-                check_failed(__FILE__, __LINE__, "shmem_ptr load of PE %d's a[%zu]: %ld, "
-                             "expected %ld", right, i, rp[i], expect(right, i));
+                check_failed(__FILE__, __LINE__,
+                             "shmem_ptr load of PE %d's a[%zu]: %ld, "
+                             "expected %ld",
+                             right, i, rp[i], expect(right, i));
     long *got = malloc(ARRAY_BYTES);
     CHECK(got);
     shmem_getmem(got, a, ARRAY_BYTES, right);
     for (size_t i = 0; i < nl; i++)
         if (got[i] != expect(right, i))
-            check_failed(__FILE__, __LINE__, "shmem_getmem of PE %d's a[%zu]: %ld, "
-                         "expected %ld", right, i, got[i], expect(right, i));
+            check_failed(__FILE__, __LINE__,
+                         "shmem_getmem of PE %d's a[%zu]: %ld, "
+                         "expected %ld",
+                         right, i, got[i], expect(right, i));
     for (int i = 0; i < BLOCK; i++)
         got[i] = expect(me, (size_t)i + 7);
     shmem_putmem(in, got, BLOCK * sizeof(long), right);

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
+#include "base/mapping.h"
 #include "env/log.h"
-#include "mem/segment.h"
 #include "transport/transport.h"
 
 char **shoal_shm_peer[SHOAL_NHOST_SEGS];
