@@ -53,13 +53,15 @@ int main(int argc, char **argv)
         case 'a': adds = atol(optarg); break;
         case 'f': fadds = atol(optarg); break;
         default:
-            fprintf(stderr, "usage: %s [-t table_bytes] [-l loads] [-a adds] [-f fetch_adds]\n",
+            fprintf(stderr,
+                    "usage: %s [-t table_bytes] [-l loads] [-a adds] [-f fetch_adds]\n",
                     argv[0]);
             return c == 'h' ? 0 : 2;
         }
     }
     if (bytes < 4096 || loads < 1 || adds < 0 || fadds < 0) {
-        fprintf(stderr, "%s: need a table of at least 4K, loads >= 1, adds, fetch_adds >= 0\n",
+        fprintf(stderr,
+                "%s: need a table of at least 4K, loads >= 1, adds, fetch_adds >= 0\n",
                 argv[0]);
         return 2;
     }
@@ -69,8 +71,9 @@ int main(int argc, char **argv)
     uint64_t nl = bytes / sizeof(uint64_t);
     uint64_t *t = shmem_malloc(nl * sizeof(uint64_t));
     if (!t) {
-        fprintf(stderr, "heap_random: PE %d: no room for a %zu-byte table; raise "
-                        "SHMEM_SYMMETRIC_SIZE above it\n",
+        fprintf(stderr,
+                "heap_random: PE %d: no room for a %zu-byte table; raise "
+                "SHMEM_SYMMETRIC_SIZE above it\n",
                 me, bytes);
         shmem_global_exit(1);
     }

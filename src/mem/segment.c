@@ -138,6 +138,7 @@ static int huge_heap_map(struct shoal_seg *out, size_t page, void **p)
             return 1;
         }
     }
+    int herr = errno;
     if (fd >= 0)
         close(fd);
     char path[160];
@@ -153,10 +154,13 @@ static int huge_heap_map(struct shoal_seg *out, size_t page, void **p)
                  pool);
     else if (total == 0)
         snprintf(why_pool, sizeof why_pool, "none are reserved (%s/nr_hugepages is 0)", pool);
-    else
+    else if ((size_t)avail < out->size / page)
         snprintf(why_pool, sizeof why_pool,
                  "%ld of the %ld reserved (%s/nr_hugepages) are free, %zu needed", avail,
                  total, pool, out->size / page);
+    else /* enough free, yet refused: a cgroup's hugetlb limit, or a race with another job */
+        snprintf(why_pool, sizeof why_pool, "the kernel refused %zu of its %ld free: %s",
+                 out->size / page, avail, strerror(herr));
 
     thp_shmem_mode(page, mode, sizeof mode);
     if (thp_allows(mode)) {
