@@ -528,14 +528,14 @@ if [ "$hugepages" -eq 1 ]; then
                              want="reserved huge (hugetlb) pages" ;;
                     esac
                     load=$(cut -d' ' -f1 /proc/loadavg)
-                    echo "== round $r/$reps, $n PEs: $impl heap_random -t $heap -l 1000000 -a 50000 -f 2000 (load $load)"
+                    echo "== round $r/$reps, $n PEs: $impl heap_random -t $heap -l 1000000 -a 20000 -f 1000 (load $load)"
                     log="$out/raw/np$n/$impl.$r.txt"
                     mkdir -p "$(dirname "$log")"
                     run=shoal_run
                     [ "$mode" = shoal-ofi ] && run=shoal_ofi_run
                     BENCH_IMPL="$impl" SHOAL_LOG=mem:info SHMEM_SYMMETRIC_SIZE="$sym" \
                         SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES=$hp \
-                        $run "$n" "$build/bench/heap_random" -t "$heap" -l 1000000 -a 50000 -f 2000 < /dev/null > "$log" 2>&1 ||
+                        $run "$n" "$build/bench/heap_random" -t "$heap" -l 1000000 -a 20000 -f 1000 < /dev/null > "$log" 2>&1 ||
                         { echo "   FAILED (see $log)"; failed=1; }
                     [ "$(grep -c "\] heap on $want" "$log")" -eq "$n" ] ||
                         { echo "   FAILED: not every PE's heap on $want (see $log)"; failed=1; }
