@@ -499,6 +499,9 @@ if [ "$hugepages" -eq 1 ]; then
     [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --hugepages" >&2; exit 2; }
     pool=/sys/kernel/mm/hugepages/hugepages-2048kB
     thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled
+    # tests/api/hugepages.sh changes the same settings; one at a time.
+    exec 9>/tmp/shoal-hugepages.lock
+    flock -w 600 9 || { echo "bench.sh: /tmp/shoal-hugepages.lock stays held" >&2; exit 1; }
     prev=$(cat "$pool/nr_hugepages")
     prev_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
     trap 'echo "$prev" > "$pool/nr_hugepages"; echo "$prev_thp" > "$thp"' EXIT

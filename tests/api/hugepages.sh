@@ -51,9 +51,11 @@ pool=/sys/kernel/mm/hugepages/hugepages-2048kB
 thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled
 [ "$(id -u)" = 0 ] && [ -w "$pool/nr_hugepages" ] ||
     skip "reserving huge pages needs root: the huge page cases did not run"
-# Another run of this test elsewhere on the machine would change the same settings.
-exec 9>/tmp/shoal-test-hugepages.lock
-flock -w $((120 * ${SHOAL_TEST_TIMEOUT_SCALE:-1})) 9 || fail "another hugepages.sh holds /tmp/shoal-test-hugepages.lock"
+# Another run of this test, or scripts/bench.sh --hugepages, would change the same
+# settings.
+exec 9>/tmp/shoal-hugepages.lock
+flock -w $((120 * ${SHOAL_TEST_TIMEOUT_SCALE:-1})) 9 ||
+    fail "/tmp/shoal-hugepages.lock stays held (another hugepages.sh or bench.sh --hugepages)"
 prev=$(cat "$pool/nr_hugepages")
 prev_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
 restore() {
