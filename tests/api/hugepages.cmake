@@ -4,7 +4,7 @@
 add_executable(api.hugepages test_hugepages.c)
 target_link_libraries(api.hugepages PRIVATE shoal)
 target_include_directories(api.hugepages PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/../common)
-# 11 jobs of up to 30 s each, and the wait for another run's lock.
+# 12 jobs of up to 30 s each, and the wait for another run's lock.
 shoal_test_limits(500 job ctest)
 add_test(NAME api.hugepages
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hugepages.sh ${SHOAL_OSHRUN}

@@ -2,7 +2,8 @@
 # The symmetric heap on huge pages (SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES), on one node
 # (shared memory) and with every PE its own node (libfabric over tcp;ofi_rxm):
 #  - asked for 1 GiB pages, which the machine has not reserved: one warning per node
-#    naming the variable, normal pages, data right (any user);
+#    naming the variable, normal pages, data right; asked for 3 MiB pages, which no
+#    kernel has: shmem_init stops, naming the variable (any user);
 #  - as root, with 2 MiB pages reserved for the run: the heap and the peers' mappings
 #    on them at 1, 2, 4 and 8 PEs on one node, 2 and 4 over libfabric (more PEs than
 #    CI's 2 cores either way); a pool one PE's heap short: that PE alone warns and
@@ -46,6 +47,13 @@ if [ "$(cat "$giga" 2>/dev/null || echo 0)" = 0 ]; then
 else
     echo "note: this machine reserves 1 GiB pages; the fallback case is left out"
 fi
+
+# A page size no kernel has stops shmem_init with a message naming the variable.
+out=$(SHMEM_SYMMETRIC_HEAP_PAGE_SIZE=3M env -u SHOAL_NODE_MAP "$oshrun" -n 2 --timeout "$t" \
+    "$prog" normal 2>&1) && fail "SHMEM_SYMMETRIC_HEAP_PAGE_SIZE=3M: the job passed:"$'\n'"$out"
+grep -q 'SHMEM_SYMMETRIC_HEAP_PAGE_SIZE=3145728 is not a huge page size' <<<"$out" ||
+    fail "SHMEM_SYMMETRIC_HEAP_PAGE_SIZE=3M: no message naming it:"$'\n'"$out"
+echo "ok: shm, 2 PEs, 3M pages refused"
 
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB
 thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled
