@@ -172,7 +172,73 @@ int pshmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *so
 int pshmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                   size_t nelems, shmemx_stream_t stream);
 
+/* ---- Cray OpenSHMEMX routines that no standard routine provides -------------------
+ * 16-bit AMOs on a short (atomic with respect to each other; each is a compare-and-
+ * swap loop on the 32-bit word holding the short), and the legacy grid splits: the
+ * first xrange * yrange (* zrange) PEs of the parent form a grid, x fastest, each PE
+ * joins the team of its line along each axis, ranked by its place on that axis, and
+ * PEs past the grid get SHMEM_TEAM_INVALID. A 2-D grid that covers the parent is
+ * shmem_team_split_2d's (yrange then only needs to be large enough). */
+void shmemx_short_add(short *target, short value, int pe);
+void shmemx_short_inc(short *target, int pe);
+short shmemx_short_fadd(short *target, short value, int pe);
+short shmemx_short_finc(short *target, int pe);
+short shmemx_short_swap(short *target, short value, int pe);
+short shmemx_short_cswap(short *target, short cond, short value, int pe);
+void shmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_team_t *xteam,
+                          shmem_team_t *yteam);
+void shmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,
+                          shmem_team_t *xteam, shmem_team_t *yteam, shmem_team_t *zteam);
+void pshmemx_short_add(short *target, short value, int pe);
+void pshmemx_short_inc(short *target, int pe);
+short pshmemx_short_fadd(short *target, short value, int pe);
+short pshmemx_short_finc(short *target, int pe);
+short pshmemx_short_swap(short *target, short value, int pe);
+short pshmemx_short_cswap(short *target, short cond, short value, int pe);
+void pshmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_team_t *xteam,
+                           shmem_team_t *yteam);
+void pshmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,
+                           shmem_team_t *xteam, shmem_team_t *yteam, shmem_team_t *zteam);
+void pshmemx_ctx_session_start(shmem_ctx_t ctx, long options);
+void pshmemx_ctx_session_stop(shmem_ctx_t ctx);
+
 #pragma GCC visibility pop
+
+/* ---- Names from Cray OpenSHMEMX (source compatibility) ------------------------------
+ * The rest of HPE Cray OpenSHMEMX's interface: each name is the standard routine of
+ * the same meaning (shoal/cx.h), and its pshmemx_ twin the pshmem_ one. */
+#include <pshmem.h>
+#define SHOAL_CX(name) shmemx_##name
+#define SHOAL_CX_STD(name) shmem_##name
+#define SHOAL_CX_X(name) shmemx_##name
+#include <shoal/cx.h>
+#undef SHOAL_CX
+#undef SHOAL_CX_STD
+#undef SHOAL_CX_X
+#define SHOAL_CX(name) pshmemx_##name
+#define SHOAL_CX_STD(name) pshmem_##name
+#define SHOAL_CX_X(name) pshmemx_##name
+#include <shoal/cx.h>
+#undef SHOAL_CX
+#undef SHOAL_CX_STD
+#undef SHOAL_CX_X
+/* C11 generic forms: the _nb RMA take an optional context like shmem_put_nbi; the
+ * AMOs drop the unused transfer handle. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
+    !defined(SHOAL_BUILDING_LIBRARY)
+#define shmemx_put_nb(...) shmem_put_nbi(__VA_ARGS__)
+#define shmemx_get_nb(...) shmem_get_nbi(__VA_ARGS__)
+#define shmemx_add_nb(target, value, pe, h) ((void)(h), shmem_atomic_add(target, value, pe))
+#define shmemx_inc_nb(target, pe, h) ((void)(h), shmem_atomic_inc(target, pe))
+#define shmemx_fadd_nb(fetch, target, value, pe, h) \
+    ((void)(h), shmem_atomic_fetch_add_nbi(fetch, target, value, pe))
+#define shmemx_finc_nb(fetch, target, pe, h) \
+    ((void)(h), shmem_atomic_fetch_inc_nbi(fetch, target, pe))
+#define shmemx_swap_nb(fetch, target, value, pe, h) \
+    ((void)(h), shmem_atomic_swap_nbi(fetch, target, value, pe))
+#define shmemx_cswap_nb(fetch, target, cond, value, pe, h) \
+    ((void)(h), shmem_atomic_compare_swap_nbi(fetch, target, cond, value, pe))
+#endif
 
 /* ---- Names from Sandia OpenSHMEM (source compatibility) -----------------------------
  * Routines that Sandia OpenSHMEM offered as extensions before the specification took

@@ -9,10 +9,14 @@ set -e
 cd "$(dirname "$0")/.."
 secs=${1:-20}
 dir=build-fuzz
-targets="env oshrun_args oshrun_service boot_reply"
+targets="env oshrun_args oshrun_service boot_reply pmi_reply specs devcmd"
 CC=${CC:-clang}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER="$CC" -DSHOAL_FUZZ=ON -DSHOAL_BUILD_TESTS=OFF \
     -DSHOAL_WERROR=ON >/dev/null
+# pmix_values exists only where PMIx is installed (libpmix-dev).
+if cmake --build "$dir" --target help | grep -q '^fuzz_pmix_values:'; then
+    targets="$targets pmix_values"
+fi
 for t in $targets; do
     cmake --build "$dir" --target "fuzz_$t"
 done

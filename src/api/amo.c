@@ -3,6 +3,7 @@
  * CPU atomics on the peer's mapping (sequentially consistent, so they also order like
  * the spec's fence, and an _nbi result is ready on return); in a job that spans
  * nodes every AMO goes through the network (transport/transport.h says why). */
+#include <shmemx.h>
 #include <string.h>
 
 #include "api/pair.h"
@@ -245,3 +246,68 @@ SHMEM_AMO_BIT_TYPES(SHOAL_AMO_BIT)
 /* clang-format on */
 SHMEM_DEPR_AMO_EXT_TYPES(SHOAL_DEPR_EXT)
 SHMEM_DEPR_AMO_STD_TYPES(SHOAL_DEPR_STD)
+
+/* Cray OpenSHMEMX's 16-bit AMOs (shmemx_short_*). No transport has 16-bit atomics,
+ * so each is a compare-and-swap loop on the aligned 32-bit word that holds the
+ * short: atomic with respect to every other short AMO on that word, and a store
+ * to the neighbouring short only makes the loop go round again. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "short AMOs: little-endian words");
+
+enum short_op { SHORT_ADD, SHORT_SWAP, SHORT_CSWAP };
+
+static short short_amo(const char *fn, short *target, enum short_op op, short value,
+                       short cond, int pe)
+{
+    if (SHOAL_UNLIKELY((uintptr_t)target & 1))
+        shoal_fatal(fn, "AMO target %p is not aligned to its 2-byte type", (void *)target);
+    uint32_t *word = (uint32_t *)((uintptr_t)target & ~(uintptr_t)3);
+    unsigned shift = (unsigned)((uintptr_t)target & 2) * 8;
+    uint32_t old = fetch_uint32(fn, SHMEM_CTX_DEFAULT, word, pe);
+    for (;;) {
+        uint16_t cur = (uint16_t)(old >> shift);
+        if (op == SHORT_CSWAP && cur != (uint16_t)cond)
+            return (short)cur;
+        uint16_t next = op == SHORT_ADD ? (uint16_t)(cur + (uint16_t)value) : (uint16_t)value;
+        uint32_t want = (old & ~(0xffffu << shift)) | (uint32_t)next << shift;
+        uint32_t seen = cswap_uint32(fn, SHMEM_CTX_DEFAULT, word, old, want, pe);
+        if (seen == old)
+            return (short)cur;
+        old = seen;
+    }
+}
+
+void shmemx_short_add(short *target, short value, int pe)
+{
+    short_amo(__func__, target, SHORT_ADD, value, 0, pe);
+}
+SHOAL_PROFILED(shmemx_short_add)
+
+void shmemx_short_inc(short *target, int pe)
+{
+    short_amo(__func__, target, SHORT_ADD, 1, 0, pe);
+}
+SHOAL_PROFILED(shmemx_short_inc)
+
+short shmemx_short_fadd(short *target, short value, int pe)
+{
+    return short_amo(__func__, target, SHORT_ADD, value, 0, pe);
+}
+SHOAL_PROFILED(shmemx_short_fadd)
+
+short shmemx_short_finc(short *target, int pe)
+{
+    return short_amo(__func__, target, SHORT_ADD, 1, 0, pe);
+}
+SHOAL_PROFILED(shmemx_short_finc)
+
+short shmemx_short_swap(short *target, short value, int pe)
+{
+    return short_amo(__func__, target, SHORT_SWAP, value, 0, pe);
+}
+SHOAL_PROFILED(shmemx_short_swap)
+
+short shmemx_short_cswap(short *target, short cond, short value, int pe)
+{
+    return short_amo(__func__, target, SHORT_CSWAP, value, cond, pe);
+}
+SHOAL_PROFILED(shmemx_short_cswap)

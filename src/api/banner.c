@@ -1,6 +1,8 @@
 /* What a PE says at start-up: a warning for SHMEM_* / SHOAL_* variables nothing
  * reads (PE 0), and with SHMEM_VERSION / SHMEM_INFO the version, bootstrap and
- * transports in use (PE 0) and, with SHMEM_INFO, every PE's CPU binding. */
+ * transports in use (PE 0) and, with SHMEM_INFO, every PE's CPU binding; warnings
+ * for Cray OpenSHMEMX variables that do not apply, and SHMEM_MEMINFO_DISPLAY's
+ * segments (PE 0). */
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,10 +41,36 @@ static void print_binding(void)
     printf("PE %d on %s: CPUs %s (%s)\n", shoal.my_pe, host, cpus, why);
 }
 
+/* SHMEM_MEMINFO_DISPLAY: the segments and what backs them. */
+static void print_meminfo(void)
+{
+    const struct shoal_seg *h = &shoal.seg[SHOAL_SEG_HEAP], *d = &shoal.seg[SHOAL_SEG_DATA],
+                           *dev = &shoal.seg[SHOAL_SEG_DEVICE];
+    printf("Memory (SHMEM_MEMINFO_DISPLAY), per PE:\n"
+           "  symmetric heap  %zu bytes at %p: SHMEM_SYMMETRIC_SIZE %zu for the program, "
+           "the rest the library's; an anonymous shared-memory file (memfd) that the %d PEs "
+           "of its node map, in pages committed when first touched\n"
+           "  static data     %zu bytes at %p: the program's globals and statics, moved "
+           "in place onto a memfd of their own that the same PEs map\n",
+           h->size, (void *)h->base, shoal.cfg.symmetric_size, shoal_team_shared.size,
+           d->size, (void *)d->base);
+    if (dev->size)
+        printf("  device heap     %zu bytes at %p: device memory "
+               "(SHMEM_SYMMETRIC_SIZE_DEVICE), "
+               "allocated in full at start-up\n",
+               dev->size, (void *)dev->base);
+    else
+        printf("  device heap     none (SHMEM_SYMMETRIC_SIZE_DEVICE=0)\n");
+}
+
 void shoal_banner(void)
 {
-    if (shoal.my_pe == 0)
-        shoal_env_warn_unknown(stderr, environ);
+    if (shoal.my_pe == 0) {
+        shoal_env_warn_unknown(shoal_error_stream(), environ);
+        shoal_env_warn_na(shoal_error_stream(), &shoal.cfg);
+        if (shoal.cfg.meminfo_display)
+            print_meminfo();
+    }
     if (shoal.my_pe == 0 && (shoal.cfg.info || shoal.cfg.version)) {
         printf("Shoal %s, OpenSHMEM %d.%d, %d PEs on %d node%s; bootstrap: %s; transport: ",
                SHOAL_VERSION_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, shoal.n_pes,

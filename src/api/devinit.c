@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/devcmd.h"
 #include "api/devinit.h"
 #include "core/progress.h"
 #include "device/device.h"
@@ -96,11 +97,12 @@ static uint64_t proxy_amo(shmem_ctx_t ctx, unsigned op, unsigned w, char *d, uin
                 w);
 }
 
-/* Does command c (a copy of ticket t's slot); returns the answer. *dirty: it left
- * operations that only a quiet completes. */
-static uint64_t proxy_exec(shmem_ctx_t ctx, const struct shmemx_dev_cmd *c, int *dirty)
+/* Does command c (a copy of a slot that shoal_devcmd_check accepted); returns the
+ * answer. *dirty: it left operations that only a quiet completes. base: this PE's
+ * device heap, from the library's own state (kernels may write the shared one). */
+static uint64_t proxy_exec(shmem_ctx_t ctx, char *base, const struct shmemx_dev_cmd *c,
+                           int *dirty)
 {
-    char *base = (char *)(uintptr_t)di.host->heap_base;
     unsigned kind = c->op & 0xff, amo = (c->op >> 8) & 0xff, w = (c->op >> 16) & 0xff;
     int wait = (c->op & SHMEMX_DEV_WAIT) != 0;
     uint64_t v = 0;
@@ -140,14 +142,35 @@ static uint64_t proxy_exec(shmem_ctx_t ctx, const struct shmemx_dev_cmd *c, int 
     shoal_fatal("shmemx_device proxy", "internal: command %u in the command ring", kind);
 }
 
+/* Ends the job over a command that the check refused, naming it and what is wrong. */
+__attribute__((noreturn)) static void proxy_refuse(const struct shmemx_dev_cmd *c,
+                                                   uint64_t ticket, const char *why)
+{
+    char cmd[256], more[160] = "";
+    shoal_devcmd_describe(c, cmd, sizeof cmd);
+    if (shoal.cfg.debug)
+        snprintf(more, sizeof more, " [ticket %llu of ring slot %llu, device heap at %p]",
+                 (unsigned long long)ticket,
+                 (unsigned long long)(ticket & (uint64_t)(shoal.cfg.device_ring - 1)),
+                 (void *)shoal.seg[SHOAL_SEG_DEVICE].base);
+    shoal_fatal("shmemx_device proxy",
+                "refused a kernel's command %s: %s; the command ring takes only what "
+                "shmemx_device.h's routines post (a kernel wrote into the ring's memory, "
+                "or passed a bad PE or address); fix the kernel%s",
+                cmd, why, more);
+}
+
 static void *proxy_main(void *arg)
 {
     (void)arg;
+    char *base = (char *)shoal.seg[SHOAL_SEG_DEVICE].base;
+    uint64_t heap_size = shoal.seg[SHOAL_SEG_DEVICE].size;
+    char why[200];
     shmem_ctx_t ctx;
     if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx))
         ctx = SHMEM_CTX_DEFAULT; /* shared, and thread-safe at SHMEM_THREAD_MULTIPLE */
     struct shmemx_dev_ring *r = di.ring;
-    uint64_t slots = r->slots, c = 0, since = 0;
+    uint64_t slots = (uint64_t)shoal.cfg.device_ring, c = 0, since = 0;
     int dirty = 0;
     long spin_us = shoal.cfg.device_proxy_spin_us;
     /* Kernels that cannot make a system call (GPUs) only ring the bell: short naps. */
@@ -158,10 +181,14 @@ static void *proxy_main(void *arg)
         struct shmemx_dev_cmd *slot = &di.cmd[c & (slots - 1)];
         if (ld(&slot->seq) == c + 1) {
             struct shmemx_dev_cmd cmd = *slot;
+            /* The copy is checked: the kernel may change the slot meanwhile. */
+            if (SHOAL_UNLIKELY(
+                        shoal_devcmd_check(&cmd, heap_size, shoal.n_pes, why, sizeof why)))
+                proxy_refuse(&cmd, c, why);
             int wait = (cmd.op & SHMEMX_DEV_WAIT) != 0;
             if (!wait)
                 st(&slot->seq, c + slots); /* the copy is all the proxy needs */
-            uint64_t ret = proxy_exec(ctx, &cmd, &dirty);
+            uint64_t ret = proxy_exec(ctx, base, &cmd, &dirty);
             if (wait) {
                 __atomic_store_n(&slot->ret, ret, __ATOMIC_RELAXED);
                 st(&slot->seq, c + 2);

@@ -89,10 +89,15 @@ static int init_first(const char *fn, int requested)
     /* First: a PE held up while it starts answers oshrun's SIGURG with the phase. */
     shoal_signals_report_on(fn);
     char err[512];
+    /* SHOAL_LOG, when set, wins over Cray OpenSHMEMX's level and categories. */
     if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
+        shoal_env_cx_apply(&shoal.cfg, err, sizeof err) ||
         shoal_log_parse(shoal.cfg.log, err, sizeof err) ||
+        shoal_log_parse_cx(*shoal.cfg.log ? 0 : shoal.cfg.debug_level,
+                           *shoal.cfg.log ? "" : shoal.cfg.debug_categories,
+                           shoal.cfg.debug_ranks, err, sizeof err) ||
         shoal_log_target(shoal.cfg.log_file, err, sizeof err)) {
-        fprintf(stderr, "shoal: shmem_init: %s\n", err);
+        fprintf(shoal_error_stream(), "shoal: shmem_init: %s\n", err);
         return -1;
     }
     shoal.boot = shoal_boot_select();
@@ -114,6 +119,11 @@ static int init_first(const char *fn, int requested)
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
     shoal.thread_level = requested;
+    /* Cray OpenSHMEMX's programs read the level granted from here. */
+    static const char *const levels[] = { "SHMEM_THREAD_SINGLE", "SHMEM_THREAD_FUNNELED",
+                                          "SHMEM_THREAD_SERIALIZED",
+                                          "SHMEM_THREAD_MULTIPLE" };
+    setenv("SHMEM_THREAD_SAFETY", levels[requested - SHMEM_THREAD_SINGLE], 1);
     check_transport();
     SHOAL_LOG(BOOT, INFO, "bootstrap %s: PE %d of %d, thread level %d", shoal.boot->name,
               shoal.my_pe, shoal.n_pes, requested);
@@ -132,6 +142,13 @@ static int init_first(const char *fn, int requested)
     shoal_init_phase("exchanging host names with the other PEs");
     if (shoal_topology_init(&shoal_team_shared))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    if (!shoal.cfg.locality_offnode && shoal.multi_node)
+        shoal_fatal("shmem_init",
+                    "SHMEM_LOCALITY_OFFNODE=0 turns the network path off, but this job's PEs "
+                    "sit on %d nodes; run them on one node or unset SHMEM_LOCALITY_OFFNODE",
+                    shoal.n_nodes);
+    if (shoal_env_cx_check_local(&shoal.cfg, shoal_team_shared.size, err, sizeof err))
+        shoal_fatal("shmem_init", "%s", err);
     shoal_heap_report(shoal_team_shared.my_pe == 0);
     shoal_backoff_setup();
     /* Before the transports: the network registers the device heap. */
@@ -167,13 +184,13 @@ static int init_common(const char *fn, int requested, int *provided)
         /* Not the launcher's fault: the bootstrap channel and the PMIx connection are
          * gone with the last finalize, and the library cannot start twice. */
         if (shoal.n_pes > 0)
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: PE %d: %s: called after the last shmem_finalize; Shoal "
                     "cannot be initialized again in the same process: call shmem_init once "
                     "(or nest shmem_init/shmem_finalize pairs) per program\n",
                     shoal.my_pe, fn);
         else
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: %s: called after the last shmem_finalize; Shoal cannot be "
                     "initialized again in the same process\n",
                     fn);
@@ -216,6 +233,14 @@ SHOAL_PROFILED(shmem_query_initialized)
 
 void shmem_finalize(void)
 {
+    /* A finalize too many (a program's exit path that finalizes again) harms nothing
+     * once the library is down: say so and go on, as other implementations do. */
+    if (SHOAL_UNLIKELY(shoal.init_count <= 0 && shoal.ever_initialized)) {
+        shoal_warn("shmem_finalize",
+                   "called again after the last shmem_finalize, with no shmem_init to "
+                   "match; ignored (call shmem_finalize once per shmem_init)");
+        return;
+    }
     shoal_require_init("shmem_finalize");
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");
@@ -249,6 +274,9 @@ void shmem_global_exit(int status)
 {
     fflush(stdout);
     fflush(stderr);
+    /* Cray OpenSHMEMX's SHMEM_OFI_GLOBAL_EXIT=0: only this PE ends. */
+    if (shoal.init_count > 0 && !shoal.cfg.ofi_global_exit)
+        exit(status);
     if (shoal.boot)
         shoal.boot->abort(status, NULL);
     exit(status);

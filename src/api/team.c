@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <shmemx.h>
+
 #include "api/api.h"
 #include "coll/coll.h"
 #include "env/log.h"
@@ -53,7 +55,10 @@ void shoal_teams_release(void)
 
 static uint64_t slots_used(void)
 {
-    uint64_t m = 0;
+    /* Slots beyond SHMEM_NUM_TEAM_PSYNC's teams (after WORLD's and SHARED's) count
+     * as used. */
+    long limit = shoal.cfg.num_team_psync + 2;
+    uint64_t m = limit < SHOAL_TEAM_SLOTS ? ~0ull << limit : 0;
     for (int s = 0; s < SHOAL_TEAM_SLOTS; s++)
         if (slot_team[s])
             m |= 1ull << s;
@@ -135,9 +140,14 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     *new_team = SHMEM_TEAM_INVALID;
     if (full && leader == shoal.my_pe && group_used == ~0ull) {
         fflush(stdout);
-        fprintf(stderr,
-                "shoal: PE %d: %s: no free team slots (%d in use); destroy unused teams\n",
-                shoal.my_pe, fn, SHOAL_TEAM_SLOTS);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d: %s: no free team slots (%ld teams alive besides "
+                "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED: SHMEM_NUM_TEAM_PSYNC=%ld, at most "
+                "%d); destroy unused teams\n",
+                shoal.my_pe, fn,
+                shoal.cfg.num_team_psync < SHOAL_TEAM_SLOTS - 2 ? shoal.cfg.num_team_psync
+                                                                : SHOAL_TEAM_SLOTS - 2,
+                shoal.cfg.num_team_psync, SHOAL_TEAM_SLOTS - 2);
     }
     if (!full && mine)
         *new_team = team_new(fn, parent, mine, __builtin_ctzll(~group_used), config, mask);
@@ -199,6 +209,85 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange,
     return 0;
 }
 SHOAL_PROFILED(shmem_team_split_2d)
+
+/* A 1-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
+static struct shape line(int start, int stride, int size)
+{
+    return (struct shape){ start, size == 1 ? 1 : stride, size };
+}
+
+/* Cray OpenSHMEMX's grid splits: the first X*Y*Z parent PEs form a grid, x fastest;
+ * each joins the team of its line along each axis (zt NULL: a 2-D grid), ranked by
+ * its position on that axis, and the other parent PEs get SHMEM_TEAM_INVALID. The
+ * lines of one axis are split at once where their first members are evenly spaced
+ * (x lines: every X; z lines: 0 to X*Y-1), the y lines one z plane at a time. */
+static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr, int zr,
+                       shmem_team_t *xt, shmem_team_t *yt, shmem_team_t *zt)
+{
+    *xt = *yt = SHMEM_TEAM_INVALID;
+    if (zt)
+        *zt = SHMEM_TEAM_INVALID;
+    long long cells = (long long)xr * yr * zr;
+    if (xr < 1 || yr < 1 || zr < 1 || cells > parent->size) {
+        if (parent->my_pe == 0)
+            shoal_warn(fn,
+                       "a %d x %d x %d grid does not fit a parent team of %d PEs; no teams "
+                       "made (every range must be at least 1, their product at most the "
+                       "parent's size)",
+                       xr, yr, zr, parent->size);
+        return;
+    }
+    int me = parent->my_pe, in = me < cells;
+    int x = me % xr, y = me / xr % yr, z = me / xr / yr;
+    struct shape row = line(xr * (y + yr * z), 1, xr);
+    struct shape col = line(x + xr * yr * z, xr, yr);
+    struct shape pillar = line(x + xr * y, xr * yr, zr);
+    int failed = split_round(fn, parent, yr * zr, 0, xr, in ? &row : NULL, NULL, 0, xt);
+    for (int plane = 0; plane < zr && !failed; plane++) {
+        /* Each round leaves SHMEM_TEAM_INVALID to the PEs outside its plane. */
+        shmem_team_t t;
+        failed = split_round(fn, parent, xr, xr * yr * plane, 1,
+                             in && z == plane ? &col : NULL, NULL, 0, &t);
+        if (in && z == plane)
+            *yt = t;
+    }
+    if (zt && !failed)
+        failed = split_round(fn, parent, xr * yr, 0, 1, in ? &pillar : NULL, NULL, 0, zt);
+    if (!failed)
+        return;
+    shmem_team_t *made[] = { xt, yt, zt };
+    for (int i = 0; i < 3; i++)
+        if (made[i] && *made[i] != SHMEM_TEAM_INVALID) {
+            team_release(*made[i]);
+            *made[i] = SHMEM_TEAM_INVALID;
+        }
+}
+
+void shmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,
+                          shmem_team_t *xteam, shmem_team_t *yteam, shmem_team_t *zteam)
+{
+    shoal_require_init(__func__);
+    *xteam = *yteam = *zteam = SHMEM_TEAM_INVALID;
+    if (shoal_team_ok(__func__, parent))
+        split_grid(__func__, parent, xrange, yrange, zrange, xteam, yteam, zteam);
+}
+SHOAL_PROFILED(shmemx_team_split_3d)
+
+/* CX's 2-D split names both ranges: a grid that covers the parent is 1.5's split
+ * (a short last row included); a smaller one leaves the PEs past it out. */
+void shmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_team_t *xteam,
+                          shmem_team_t *yteam)
+{
+    shoal_require_init(__func__);
+    *xteam = *yteam = SHMEM_TEAM_INVALID;
+    if (!shoal_team_ok(__func__, parent))
+        return;
+    if (xrange >= 1 && yrange >= 1 && (long long)xrange * yrange >= parent->size)
+        shmem_team_split_2d(parent, xrange, NULL, 0, xteam, NULL, 0, yteam);
+    else
+        split_grid(__func__, parent, xrange, yrange, 1, xteam, yteam, NULL);
+}
+SHOAL_PROFILED(shmemx_team_split_2d)
 
 void shmem_team_destroy(shmem_team_t team)
 {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
+#include "env/env.h"
 #include "base/error.h"
 #include "base/state.h"
 
@@ -23,8 +24,10 @@ static void vformat(const char *kind, const char *routine, const char *fmt, va_l
 /* Program output first, so the message lands after what the PE already printed. */
 static void emit(const char *buf)
 {
+    FILE *out = shoal_error_stream();
     fflush(stdout);
-    fprintf(stderr, "%s\n", buf);
+    fprintf(out, "%s\n", buf);
+    fflush(out);
 }
 
 void shoal_fatal(const char *routine, const char *fmt, ...)
@@ -34,6 +37,11 @@ void shoal_fatal(const char *routine, const char *fmt, ...)
     va_start(ap, fmt);
     vformat("", routine, fmt, ap, buf, sizeof buf);
     va_end(ap);
+    /* SHMEM_ABORT_ON_ERROR: a core to look at; the launcher sees the PE die of it. */
+    if (shoal.cfg.abort_on_error) {
+        emit(buf);
+        abort();
+    }
     if (shoal.boot)
         shoal.boot->abort(1, buf);
     emit(buf);

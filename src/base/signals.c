@@ -75,7 +75,10 @@ static void on_fatal(int sig)
     n = put_str(buf, n, sizeof buf, " (");
     n = put_str(buf, n, sizeof buf, name);
     n = put_str(buf, n, sizeof buf, ")\n");
-    ssize_t w = write(STDERR_FILENO, buf, n);
+    ssize_t w = write(shoal.cfg.error_file && !strcmp(shoal.cfg.error_file, "stdout")
+                              ? STDOUT_FILENO
+                              : STDERR_FILENO,
+                      buf, n);
     (void)w;
     if (shoal.boot && shoal.boot->dying)
         shoal.boot->dying(sig);

@@ -1,9 +1,11 @@
-/* Bootstrap from MPI itself (SHOAL_TRANSPORT=mpi|mpi-all): size, rank and the
- * setup exchanges come from MPI_COMM_WORLD, so whatever launcher starts the MPI
- * job (mpiexec.hydra, mpirun, srun) starts the SHMEM job, through the MPI
- * library's own client. The MPI calls live in the MPI module (libshoal-mpi.so,
- * transport/mpi/mpi_boot.c), loaded here, so libshoal links no MPI. */
+/* Bootstrap from MPI itself (SHOAL_TRANSPORT=mpi|mpi-all, or a program linked with
+ * MPI under a PMI launcher): size, rank and the setup exchanges come from MPI (an MPI
+ * session of Shoal's own, or MPI_COMM_WORLD: transport/mpi/mpi_world.c), so whatever
+ * launcher starts the MPI job (mpiexec.hydra, mpirun, srun) starts the SHMEM job,
+ * through the MPI library's own client. The MPI calls live in the MPI module
+ * (libshoal-mpi.so, transport/mpi/mpi_boot.c), loaded here, so libshoal links no MPI. */
 #include "bootstrap.h"
+#include "env.h"
 #include "dlmodule.h"
 
 #include <dlfcn.h>
@@ -19,7 +21,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
     const char *name;
     void *h = shoal_module_mpi_open(why, sizeof why, &name);
     if (!h) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: shmem_init: the MPI bootstrap cannot load libshoal-%s.so (%s); "
                 "build Shoal with that MPI found (libopenmpi-dev, libmpich-dev) and install "
                 "the module beside libshoal.so, or unset SHOAL_TRANSPORT and "
@@ -29,7 +31,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
     }
     shoal_module_boot_fn *entry = (shoal_module_boot_fn *)dlsym(h, SHOAL_MODULE_BOOT_ENTRY);
     if (!entry) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: shmem_init: libshoal-%s.so has no %s: it is from another Shoal "
                 "build; install both from the same build\n",
                 name, SHOAL_MODULE_BOOT_ENTRY);
@@ -71,7 +73,7 @@ static __attribute__((noreturn)) void mpi_boot_abort(int status, const char *msg
         mod->abort(status, msg);
     fflush(NULL);
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     _exit(status);
 }
 

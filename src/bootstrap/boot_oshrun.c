@@ -1,7 +1,9 @@
 /* PE side of the oshrun channel (messages in wire.h). Every call is a blocking
  * request and reply: this is only used while setting up and tearing down, and
- * oshrun answers within microseconds. If oshrun goes away there is no job left
- * to be part of, so the PE exits instead of returning an error. */
+ * oshrun answers within microseconds (a barrier's or allgather's reply waits for
+ * the other PEs). If oshrun goes away there is no job left to be part of, so the
+ * PE exits instead of returning an error; if it stops answering, the PE ends after
+ * SHOAL_BOOT_TIMEOUT. */
 #include "bootstrap.h"
 #include "env.h"
 #include "log.h"
@@ -10,11 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Longest abort message passed on; the rest is cut. */
@@ -26,10 +30,11 @@ static int chan_fd = -1;
 static pthread_mutex_t chan_lock = PTHREAD_MUTEX_INITIALIZER;
 static int my_rank = -1;
 static int my_size;
+static long reply_limit_s; /* SHOAL_BOOT_TIMEOUT */
 
 static _Noreturn void lost_contact(int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with oshrun (%s); it has ended the job or was "
             "killed, so this PE exits too\n",
             my_rank, err ? strerror(err) : "channel closed");
@@ -70,10 +75,43 @@ static void send_msg(uint32_t type, int32_t arg, const void *payload, size_t len
         lost_contact(err);
 }
 
-static void recv_all(void *buf, size_t len)
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* When the reply to a request oshrun answers at once must have come; 0: no limit. */
+static double reply_deadline(void)
+{
+    return reply_limit_s > 0 ? now() + (double)reply_limit_s : 0;
+}
+
+/* Reads len bytes, by deadline (see reply_deadline). */
+static void recv_all(void *buf, size_t len, double deadline)
 {
     char *p = buf;
     while (len) {
+        if (deadline > 0) {
+            double left = deadline - now();
+            struct pollfd pf = { .fd = chan_fd, .events = POLLIN };
+            /* At most an hour a poll: a long limit in ms would overflow an int. */
+            int ms = left < 3600 ? (int)(left * 1000) + 1 : 3600 * 1000;
+            int r = left > 0 ? poll(&pf, 1, ms) : 0;
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0 && now() >= deadline) {
+                fprintf(shoal_error_stream(),
+                        "shoal: PE %d: oshrun did not answer within %ld s; it is hung or "
+                        "SHOAL_BOOT_FD is not its channel: start the program with `oshrun "
+                        "-n N prog`, or raise SHOAL_BOOT_TIMEOUT for a slow machine\n",
+                        my_rank, reply_limit_s);
+                _exit(1);
+            }
+            if (r <= 0)
+                continue;
+        }
         ssize_t n = recv(chan_fd, p, len, 0);
         if (n < 0 && errno == EINTR)
             continue;
@@ -85,13 +123,13 @@ static void recv_all(void *buf, size_t len)
 }
 
 /* Reads the header of the reply to the request just sent; -1 if it is not the one expected. */
-static int recv_reply(uint32_t type, uint64_t len)
+static int recv_reply(uint32_t type, uint64_t len, double deadline)
 {
     struct shoal_wire_hdr h;
-    recv_all(&h, sizeof h);
+    recv_all(&h, sizeof h, deadline);
     if (!shoal_wire_reply_error(&h, type, len))
         return 0;
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: oshrun sent message %u (%llu bytes) where %u (%llu bytes) was "
             "expected; run the program with the oshrun of the Shoal it was built with\n",
             my_rank, h.type, (unsigned long long)h.len, type, (unsigned long long)len);
@@ -115,12 +153,12 @@ static int oshrun_init(struct shoal_boot_info *info)
     char err[256];
 
     if (shoal_env_load(&cfg, err, sizeof err)) {
-        fprintf(stderr, "shoal: %s\n", err);
+        fprintf(shoal_error_stream(), "shoal: %s\n", err);
         return -1;
     }
     if (cfg.size < 1 || cfg.size > INT_MAX || cfg.rank < 0 || cfg.rank >= cfg.size ||
         cfg.boot_fd > INT_MAX) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: SHOAL_BOOT_FD=%ld SHOAL_RANK=%ld SHOAL_SIZE=%ld do not describe a PE "
                 "of a job; oshrun sets these: start the program with `oshrun -n N prog` and "
                 "do not "
@@ -130,8 +168,9 @@ static int oshrun_init(struct shoal_boot_info *info)
     }
     my_rank = (int)cfg.rank;
     my_size = (int)cfg.size;
+    reply_limit_s = cfg.boot_timeout;
     if (!is_channel((int)cfg.boot_fd)) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: SHOAL_BOOT_FD=%ld is not an open oshrun channel; start the "
                 "program with `oshrun -n N prog` (a program started from inside a PE "
                 "inherits the "
@@ -151,13 +190,14 @@ static int oshrun_init(struct shoal_boot_info *info)
     struct shoal_wire_welcome w;
     double t = shoal_log_now();
     send_msg(SHOAL_WIRE_HELLO, 0, &hello, sizeof hello);
-    if (recv_reply(SHOAL_WIRE_WELCOME, sizeof w))
+    double deadline = reply_deadline();
+    if (recv_reply(SHOAL_WIRE_WELCOME, sizeof w, deadline))
         return -1;
-    recv_all(&w, sizeof w);
+    recv_all(&w, sizeof w, deadline);
     SHOAL_LOG(BOOT, DEBUG, "oshrun welcomed rank %d of %d after %.3f s (node rank %d of %d)",
               my_rank, my_size, shoal_log_now() - t, w.node_rank, w.node_size);
     if (w.size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun runs %d PEs but SHOAL_SIZE=%d; do not set SHOAL_SIZE "
                 "yourself\n",
                 my_rank, w.size, my_size);
@@ -165,7 +205,7 @@ static int oshrun_init(struct shoal_boot_info *info)
     }
     const char *why = shoal_wire_welcome_error(&w, my_size);
     if (why) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: oshrun's answer to shmem_init is malformed (%s: node rank "
                 "%d of %d); run the program with the oshrun of the Shoal it was built with\n",
                 my_rank, why, w.node_rank, w.node_size);
@@ -179,7 +219,7 @@ static int oshrun_barrier(void)
 {
     pthread_mutex_lock(&chan_lock);
     send_msg(SHOAL_WIRE_BARRIER, 0, NULL, 0);
-    int rc = recv_reply(SHOAL_WIRE_BARRIER_DONE, 0);
+    int rc = recv_reply(SHOAL_WIRE_BARRIER_DONE, 0, 0);
     pthread_mutex_unlock(&chan_lock);
     return rc;
 }
@@ -187,7 +227,7 @@ static int oshrun_barrier(void)
 static int oshrun_allgather(const void *in, void *out, size_t len)
 {
     if (len > SHOAL_WIRE_MAX_LEN / (uint64_t)my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: setup allgather of %zu bytes per PE exceeds the oshrun "
                 "channel's limit of %llu bytes in all\n",
                 my_rank, len, (unsigned long long)SHOAL_WIRE_MAX_LEN);
@@ -196,9 +236,9 @@ static int oshrun_allgather(const void *in, void *out, size_t len)
     /* All of in is sent before out is written, so the two may overlap. */
     pthread_mutex_lock(&chan_lock);
     send_msg(SHOAL_WIRE_ALLGATHER, 0, in, len);
-    int rc = recv_reply(SHOAL_WIRE_ALLGATHER_DONE, (uint64_t)len * (uint64_t)my_size);
+    int rc = recv_reply(SHOAL_WIRE_ALLGATHER_DONE, (uint64_t)len * (uint64_t)my_size, 0);
     if (!rc)
-        recv_all(out, len * (size_t)my_size);
+        recv_all(out, len * (size_t)my_size, 0);
     pthread_mutex_unlock(&chan_lock);
     return rc;
 }
@@ -220,8 +260,9 @@ static int oshrun_first_left(uint64_t *syncs)
         return -1;
     if (chan_fd >= 0) {
         send_msg(SHOAL_WIRE_LEFT_QUERY, 0, NULL, 0);
-        if (recv_reply(SHOAL_WIRE_LEFT, sizeof left) == 0)
-            recv_all(&left, sizeof left);
+        double deadline = reply_deadline();
+        if (recv_reply(SHOAL_WIRE_LEFT, sizeof left, deadline) == 0)
+            recv_all(&left, sizeof left, deadline);
     }
     pthread_mutex_unlock(&chan_lock);
     if (left.pe < 0 || left.pe >= my_size)
@@ -246,7 +287,7 @@ static __attribute__((noreturn)) void oshrun_abort(int status, const char *msg)
     /* After finalize nobody is listening, so the message is ours to print. */
     if (chan_fd < 0) {
         if (msg && *msg)
-            fprintf(stderr, "%s\n", msg);
+            fprintf(shoal_error_stream(), "%s\n", msg);
         _exit(status);
     }
     size_t len = msg ? strnlen(msg, ABORT_MSG_MAX) : 0;

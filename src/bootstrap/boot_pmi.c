@@ -14,8 +14,10 @@
 #include "bootstrap.h"
 #include "env.h"
 #include "log.h"
+#include "pmi_wire.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,22 +44,27 @@ static char jobid[256];   /* PMI-2: PMI_JOBID, when the launcher sets it */
 static unsigned ag_seq;   /* numbers the allgathers: keys of one never meet another's */
 static int finalized;
 static int under_slurm;
+static long reply_limit_ms; /* SHOAL_BOOT_TIMEOUT; 0: no limit */
+static int greeting;        /* the version is not agreed yet */
+/* Set while in a fence: its replies wait for every PE, which may take any time. */
+static int waiting_for_peers;
 /* One request and its reply at a time. */
 static pthread_mutex_t pmi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Bytes read past the end of the last reply (the servers answer only what was
- * asked, but a read may return more than one message's bytes). */
+ * asked, but a read may return more than one message's bytes). Twice a reply's
+ * limit: a reply that fits its buffer always fits here with what came before it. */
 static char rbuf[MSG_MAX * 2];
 static size_t rlen;
 
 static const char *proto(void)
 {
-    return pmi_version == 2 ? "PMI-2" : "PMI-1";
+    return greeting ? "PMI" : pmi_version == 2 ? "PMI-2" : "PMI-1";
 }
 
 static _Noreturn void lost_contact(const char *doing, int err)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost contact with the %s launcher while %s (%s); it has ended "
             "the job or was killed, so this PE exits too\n",
             my_rank, proto(), doing, err ? strerror(err) : "connection closed");
@@ -65,7 +73,7 @@ static _Noreturn void lost_contact(const char *doing, int err)
 
 static _Noreturn void bad_reply(const char *doing, const char *reply)
 {
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the %s launcher answered \"%.200s\" while %s; this launcher's "
             "PMI is not supported: use mpiexec.hydra, srun --mpi=pmi2 or oshrun "
             "(SHOAL_BOOTSTRAP picks another protocol)\n",
@@ -78,8 +86,6 @@ static void send_all(const char *s, size_t len, const char *doing)
     while (len) {
         /* MSG_NOSIGNAL: a dead launcher must give a message, not a silent SIGPIPE. */
         ssize_t n = send(pmi_fd, s, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == ENOTSOCK)
-            n = write(pmi_fd, s, len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -89,60 +95,85 @@ static void send_all(const char *s, size_t len, const char *doing)
     }
 }
 
-/* Makes sure rbuf holds at least want bytes. */
-static void fill(size_t want, const char *doing)
+static double now(void)
 {
-    while (rlen < want) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static _Noreturn void no_answer(const char *doing)
+{
+    fprintf(shoal_error_stream(),
+            "shoal: PE %d: the %s launcher did not answer within %ld s while %s; it is "
+            "hung or PMI_FD is not its socket: start the program directly under "
+            "mpiexec.hydra or srun --mpi=pmi2, or raise SHOAL_BOOT_TIMEOUT for a slow "
+            "launcher\n",
+            my_rank, proto(), reply_limit_ms / 1000, doing);
+    _exit(1);
+}
+
+/* Reads what the launcher sent into rbuf, waiting at most until deadline
+ * (seconds on the monotonic clock, 0 for ever). */
+static void fill(double deadline, const char *doing)
+{
+    for (;;) {
+        int ms = -1;
+        if (deadline > 0) {
+            double left = deadline - now();
+            if (left <= 0)
+                no_answer(doing);
+            /* At most an hour a poll: a long limit in ms would overflow an int. */
+            ms = left < 3600 ? (int)(left * 1000) + 1 : 3600 * 1000;
+        }
+        struct pollfd p = { .fd = pmi_fd, .events = POLLIN };
+        int r = poll(&p, 1, ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            lost_contact(doing, errno);
+        if (r == 0)
+            continue; /* the deadline is checked above */
         ssize_t n = read(pmi_fd, rbuf + rlen, sizeof rbuf - rlen);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             lost_contact(doing, n < 0 ? errno : 0);
         rlen += (size_t)n;
+        return;
     }
 }
 
-static void consume(size_t n)
+/* The next reply, in the protocol agreed, into out (len bytes with its NUL). */
+static void read_reply(char *out, size_t len, const char *doing)
 {
-    memmove(rbuf, rbuf + n, rlen - n);
-    rlen -= n;
-}
-
-/* A PMI-1 reply: one line, without its newline. */
-static void read_line(char *out, size_t len, const char *doing)
-{
+    double deadline = reply_limit_ms > 0 && !waiting_for_peers
+            ? now() + (double)reply_limit_ms / 1000
+            : 0;
     for (;;) {
-        char *nl = memchr(rbuf, '\n', rlen);
-        if (nl) {
-            size_t n = (size_t)(nl - rbuf);
-            if (n >= len)
-                n = len - 1;
-            memcpy(out, rbuf, n);
-            out[n] = 0;
-            consume((size_t)(nl - rbuf) + 1);
+        long took = pmi_version == 2 ? shoal_pmi2_take(rbuf, rlen, out, len)
+                                     : shoal_pmi1_take(rbuf, rlen, out, len);
+        if (took > 0) {
+            memmove(rbuf, rbuf + took, rlen - (size_t)took);
+            rlen -= (size_t)took;
             return;
         }
-        if (rlen == sizeof rbuf)
-            bad_reply(doing, "(a line longer than any PMI message)");
-        fill(rlen + 1, doing);
+        if (took == SHOAL_PMI_BAD_HEADER) {
+            char head[7];
+            memcpy(head, rbuf, 6);
+            head[6] = 0;
+            bad_reply(doing, head);
+        }
+        if (took == SHOAL_PMI_TOO_LONG) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "(a reply of %zu bytes or more: longer than any PMI "
+                     "message)",
+                     len);
+            bad_reply(doing, what);
+        }
+        fill(deadline, doing);
     }
-}
-
-/* A PMI-2 reply: its length in 6 characters, then the command. */
-static void read_msg2(char *out, size_t len, const char *doing)
-{
-    fill(6, doing);
-    char head[7];
-    memcpy(head, rbuf, 6);
-    head[6] = 0;
-    char *end;
-    long n = strtol(head, &end, 10);
-    if (n < 0 || (size_t)n >= len || (size_t)n + 6 > sizeof rbuf)
-        bad_reply(doing, head);
-    fill(6 + (size_t)n, doing);
-    memcpy(out, rbuf + 6, (size_t)n);
-    out[n] = 0;
-    consume(6 + (size_t)n);
 }
 
 /* Sends a formatted PMI-1 line (the caller ends it with '\n') and reads the reply. */
@@ -158,7 +189,7 @@ __attribute__((format(printf, 4, 5))) static void ask1(const char *doing, char *
         abort(); /* every message is built from bounded parts */
     send_all(msg, (size_t)n, doing);
     if (reply)
-        read_line(reply, rlen_max, doing);
+        read_reply(reply, rlen_max, doing);
 }
 
 /* Sends a PMI-2 command (fmt without the length) and reads the reply. */
@@ -177,42 +208,23 @@ __attribute__((format(printf, 4, 5))) static void ask2(const char *doing, char *
     memcpy(msg, head, 6);
     send_all(msg, (size_t)n + 6, doing);
     if (reply)
-        read_msg2(reply, rlen_max, doing);
+        read_reply(reply, rlen_max, doing);
 }
 
-/* The value of key in a reply: PMI-1 fields are separated by spaces, PMI-2 fields
- * by ';' (a literal ';' in a value doubled). Returns 0, or -1 when it is absent. */
+/* The value of key in a reply: 0, or -1 when it is absent. A value too long for
+ * out is an error, not cut short. */
 static int field(const char *msg, const char *key, char *out, size_t len)
 {
-    char sep = pmi_version == 2 ? ';' : ' ';
-    size_t klen = strlen(key);
-    const char *p = msg;
-    while (*p) {
-        int at_key = !strncmp(p, key, klen) && p[klen] == '=';
-        const char *v = p + klen + 1;
-        size_t o = 0;
-        /* Walk to the end of this field, copying it out if it is the one. */
-        const char *q = at_key ? v : p;
-        for (; *q; q++) {
-            if (*q == sep) {
-                if (sep == ';' && q[1] == ';') {
-                    if (at_key && o + 1 < len)
-                        out[o++] = ';';
-                    q++;
-                    continue;
-                }
-                break;
-            }
-            if (at_key && o + 1 < len)
-                out[o++] = *q;
-        }
-        if (at_key) {
-            out[o] = 0;
-            return 0;
-        }
-        p = *q ? q + 1 : q;
+    int rc = shoal_pmi_field(msg, pmi_version == 2 ? ';' : ' ', key, out, len);
+    if (rc == SHOAL_PMI_TOO_LONG) {
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d: the %s launcher sent a value of %s longer than the %zu "
+                "bytes Shoal takes there; this launcher's PMI is not supported: use "
+                "mpiexec.hydra, srun --mpi=pmi2 or oshrun\n",
+                my_rank, proto(), key, len - 1);
+        _exit(1);
     }
-    return -1;
+    return rc ? -1 : 0;
 }
 
 /* rc=0 in a reply, or the reply has no rc (PMI-1's barrier_out, finalize_ack). */
@@ -249,6 +261,7 @@ static void put(const char *key, const char *value)
 static void fence(const char *doing)
 {
     char reply[MSG_MAX];
+    waiting_for_peers = 1;
     if (pmi_version == 2) {
         ask2(doing, reply, sizeof reply, "cmd=kvs-fence;");
         expect(reply, "kvs-fence-response", doing);
@@ -262,6 +275,7 @@ static void fence(const char *doing)
         ask1(doing, reply, sizeof reply, "cmd=barrier_in\n");
         expect(reply, "barrier_out", doing);
     }
+    waiting_for_peers = 0;
 }
 
 static void get(int src, const char *key, char *value, size_t len)
@@ -355,7 +369,7 @@ static void *watch_launcher(void *arg)
             nanosleep(&t, NULL);
             if (leaving || finalized)
                 return NULL;
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: PE %d: lost contact with the %s launcher: it has ended the job "
                     "or was killed; ending this PE\n",
                     my_rank, proto());
@@ -411,21 +425,52 @@ static void exit_check(int status, void *arg)
     pmi_abort(status ? status : 1, msg);
 }
 
-/* Reads PMI_FD and friends from the environment; -1 after saying what is wrong. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISREG(m)     ? "a regular file"
+            : S_ISDIR(m)  ? "a directory"
+            : S_ISFIFO(m) ? "a pipe"
+            : S_ISCHR(m)  ? "a terminal or device"
+                          : "not a socket";
+}
+
+static const char *as_set(const char *name)
+{
+    const char *s = shoal_env_get(name);
+    return s ? s : "(unset)";
+}
+
+/* Reads PMI_FD and friends from the environment (the env table has checked each
+ * is a number in range); -1 after saying what is wrong. Nothing is written to
+ * PMI_FD until it is known to be a socket: the descriptor may be a file of the
+ * program's own. */
 static int read_env(const struct shoal_config *cfg)
 {
+    const char *remedy = "start the program directly under mpiexec.hydra or srun "
+                         "--mpi=pmi2 (or unset the PMI_* variables to run it alone)";
     pmi_fd = (int)cfg->foreign_pmi_fd;
     my_rank = (int)cfg->foreign_pmi_rank;
     my_size = (int)cfg->foreign_pmi_size;
     under_slurm = cfg->foreign_slurm_ntasks > 0;
+    reply_limit_ms = cfg->boot_timeout * 1000;
     if (cfg->foreign_pmi_jobid)
         snprintf(jobid, sizeof jobid, "%s", cfg->foreign_pmi_jobid);
     if (pmi_fd < 0 || my_rank < 0 || my_size < 1 || my_rank >= my_size) {
-        fprintf(stderr,
-                "shoal: the PMI launcher set PMI_FD=%ld PMI_RANK=%ld PMI_SIZE=%ld, which "
-                "describe no job; start the program directly under mpiexec.hydra or "
-                "srun --mpi=pmi2 (or unset the PMI_* variables to run it alone)\n",
-                cfg->foreign_pmi_fd, cfg->foreign_pmi_rank, cfg->foreign_pmi_size);
+        fprintf(shoal_error_stream(),
+                "shoal: the PMI launcher set PMI_FD=%s PMI_RANK=%s PMI_SIZE=%s, which "
+                "describe no job; %s\n",
+                as_set("PMI_FD"), as_set("PMI_RANK"), as_set("PMI_SIZE"), remedy);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(pmi_fd, &st)) {
+        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is not an open file descriptor (%s); %s\n",
+                my_rank, pmi_fd, strerror(errno), remedy);
+        return -1;
+    }
+    if (!S_ISSOCK(st.st_mode)) {
+        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is %s, not a launcher's socket; %s\n",
+                my_rank, pmi_fd, file_kind(st.st_mode), remedy);
         return -1;
     }
     return 0;
@@ -438,15 +483,19 @@ static int greet(int version)
     char reply[MSG_MAX];
     int saved = pmi_version;
     pmi_version = 1; /* the greeting and its answer are PMI-1 lines */
+    greeting = 1;
     ask1("starting", reply, sizeof reply, "cmd=init pmi_version=%d pmi_subversion=%d\n",
          version, version == 2 ? 0 : 1);
     char cmd[64], ver[16];
     if (field(reply, "cmd", cmd, sizeof cmd) || strcmp(cmd, "response_to_init"))
         bad_reply("starting", reply);
-    int got =
-            reply_ok(reply) && !field(reply, "pmi_version", ver, sizeof ver) ? atoi(ver) : 0;
+    long got = 0;
+    if (reply_ok(reply) && !field(reply, "pmi_version", ver, sizeof ver) &&
+        shoal_pmi_number(ver, 0, 99, &got))
+        bad_reply("starting", reply);
     pmi_version = saved;
-    return got;
+    greeting = 0;
+    return (int)got;
 }
 
 int shoal_boot_pmi_version(const struct shoal_config *cfg, int want)
@@ -463,7 +512,7 @@ int shoal_boot_pmi_version(const struct shoal_config *cfg, int want)
         if (greet(1) == 1)
             return 1;
     }
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the launcher that set PMI_FD does not speak PMI-%d (it offered "
             "PMI-%d); %s\n",
             my_rank, pmi_version, got,
@@ -478,9 +527,9 @@ static int pmi1_init(struct shoal_boot_info *info)
     ask1("starting", reply, sizeof reply, "cmd=get_maxes\n");
     expect(reply, "maxes", "starting");
     if (!field(reply, "vallen_max", v, sizeof v)) {
-        long max = atol(v);
+        long max;
         /* Two hex characters a byte, and room for the terminating NUL. */
-        if (max < 3)
+        if (shoal_pmi_number(v, 3, LONG_MAX, &max))
             bad_reply("starting", reply);
         if ((size_t)(max - 1) / 2 < chunk)
             chunk = (size_t)(max - 1) / 2;
@@ -510,12 +559,11 @@ static int pmi2_init(struct shoal_boot_info *info)
              my_rank);
     expect(reply, "fullinit-response", "starting");
     long rank = -1, size = 0;
-    if (!field(reply, "rank", v, sizeof v))
-        rank = atol(v);
-    if (!field(reply, "size", v, sizeof v))
-        size = atol(v);
+    if (field(reply, "rank", v, sizeof v) || shoal_pmi_number(v, 0, INT_MAX, &rank) ||
+        field(reply, "size", v, sizeof v) || shoal_pmi_number(v, 1, INT_MAX, &size))
+        bad_reply("starting", reply);
     if (rank != my_rank || size != my_size) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the PMI-2 launcher says this is PE %ld of %ld, but set "
                 "PMI_RANK=%d PMI_SIZE=%d; start the program directly under the launcher\n",
                 my_rank, rank, size, my_rank, my_size);
@@ -536,11 +584,6 @@ static int pmi_barrier(void)
 }
 
 static const char hexdig[] = "0123456789abcdef";
-
-static int unhex(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
 
 static int pmi_allgather(const void *in, void *out, size_t len)
 {
@@ -568,19 +611,15 @@ static int pmi_allgather(const void *in, void *out, size_t len)
             snprintf(key, sizeof key, "shoal%u.%d.%zu", seq, r, c);
             get(r, key, value, sizeof value);
             if (strlen(value) != 2 * n) {
-                fprintf(stderr,
+                fprintf(shoal_error_stream(),
                         "shoal: PE %d: PE %d contributed a different amount of setup data; "
                         "every PE must run the same program with the same Shoal library\n",
                         my_rank, r);
                 rc = -1;
                 break;
             }
-            for (size_t i = 0; i < n; i++) {
-                int hi = unhex(value[2 * i]), lo = unhex(value[2 * i + 1]);
-                if (hi < 0 || lo < 0)
-                    bad_reply("reading another PE's setup data", value);
-                dst[c * chunk + i] = (unsigned char)(hi << 4 | lo);
-            }
+            if (shoal_pmi_unhex(value, dst + c * chunk, n))
+                bad_reply("reading another PE's setup data", value);
         }
     }
     pthread_mutex_unlock(&pmi_lock);
@@ -626,10 +665,11 @@ static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
     fflush(NULL);
     /* Printed here: launchers differ in whether and how they print an abort message. */
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     else
-        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
-                my_rank, status);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", my_rank,
+                status);
     /* hydra's proxy may end the job on the abort before it has forwarded the message
      * above from our stderr pipe: give it time. */
     if (!under_slurm) {

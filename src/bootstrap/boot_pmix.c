@@ -5,7 +5,9 @@
  * hybrid MPI+SHMEM program shares one connection with MPI and either library may
  * finalize first. */
 #include "bootstrap.h"
+#include "env.h"
 #include "log.h"
+#include "pmix_value.h"
 
 #include <pmix.h>
 #include <pthread.h>
@@ -25,7 +27,7 @@ static unsigned allgather_seq;
 
 static void report(const char *call, pmix_status_t rc, const char *remedy)
 {
-    fprintf(stderr, "shoal: PE %d: %s failed (%s); %s\n", (int)me.rank, call,
+    fprintf(shoal_error_stream(), "shoal: PE %d: %s failed (%s); %s\n", (int)me.rank, call,
             PMIx_Error_string(rc), remedy);
 }
 
@@ -35,27 +37,18 @@ static int get_count(const pmix_proc_t *who, const char *key, long *out)
     pmix_value_t *v = NULL;
     pmix_status_t rc = PMIx_Get(who, key, NULL, 0, &v);
     if (rc != PMIX_SUCCESS) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the PMIx launcher did not provide %s (%s); launch with "
                 "a PMIx launcher that describes the job (mpirun, prterun, srun --mpi=pmix)\n",
                 (int)me.rank, key, PMIx_Error_string(rc));
         return -1;
     }
-    int ok = 1;
-    switch (v->type) {
-    case PMIX_UINT8: *out = v->data.uint8; break;
-    case PMIX_UINT16: *out = v->data.uint16; break;
-    case PMIX_UINT32: *out = v->data.uint32; break;
-    case PMIX_INT: *out = v->data.integer; break;
-    case PMIX_INT32: *out = v->data.int32; break;
-    case PMIX_UINT: *out = v->data.uint; break;
-    default:
-        ok = 0;
-        fprintf(stderr,
+    int ok = !shoal_pmix_count(v, out);
+    if (!ok)
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: the PMIx launcher gave %s as %s, not a number; this "
                 "launcher is not supported: use mpirun, prterun or oshrun\n",
                 (int)me.rank, key, PMIx_Data_type_string(v->type));
-    }
     PMIX_VALUE_RELEASE(v);
     return ok ? 0 : -1;
 }
@@ -69,7 +62,7 @@ static void on_lost_launcher(size_t id, pmix_status_t status, const pmix_proc_t 
 {
     (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
     (void)cbfunc, (void)cbdata;
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: lost the connection to the PMIx launcher (%s): mpirun or "
             "its daemon has died; ending this PE\n",
             (int)me.rank, PMIx_Error_string(status));
@@ -83,7 +76,7 @@ static void *watch_parent(void *arg)
     pid_t parent = (pid_t)(intptr_t)arg;
     while (getppid() == parent)
         sleep(1);
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: PE %d: the launcher that started this PE (pid %d) has exited; "
             "ending this PE\n",
             (int)me.rank, (int)parent);
@@ -111,7 +104,7 @@ static int boot_pmix_init(struct shoal_boot_info *info)
 {
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PMIx_Init failed (%s): PMIX_RANK is set but the launcher's PMIx "
                 "server cannot be reached; start the program directly under mpirun, prterun "
                 "or "
@@ -128,11 +121,12 @@ static int boot_pmix_init(struct shoal_boot_info *info)
     if (get_count(&job, PMIX_JOB_SIZE, &size))
         return -1;
     /* The node layout comes from host names (core/topology.c), not from PMIx. */
-    if (size < 1 || me.rank >= (pmix_rank_t)size) {
-        fprintf(stderr,
-                "shoal: PE %d: the PMIx launcher describes an impossible job (size "
-                "%ld); launch with mpirun, prterun or oshrun\n",
-                (int)me.rank, size);
+    const char *why = shoal_pmix_job_error(size, me.rank);
+    if (why) {
+        fprintf(shoal_error_stream(),
+                "shoal: PE %u: the PMIx launcher describes an impossible job (size "
+                "%ld: %s); launch with mpirun, prterun or oshrun\n",
+                (unsigned)me.rank, size, why);
         return -1;
     }
     my_size = (int)size;
@@ -167,7 +161,7 @@ static int fetch_blob(pmix_rank_t rank, const char *key, void *dst, size_t len)
     if (ok)
         memcpy(dst, v->data.bo.bytes, len);
     else
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: PE %d: PE %u contributed a different amount of setup data; every "
                 "PE must run the same program with the same Shoal library\n",
                 (int)me.rank, (unsigned)rank);
@@ -285,10 +279,11 @@ static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *ms
     /* Launchers differ in whether they print an abort message (Open MPI 4's mpirun
      * does not), so it is printed here and PMIx gets none. */
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     else
-        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
-                (int)me.rank, status);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", (int)me.rank,
+                status);
     if (connected)
         PMIx_Abort(status, NULL, NULL, 0);
     _exit(status);

@@ -1,5 +1,6 @@
 /* A process started alone is a job of one PE: collectives have nobody to wait for. */
 #include "bootstrap.h"
+#include "env.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static __attribute__((noreturn)) void single_abort(int status, const char *msg)
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(shoal_error_stream(), "%s\n", msg);
     _exit(status);
 }
 

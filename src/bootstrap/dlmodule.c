@@ -70,6 +70,8 @@ void *shoal_module_mpi_open(char *why, size_t why_len, const char **name)
     if (!h && strcmp(*name, "mpi")) {
         char why2[1024];
         h = shoal_dlopen_module("mpi", why2, sizeof why2);
+        if (h)
+            *name = "mpi";
     }
     return h;
 }

@@ -17,7 +17,7 @@ const char *shoal_module_mpi_name(void);
 
 /* Loads the MPI module that fits (falling back to "mpi" when the "mpich" one is
  * not built) and returns its handle, or NULL with the reasons in why; *name is the
- * module it looked for first. */
+ * module it loaded, or on failure the one it looked for first. */
 void *shoal_module_mpi_open(char *why, size_t why_len, const char **name);
 
 #endif

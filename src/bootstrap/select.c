@@ -33,10 +33,6 @@ static int foreign_launcher(const struct shoal_config *cfg, char *buf, size_t le
     if (cfg->foreign_ompi_size > 1)
         return snprintf(buf, len, "Open MPI's mpirun (OMPI_COMM_WORLD_SIZE=%ld)",
                         cfg->foreign_ompi_size);
-    if (cfg->foreign_pmix_rank >= 0)
-        return snprintf(buf, len,
-                        "a PMIx launcher such as prterun or srun --mpi=pmix (PMIX_RANK=%ld)",
-                        cfg->foreign_pmix_rank);
     if (cfg->foreign_pmi_port && *cfg->foreign_pmi_port)
         return snprintf(buf, len,
                         "a PMI launcher that offers a port (PMI_PORT=%s) rather than a "
@@ -61,7 +57,7 @@ static const struct shoal_boot_ops *pmix_or_why(const struct shoal_config *cfg)
     (void)cfg;
     return &shoal_boot_pmix;
 #else
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: this program was started by a PMIx launcher such as mpirun, prterun or "
             "srun --mpi=pmix (PMIX_RANK=%ld), but this Shoal was built without PMIx; "
             "install libpmix-dev and rebuild Shoal (cmake -DSHOAL_PMIX=ON), or launch it "
@@ -76,7 +72,7 @@ static const struct shoal_boot_ops *mpi_or_why(void)
 #ifdef SHOAL_HAVE_MPI_MODULE
     return &shoal_boot_mpi;
 #else
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: the MPI bootstrap needs the MPI module, but this Shoal was built "
             "without an MPI; install libopenmpi-dev or libmpich-dev and rebuild "
             "Shoal, or unset SHOAL_TRANSPORT and SHOAL_BOOTSTRAP\n");
@@ -111,7 +107,7 @@ static const struct shoal_boot_ops *named(const struct shoal_config *cfg, const 
     } else {
         return &shoal_boot_single; /* "single": the env table accepts no other word */
     }
-    fprintf(stderr,
+    fprintf(shoal_error_stream(),
             "shoal: SHOAL_BOOTSTRAP=%s needs the program started by %s; start it so, or "
             "unset SHOAL_BOOTSTRAP\n",
             b, need);
@@ -124,7 +120,7 @@ const struct shoal_boot_ops *shoal_boot_select(void)
     char msg[256];
 
     if (shoal_env_load(&cfg, msg, sizeof msg)) {
-        fprintf(stderr, "shoal: %s\n", msg);
+        fprintf(shoal_error_stream(), "shoal: %s\n", msg);
         return NULL;
     }
     if (cfg.bootstrap && *cfg.bootstrap && strcmp(cfg.bootstrap, "auto"))
@@ -133,6 +129,14 @@ const struct shoal_boot_ops *shoal_boot_select(void)
         return &shoal_boot_oshrun;
     if (pmix_launched(&cfg))
         return pmix_or_why(&cfg);
+    if (cfg.foreign_pmix_rank >= 0) {
+        fprintf(shoal_error_stream(),
+                "shoal: PMIX_RANK=%ld is set but PMIX_NAMESPACE is %s, so the PMIx launcher "
+                "that set it cannot be joined; start the program directly under mpirun, "
+                "prterun or srun --mpi=pmix (or unset PMIX_RANK to run it alone)\n",
+                cfg.foreign_pmix_rank, shoal_env_get("PMIX_NAMESPACE") ? "empty" : "not set");
+        return NULL;
+    }
     /* The MPI transport, and a program that uses MPI itself, take the job from MPI:
      * the MPI library is then the launcher's only client, as PMI allows no second
      * on the same socket. */
@@ -142,7 +146,7 @@ const struct shoal_boot_ops *shoal_boot_select(void)
     if (cfg.foreign_pmi_fd >= 0)
         return pmi(&cfg, 0);
     if (foreign_launcher(&cfg, msg, sizeof msg)) {
-        fprintf(stderr,
+        fprintf(shoal_error_stream(),
                 "shoal: this program was started by %s, which Shoal cannot bootstrap "
                 "from in this build; launch it with `oshrun -n N prog` instead\n",
                 msg);

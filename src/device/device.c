@@ -142,7 +142,8 @@ static unsigned seq;
 static unsigned next_slot;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int cache_find(uintptr_t a, int *device)
+/* The cached range holding a: its kind in *device, its bounds in [*start, *end). */
+static int cache_find(uintptr_t a, int *device, uintptr_t *start, uintptr_t *end)
 {
     for (;;) {
         unsigned s1 = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
@@ -153,6 +154,8 @@ static int cache_find(uintptr_t a, int *device)
                 uintptr_t en = __atomic_load_n(&cache[i].end, __ATOMIC_RELAXED);
                 if (a - st < en - st) {
                     *device = __atomic_load_n(&cache[i].device, __ATOMIC_RELAXED);
+                    *start = st;
+                    *end = en;
                     found = 1;
                     break;
                 }
@@ -186,10 +189,16 @@ static void set_slot(int i, uintptr_t start, uintptr_t end, int device)
 
 int shoal_dev_is_device(const void *p)
 {
+    uintptr_t start, end;
+    return shoal_dev_extent(p, &start, &end);
+}
+
+int shoal_dev_extent(const void *p, uintptr_t *start, uintptr_t *end)
+{
     int device;
     if (!shoal_dev || !p)
         return 0;
-    if (cache_find((uintptr_t)p, &device))
+    if (cache_find((uintptr_t)p, &device, start, end))
         return device;
     uintptr_t base;
     size_t len;
@@ -199,10 +208,10 @@ int shoal_dev_is_device(const void *p)
      * free that this layer sees (or a failed copy that makes the caller forget it). */
     SHOAL_LOG(DEVICE, DEBUG, "%p is %s memory%s", p, device ? shoal_dev->name : "host",
               device ? "" : " (its page is remembered as such)");
-    uintptr_t start = device ? base : (uintptr_t)p & ~(HOST_SPAN - 1);
-    uintptr_t end = device ? base + len : start + HOST_SPAN;
+    *start = device ? base : (uintptr_t)p & ~(HOST_SPAN - 1);
+    *end = device ? base + len : *start + HOST_SPAN;
     write_begin();
-    set_slot((int)(next_slot++ % CACHE_SLOTS), start, end, device);
+    set_slot((int)(next_slot++ % CACHE_SLOTS), *start, *end, device);
     write_end();
     return device;
 }

@@ -207,6 +207,9 @@ int shoal_mem_copy_start(void *d, enum shoal_mem_kind dk, const void *s,
  * it). Ranges are dropped when the backend allocates or frees over them through this
  * layer; a copy that fails on a cached range re-asks (shoal_dev_forget). */
 int shoal_dev_is_device(const void *p);
+/* The same, and for device memory the allocation holding p, [*start, *end) (for host
+ * memory the page, which says nothing of how far the buffer extends). */
+int shoal_dev_extent(const void *p, uintptr_t *start, uintptr_t *end);
 void shoal_dev_forget(const void *p, size_t len);
 
 #endif

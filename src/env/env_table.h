@@ -8,11 +8,14 @@
  *   ACCEPT narrows what a value may be, NULL for no more than KIND says: for INT
  *   "LO..HI" (either end may be left out), for STR the words allowed, "a|b|c"
  *   (the empty string means the default). A value outside it is refused
- *   with a message naming the variable and what it accepts.
+ *   with a message naming the variable and what it accepts. The default may lie
+ *   outside ACCEPT: it then stands for "not set", which no set value can mean.
  *   An alias of NULL means none; when both are set, NAME wins.
  *   Variables of class LAUNCHER are set by oshrun for its PEs; those of class
  *   FOREIGN are other software's: read only to recognise a launcher Shoal cannot
- *   talk to, or to check what a launcher provided. */
+ *   talk to, or to check what a launcher provided. A FOREIGN value that does not
+ *   parse is ignored, unless the row gives an ACCEPT: Shoal joins the job with that
+ *   value, so a bad one is refused like a user's. */
 #define SHOAL_ENV_USER(X)                                                                    \
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", NULL, symmetric_size,        \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and "         \
@@ -154,7 +157,11 @@
       "ask (FI_MR_LOCAL), to exercise that path")                                            \
     X(SHMEM_OFI_ATOMIC_EMULATE, NULL, BOOL, "0", NULL, ofi_atomic_emulate,                   \
       "Compute every AMO but compare-and-swap by compare-and-swap loops, as for types the "  \
-      "provider lacks (tests that fallback)")
+      "provider lacks (tests that fallback)")                                                \
+    X(SHOAL_BOOT_TIMEOUT, NULL, INT, "60", "0..31536000", boot_timeout,                      \
+      "Seconds a PE waits for its launcher (PMI-1, PMI-2, oshrun) to answer a request it "   \
+      "answers at once (the greeting, a key's put or get; not a barrier, which waits for "   \
+      "the other PEs) before it ends naming the launcher; 0 = wait for ever")
 
 #define SHOAL_ENV_LAUNCHER(X)                                                                \
     X(SHOAL_BOOT_FD, NULL, INT, "-1", NULL, boot_fd,                                         \
@@ -168,15 +175,15 @@
 #define SHOAL_ENV_FOREIGN(X)                                                                 \
     X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", NULL, foreign_ompi_size,                         \
       "Read only to detect Open MPI's mpirun")                                               \
-    X(PMIX_RANK, NULL, INT, "-1", NULL, foreign_pmix_rank,                                   \
-      "Read only to detect a PMIx launcher (prterun, srun --mpi=pmix)")                      \
+    X(PMIX_RANK, NULL, INT, "-1", "0..2147483646", foreign_pmix_rank,                        \
+      "Set by a PMIx launcher (mpirun, prterun, srun --mpi=pmix): this process's rank")      \
     X(PMIX_NAMESPACE, NULL, STR, "", NULL, foreign_pmix_namespace,                           \
       "Read only to detect a PMIx launcher, together with PMIX_RANK")                        \
-    X(PMI_FD, NULL, INT, "-1", NULL, foreign_pmi_fd,                                         \
+    X(PMI_FD, NULL, INT, "-1", "0..2147483647", foreign_pmi_fd,                              \
       "Set by a PMI-1/2 launcher (mpiexec.hydra, srun --mpi=pmi2): its socket")              \
-    X(PMI_RANK, NULL, INT, "-1", NULL, foreign_pmi_rank,                                     \
+    X(PMI_RANK, NULL, INT, "-1", "0..2147483646", foreign_pmi_rank,                          \
       "Set by a PMI-1/2 launcher: this process's rank")                                      \
-    X(PMI_SIZE, NULL, INT, "0", NULL, foreign_pmi_size,                                      \
+    X(PMI_SIZE, NULL, INT, "0", "1..2147483647", foreign_pmi_size,                           \
       "Set by a PMI-1/2 launcher: the number of processes")                                  \
     X(PMI_JOBID, NULL, STR, "", NULL, foreign_pmi_jobid,                                     \
       "Set by srun --mpi=pmi2: the job step, passed back to it")                             \
@@ -186,7 +193,123 @@
     X(SLINGSHOT_VNIS, NULL, STR, "", NULL, slingshot_vnis,                                   \
       "Read only to warn when the cxi provider runs without a job VNI from the launcher")
 
-#define SHOAL_ENV_TABLE(X) SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X)
+/* Cray OpenSHMEMX's variables (docs/extensions.md, "Coming from Cray OpenSHMEMX"), so
+ * that its programs and job scripts run unchanged. Rows as in SHOAL_ENV_USER:
+ * SHOAL_ENV_CX holds those Shoal honours; SHOAL_ENV_CX_SPELLING, X(NAME, SAME_AS),
+ * the names it gives variables Shoal has under another name (SAME_AS, a row of the
+ * table, wins when both are set); SHOAL_ENV_CX_NA, X(NAME, REASON), those accepted
+ * but not applicable here: listed, and warned about once (PE 0) when set. */
+#define SHOAL_ENV_CX(X)                                                                      \
+    X(SHMEM_ERROR_FILE, NULL, STR, "stderr", "stderr|stdout", error_file,                    \
+      "Where the library's error and warning messages go: stderr or stdout")                 \
+    X(SHMEM_ABORT_ON_ERROR, NULL, BOOL, "0", NULL, abort_on_error,                           \
+      "On an error the library detects, call abort() (SIGABRT, a core dump where ulimit "    \
+      "-c allows) instead of ending the job with status 1")                                  \
+    X(SHMEM_MEMINFO_DISPLAY, NULL, BOOL, "0", NULL, meminfo_display,                         \
+      "Print the symmetric segments (sizes, addresses, what backs them) at start-up (PE 0)") \
+    X(SHMEM_THREAD_SAFETY, NULL, STR, "", NULL, thread_safety,                               \
+      "Set by shmem_init for the program to read: the thread level granted, "                \
+      "SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED or _MULTIPLE (a value set before is "     \
+      "replaced)")                                                                           \
+    X(SHMEM_MAX_CTX, NULL, INT, "0", "0..", max_ctx,                                         \
+      "Contexts the program will create per PE: a sizing hint only, as Shoal makes "         \
+      "contexts on demand without a limit")                                                  \
+    X(SHMEM_DEBUG_LEVEL, NULL, INT, "0", "0..5", debug_level,                                \
+      "Debug log level, mapped onto SHOAL_LOG (which wins when set): 1 info, 2 debug, 3-5 "  \
+      "trace, for the channels of SHMEM_DEBUG_CATEGORIES (default all)")                     \
+    X(SHMEM_DEBUG_CATEGORIES, NULL, STR, "", NULL, debug_categories,                         \
+      "Comma list of debug log categories, each mapped onto a SHOAL_LOG channel: init, "     \
+      "timers boot; locality boot, shm; mem mem; fi, nic, counters ofi; put, get, amo shm, " \
+      "ofi, mpi; synch, coll, lock coll; thread ofi, team; enter all; or Shoal's channels")  \
+    X(SHMEM_DEBUG_RANKS, NULL, STR, "", NULL, debug_ranks,                                   \
+      "PEs that write the debug log, e.g. 0,4-7 (default all)")                              \
+    X(SHMEM_LOCALITY_ONNODE, NULL, BOOL, "1", NULL, locality_onnode,                         \
+      "0: PEs of one node reach each other through the network transport too, as with "      \
+      "SHOAL_NODE_MAP=pe (which wins when set)")                                             \
+    X(SHMEM_LOCALITY_OFFNODE, NULL, BOOL, "1", NULL, locality_offnode,                       \
+      "0: no network path: a job whose PEs span nodes stops at shmem_init")                  \
+    X(SHMEM_SMP_SIZE_LIMIT, NULL, STR, "-1", NULL, smp_size_limit,                           \
+      "0: as SHMEM_LOCALITY_ONNODE=0; negative: no limit; a positive limit (K, M suffixes) " \
+      "is accepted but not applicable: same-node transfers of every size are load/store "    \
+      "copies")                                                                              \
+    X(SHMEM_NUM_TEAM_PSYNC, NULL, INT, "62", "1..", num_team_psync,                          \
+      "Most teams the program has alive at once per PE, besides SHMEM_TEAM_WORLD and "       \
+      "SHMEM_TEAM_SHARED; at most 62, larger values are capped there")                       \
+    X(SHMEM_COLL_OPT_OFF, NULL, STR, "", NULL, coll_opt_off,                                 \
+      "1 (or all) turns the optimized collective algorithms off; or a comma list of "        \
+      "barrier, broadcast, reduce, alltoall(s), collect, fcollect; the SHOAL_COLL_* "        \
+      "variables win when set")                                                              \
+    X(SHMEM_OFI_PROGRESS, NULL, STR, "", "MANUAL|AUTO|manual|auto", ofi_progress,            \
+      "MANUAL: a library progress thread (SHMEM_OFI_PROGRESS_THREAD=on); AUTO: the "         \
+      "provider's own progress (=off); SHMEM_OFI_PROGRESS_THREAD wins when set")             \
+    X(SHMEM_OFI_GLOBAL_EXIT, NULL, BOOL, "1", NULL, ofi_global_exit,                         \
+      "0: shmem_global_exit ends only the calling PE, as exit() does")                       \
+    X(SHMEM_OFI_NUM_NICS, NULL, STR, "", NULL, ofi_num_nics,                                 \
+      "Most NICs per node, optionally which: 2 or 2:1,3; parsed and checked, but one NIC "   \
+      "per node is used")                                                                    \
+    X(SHMEM_OFI_NIC_POLICY, NULL, STR, "",                                                   \
+      "BLOCK|ROUND-ROBIN|NUMA|USER|block|round-robin|numa|user", ofi_nic_policy,             \
+      "How local PEs share the NICs: BLOCK, ROUND-ROBIN, NUMA or USER "                      \
+      "(SHMEM_OFI_NIC_MAPPING); parsed and checked, but one NIC per node is used")           \
+    X(SHMEM_OFI_NIC_MAPPING, NULL, STR, "", NULL, ofi_nic_mapping,                           \
+      "With SHMEM_OFI_NIC_POLICY=USER, NIC : local PEs, e.g. \"0:0-7; 1:8-15\", every "      \
+      "local PE mapped once; parsed and checked, but one NIC per node is used")              \
+    X(SHMEM_OFI_SKIP_NIC_SELECTION, NULL, BOOL, "0", NULL, ofi_skip_nic_selection,           \
+      "Use the first NIC libfabric offers, ignoring the NIC variables: what Shoal does")     \
+    X(SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST, NULL, BOOL, "0", NULL, ofi_skip_nic_symmetry_test,   \
+      "Skip the check that every node has the same NICs; parsed, but Shoal uses one NIC "    \
+      "per node and has no such check")
+
+#define SHOAL_ENV_CX_SPELLING(X)                                                             \
+    X(SHMEM_VERSION_DISPLAY, SHMEM_VERSION)                                                  \
+    X(SHMEM_ENV_DISPLAY, SHMEM_INFO)                                                         \
+    X(SHMEM_OFI_USE_PROV_NAME, SHMEM_OFI_PROVIDER)                                           \
+    X(SHMEM_OFI_USE_DOMAIN_NAME, SHMEM_OFI_DOMAIN)                                           \
+    X(SHMEM_OFI_USE_FABRIC_NAME, SHMEM_OFI_FABRIC)
+
+#define SHOAL_ENV_CX_NA(X)                                                                   \
+    X(SHMEM_ALLTOALL_BLOCK_SIZE,                                                             \
+      "Shoal's alltoall puts each block whole, with no blocking or scratch buffer")          \
+    X(SHMEM_ALLTOALL_SHORT_MSG,                                                              \
+      "Shoal's alltoall has one algorithm for every size (SHOAL_COLL_ALLTOALLS_PACK_MIN "    \
+      "tunes strided ones)")                                                                 \
+    X(SHMEM_ALLTOALL_SYMBUF_SIZE, "Shoal's alltoall needs no scratch buffer")                \
+    X(SHMEM_ALLTOALL_SYNC_FREQ,                                                              \
+      "Shoal's alltoall does not bound outstanding puts; one quiet ends it")                 \
+    X(SHMEM_ALLTOALL_USE_GETS, "Shoal's alltoall always puts")                               \
+    X(SHMEM_USE_TREE_ALLREDUCE,                                                              \
+      "Shoal picks the reduction by size (SHOAL_COLL_REDUCE_RSAG_MIN)")                      \
+    X(SHMEM_REDUCE_CUTOFF_SIZE,                                                              \
+      "Shoal's cutoff between reduction algorithms is SHOAL_COLL_REDUCE_RSAG_MIN")           \
+    X(SHMEM_USE_LARGE_OPT_REDUCE,                                                            \
+      "large reductions use reduce-scatter + allgather (SHOAL_COLL_REDUCE_RSAG_MIN)")        \
+    X(SHMEM_TEAM_SMP_REDUCE,                                                                 \
+      "node-aware reductions are SHOAL_COLL_NODE_AWARE's, for barriers and broadcasts too")  \
+    X(SHMEM_MASSIVE_BCAST_CUTOFF,                                                            \
+      "Shoal's broadcast switches to scatter + ring at SHOAL_COLL_BCAST_RING_MIN")           \
+    X(SHMEM_USE_OPT_MASSIVE_BCAST,                                                           \
+      "Shoal's large broadcast is always scatter + ring (SHOAL_COLL_BCAST_RING_MIN)")        \
+    X(SHMEM_USE_OPTIMIZED_VSMSG_BCAST,                                                       \
+      "Shoal's small broadcast is a binomial tree, node-aware by SHOAL_COLL_NODE_AWARE")     \
+    X(SHMEM_TEAM_FREE_ASSO_CHILD,                                                            \
+      "shmem_team_destroy in Shoal frees only the team named, never teams split from it")    \
+    X(SHMEM_TEAMS_MEM_OPT_LEVEL,                                                             \
+      "a Shoal team's synchronisation memory is one fixed slot of the symmetric heap")       \
+    X(SHMEM_OFI_PROVIDER_DISPLAY,                                                            \
+      "SHMEM_VERSION=1 prints the provider; SHOAL_LOG=ofi:info each PE's domain")            \
+    X(SHMEM_OFI_FABRIC_DISPLAY,                                                              \
+      "SHOAL_LOG=ofi:info prints the fabric chosen and its limits")                          \
+    X(SHMEM_OFI_USE_SEP,                                                                     \
+      "Shoal gives each context an endpoint of its own, without scalable endpoints")         \
+    X(SHMEM_OFI_DEFAULT_TCLASS, "Shoal asks libfabric for no traffic class")                 \
+    X(SHMEM_FREEMEM_THRESHOLD, "HPE's memory layer (DSMML), which Shoal does not have")      \
+    X(SHMEM_USE_DSMML, "HPE's memory layer (DSMML), which Shoal does not have")              \
+    X(SHMEM_USE_DSMML_SSHEAP, "HPE's memory layer (DSMML), which Shoal does not have")       \
+    X(SHMEM_OPTIMIZED_MEMCPY, "Shoal's same-node copies are the C library's memcpy")         \
+    X(SHMEM_USE_SMP, "discontinued by HPE; see SHMEM_LOCALITY_ONNODE")
+
+#define SHOAL_ENV_TABLE(X)                                                                   \
+    SHOAL_ENV_USER(X) SHOAL_ENV_LAUNCHER(X) SHOAL_ENV_FOREIGN(X) SHOAL_ENV_CX(X)
 
 /* SHMEM_* and SHOAL_* names that other programs of the project read, so the
  * library does not warn about them as misspellings: X(NAME, WHO). A NAME ending

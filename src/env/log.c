@@ -6,11 +6,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "env/env.h"
 #include "env/log.h"
 
 uint32_t shoal_log_mask;
@@ -79,6 +81,80 @@ int shoal_log_parse(const char *spec, char *err, size_t len)
             return bad(err, len, spec, "unknown channel in", n, p);
         p += n + (p[n] == ',');
     }
+    return 0;
+}
+
+/* Cray OpenSHMEMX's debug categories, each onto the Shoal channels nearest it. */
+static const struct {
+    const char *category;
+    uint32_t channels; /* bit per channel */
+} cx_categories[] = {
+#define CH(id) (UINT32_C(1) << SHOAL_LOG_##id)
+    { "init", CH(BOOT) },
+    { "timers", CH(BOOT) },
+    { "locality", CH(BOOT) | CH(SHM) },
+    { "mem", CH(MEM) | CH(DEVICE) },
+    { "fi", CH(OFI) },
+    { "nic", CH(OFI) },
+    { "counters", CH(OFI) },
+    { "put", CH(SHM) | CH(OFI) | CH(MPI) },
+    { "get", CH(SHM) | CH(OFI) | CH(MPI) },
+    { "amo", CH(SHM) | CH(OFI) | CH(MPI) },
+    { "synch", CH(COLL) },
+    { "coll", CH(COLL) },
+    { "lock", CH(COLL) },
+    { "thread", CH(OFI) | CH(TEAM) },
+    { "enter", (UINT32_C(1) << SHOAL_LOG_NSUB) - 1 },
+    { "all", (UINT32_C(1) << SHOAL_LOG_NSUB) - 1 },
+#undef CH
+};
+
+/* SHMEM_DEBUG_RANKS: the PEs that log, "" for all. */
+static char log_ranks[256];
+
+int shoal_log_parse_cx(long level, const char *categories, const char *ranks, char *err,
+                       size_t len)
+{
+    if (strlen(ranks) >= sizeof log_ranks || (*ranks && shoal_pe_list_has(ranks, 0) < 0)) {
+        snprintf(err, len,
+                 "SHMEM_DEBUG_RANKS=\"%s\" is not valid: expected a comma list of PE numbers "
+                 "and ranges, e.g. 0,4-7",
+                 ranks);
+        return -1;
+    }
+    strcpy(log_ranks, ranks);
+    if (level <= 0 && !*categories)
+        return 0;
+    uint32_t channels = *categories ? 0 : (UINT32_C(1) << SHOAL_LOG_NSUB) - 1;
+    for (const char *p = categories; *p;) {
+        size_t n = strcspn(p, ","), k;
+        uint32_t c = 0;
+        for (k = 0; k < sizeof cx_categories / sizeof cx_categories[0]; k++)
+            if (strlen(cx_categories[k].category) == n &&
+                !strncasecmp(p, cx_categories[k].category, n))
+                c = cx_categories[k].channels;
+        for (int sub = 0; sub < SHOAL_LOG_NSUB; sub++)
+            if (strlen(sub_name[sub]) == n && !strncasecmp(p, sub_name[sub], n))
+                c |= UINT32_C(1) << sub;
+        if (!c) {
+            snprintf(err, len,
+                     "SHMEM_DEBUG_CATEGORIES=\"%s\": unknown category \"%.*s\"; use a comma "
+                     "list of init, locality, synch, put, get, coll, mem, fi, timers, lock, "
+                     "thread, amo, counters, nic, enter, all or a SHOAL_LOG channel (boot, "
+                     "mem, shm, ofi, mpi, device, coll, team)",
+                     categories, (int)n, p);
+            return -1;
+        }
+        channels |= c;
+        p += n + (p[n] == ',');
+    }
+    /* 1 warnings and errors (which Shoal always prints) and set-up facts; 2 per
+     * object; 3 and up every operation. */
+    int lv = level <= 1 ? SHOAL_LOG_INFO : level == 2 ? SHOAL_LOG_DEBUG : SHOAL_LOG_TRACE;
+    shoal_log_mask = 0;
+    for (int sub = 0; sub < SHOAL_LOG_NSUB; sub++)
+        if (channels >> sub & 1)
+            set_level(sub, lv);
     return 0;
 }
 
@@ -175,6 +251,11 @@ void shoal_log_start(int pe)
 {
     pthread_mutex_lock(&lock);
     my_pe = pe;
+    /* A PE outside SHMEM_DEBUG_RANKS logs nothing, its kept lines included. */
+    if (log_ranks[0] && pe >= 0 && shoal_pe_list_has(log_ranks, pe) != 1) {
+        shoal_log_mask = 0;
+        kept_len = kept_lost = 0;
+    }
     /* Logging off: no file is made. */
     if (pattern[0] && pe >= 0 && shoal_log_mask) {
         char path[PATH_MAX] = "";
@@ -213,7 +294,7 @@ void shoal_log_emit(enum shoal_log_subsystem sub, const char *fmt, ...)
     char buf[1024];
     pthread_mutex_lock(&lock);
     /* Kept lines get their prefix when written (shoal_log_start). */
-    int keep = !started && pattern[0];
+    int keep = !started && (pattern[0] || log_ranks[0]);
     int p = keep ? 0 : prefix(buf, sizeof buf);
     int n = p + snprintf(buf + p, sizeof buf - (size_t)p, "[%s] ", sub_name[sub]);
     va_list ap;

@@ -76,7 +76,9 @@ const struct shoal_transport_ops *shoal_module_load(const char *name)
     if (!ops)
         shoal_fatal("shmem_init", "the %s transport cannot run in this job (reason above)",
                     name);
-    SHOAL_LOG(MPI, INFO, "transport module libshoal-%s.so loaded (%s)", name, file);
+    Dl_info where;
+    SHOAL_LOG(MPI, INFO, "%s transport: module libshoal-%s.so loaded from %s", name, file,
+              dladdr((void *)entry, &where) && where.dli_fname ? where.dli_fname : "?");
     /* The module stays loaded: MPI libraries must not be unloaded once initialised.
      * It cannot reach libshoal's "not supported" entries, so it leaves them NULL and
      * they are filled here, once, as every other table has them. */

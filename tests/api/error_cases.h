@@ -19,6 +19,9 @@
 #define ERROR_CASES(X)                                                                       \
     X(before_init, "1 2 4", "", "nonzero", "shmem_my_pe: called before shmem_init")          \
     X(after_finalize, "1 2 4", "", "nonzero", "called after shmem_finalize")                 \
+    X(finalize_twice, "1 2 4", "", "0",                                                      \
+      "^shoal: PE [0-9]+: warning: shmem_finalize: called again after the last "             \
+      "shmem_finalize")                                                                      \
     X(pe_range, "1 2 4", "", "nonzero", "shmem_int_p: PE [0-9]+ is out of range")            \
     X(pe_negative, "1 2 4", "", "nonzero", "shmem_int_atomic_inc: PE -1 is out of range")    \
     X(not_symmetric, "1 2 4", "", "nonzero",                                                 \

@@ -8,6 +8,10 @@ add_test(NAME api.trigger_quiet_early
   COMMAND bash ${SHOAL_API_ERRORS_SH} expect nonzero "PE [0-9]+: shmem_ctx_quiet: a triggered put-with-signal.*shmemx_trigger_increment" +
           -- ${SHOAL_OSHRUN} -n 2 --timeout 60 $<TARGET_FILE:api.trigger> quiet_early)
 set_tests_properties(api.trigger_quiet_early PROPERTIES TIMEOUT 90 LABELS "pe;np2;errors")
+# HPE Cray OpenSHMEMX's documented routines (source compatibility): a program that
+# uses them must not lean on implicit declarations.
+shoal_pe_test(api.cx SOURCES test_cx.c)
+target_compile_options(api.cx PRIVATE -Werror=implicit-function-declaration)
 # Sandia OpenSHMEM's shmemx.h names (source compatibility).
 shoal_pe_test(api.sos_compat SOURCES test_sos_compat.c TIMEOUT 60)
 # Sandia OpenSHMEM's performance counters, counting (SHOAL_PCNTR=1) and not.

@@ -69,6 +69,14 @@ int main(int argc, char **argv)
         printf("test_errors: mode %s was not caught\n", mode);
         return 0;
     }
+    if (!strcmp(mode, "finalize_twice")) {
+        shmem_init();
+        shmem_finalize();
+        shmem_finalize(); /* a warning, and on */
+        printf("test_errors: finalize_twice: the program goes on after the second "
+               "shmem_finalize\n");
+        return 0;
+    }
     if (!strcmp(mode, "after_finalize")) {
         shmem_init();
         shmem_finalize();

@@ -9,11 +9,14 @@ if [ -s "$1" ]; then
     echo "skipped: $(cat "$1")"
     exit 77
 fi
-S=/var/tmp/shoal-cluster
-# The cluster's processes: those whose network namespace is one of its own.
-inodes=$(stat -L -c %i /run/netns/shoalcl-* 2>/dev/null)
-pids=$(stat -L -c '%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
-    awk -v want="$inodes" 'BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ns[w[i]] = 1 }
+S=${SHOAL_CLUSTER_DIR:-/run/shoal-cluster}
+# The cluster's network namespaces ("NAME DEVICE:INODE", recorded by up) and processes:
+# those whose network namespace is one of them.
+names=$(awk '{ print $1 }' "$S/netns" 2>/dev/null)
+ids=$(awk '{ print $2 }' "$S/netns" 2>/dev/null)
+[ -n "$names" ] || { echo "FAIL: $S/netns names no namespace of the cluster"; exit 1; }
+pids=$(stat -L -c '%d:%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
+    awk -v want="$ids" 'BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ns[w[i]] = 1 }
         $1 in ns { split($2, p, "/"); print p[3] }')
 [ -n "$pids" ] || { echo "FAIL: no cluster process was running before down"; exit 1; }
 "$cluster" down || { echo "FAIL: cluster.sh down failed"; exit 1; }
@@ -31,8 +34,10 @@ for p in $pids; do
     done
     alive "$p" && { echo "FAIL: process $p ($(cat "/proc/$p/comm" 2>/dev/null)) is left"; status=1; }
 done
-ls /run/netns 2>/dev/null | grep -q '^shoalcl-' && { echo "FAIL: network namespaces left: $(ls /run/netns)"; status=1; }
-grep -q "$S" /proc/self/mountinfo && { echo "FAIL: mounts left:"; grep "$S" /proc/self/mountinfo; status=1; }
+for name in $names; do
+    [ ! -e "/run/netns/$name" ] || { echo "FAIL: network namespace $name is left"; status=1; }
+done
+grep -q " $S[ /]" /proc/self/mountinfo && { echo "FAIL: mounts left:"; grep " $S[ /]" /proc/self/mountinfo; status=1; }
 [ -e "$S" ] && { echo "FAIL: $S is left"; status=1; }
 [ "$status" -ne 0 ] || echo "down.sh: nothing of the cluster is left"
 exit $status

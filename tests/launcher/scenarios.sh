@@ -690,13 +690,16 @@ single)
     expect_err '^bye now$'
     OMPI_COMM_WORLD_SIZE=1 run "$CHECK" single
     expect_rc 0
-    for v in OMPI_COMM_WORLD_SIZE=4 PMIX_RANK=0 PMI_SIZE=2 SLURM_NTASKS=3; do
+    for v in OMPI_COMM_WORLD_SIZE=4 PMI_SIZE=2 SLURM_NTASKS=3; do
         env "$v" "$CHECK" ok >"$T/out" 2>"$T/err"
         rc=$?
         CMD="env $v $CHECK ok"
         expect_rc 1
         expect_err "^shoal: this program was started by .*\(${v}\), which Shoal cannot bootstrap from in this build; launch it with \`oshrun -n N prog\` instead$"
     done
+    PMIX_RANK=0 run "$CHECK" ok
+    expect_rc 1
+    expect_err '^shoal: PMIX_RANK=0 is set but PMIX_NAMESPACE is not set'
     SHOAL_BOOT_FD=abc run "$CHECK" ok
     expect_rc 1
     expect_err '^shoal: SHOAL_BOOT_FD="abc" is not valid'

@@ -6,16 +6,18 @@
 # --rc: the exit status mpiexec must return (default 0).
 # --err-once: exactly one stderr line must match (a message printed once).
 # --err-some: at least one must.
-# --out-some: at least one stdout line must match.
+# --out-some: at least one stdout line must match (each, when given more than once).
 mpiexec=$1 np=$2 limit=$3
 shift 3
 want_rc=0 want_err= want_some= want_out=
+nl='
+'
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case $1 in
         --rc) want_rc=$2; shift 2 ;;
         --err-once) want_err=$2; shift 2 ;;
         --err-some) want_some=$2; shift 2 ;;
-        --out-some) want_out=$2; shift 2 ;;
+        --out-some) want_out="$want_out$2$nl"; shift 2 ;;
         *) echo "hydra.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -46,7 +48,7 @@ fi
 if [ -n "$want_some" ]; then
     grep -Eq "$want_some" "$err" || fail "no stderr line matches '$want_some'"
 fi
-if [ -n "$want_out" ]; then
-    grep -Eq "$want_out" "$out" || fail "no stdout line matches '$want_out'"
-fi
+printf '%s' "$want_out" | while IFS= read -r re; do
+    grep -Eq -- "$re" "$out" || fail "no stdout line matches '$re'"
+done || exit 1
 exit 0

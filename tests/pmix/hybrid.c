@@ -3,8 +3,11 @@
  * and either may finalize first without breaking the other.
  *   argv[1] = mpi_outer    MPI_Init, shmem_init ... shmem_finalize, MPI_Finalize
  *   argv[1] = shmem_outer  shmem_init, MPI_Init ... MPI_Finalize, shmem_finalize
+ *   argv[1] = shmem_first  shmem_init, MPI_Init ... shmem_finalize, MPI_Finalize
  *   argv[1] = mpi_first    MPI_Init, shmem_init ... MPI_Finalize, shmem_finalize: wrong
- *                          under SHOAL_TRANSPORT=mpi, which must say so and fail */
+ *                          under SHOAL_TRANSPORT=mpi over an MPI without sessions (MPI 3),
+ *                          which must say so and fail; argv[2] = ring: SHMEM puts and
+ *                          barriers between MPI_Finalize and shmem_finalize */
 #include <mpi.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -93,16 +96,30 @@ int main(int argc, char **argv)
         me = shmem_my_pe();
         n = shmem_n_pes();
         shmem_finalize();
+    } else if (!strcmp(mode, "shmem_first")) {
+        shmem_init();
+        MPI_Init(&argc, &argv);
+        use_both();
+        me = shmem_my_pe();
+        n = shmem_n_pes();
+        shmem_finalize();
+        mpi_after_shmem();
+        MPI_Finalize();
     } else if (!strcmp(mode, "mpi_first")) {
         MPI_Init(&argc, &argv);
         shmem_init();
         use_both();
         MPI_Finalize();
+        if (argc > 2 && !strcmp(argv[2], "ring"))
+            shmem_ring(3000);
+        me = shmem_my_pe();
+        n = shmem_n_pes();
         shmem_finalize();
-        return 0;
     } else {
         fprintf(stderr,
-                "hybrid: mode must be mpi_outer, shmem_outer or mpi_first, not '%s'\n", mode);
+                "hybrid: mode must be mpi_outer, shmem_outer, shmem_first or mpi_first, "
+                "not '%s'\n",
+                mode);
         return 2;
     }
     if (me == 0)

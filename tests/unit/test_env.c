@@ -54,7 +54,9 @@ static void test_parse_size(void)
     size_ok("3.1M", 3250586); /* 3250585.6, rounded up */
     size_ok("0.1k", 103);     /* 102.4, rounded up */
     size_ok("0.001k", 2);
-    size_ok("20kk", 20480); /* only the first suffix letter counts */
+    size_ok("20kk", 20480);             /* only the first suffix letter counts */
+    size_ok("20.5m", (size_t)41 << 19); /* Cray OpenSHMEMX's example */
+    size_ok("0.3k", 308);               /* 307.2, rounded up to a byte */
     size_ok("1.", 1);
     if (SIZE_MAX == UINT64_MAX)
         size_ok("16777215T", (size_t)16777215 << 40);
@@ -204,12 +206,118 @@ static void test_env_load(void)
     CHECK(load(&cfg, err, sizeof err) == 0 && cfg.debug == 0);
     clear_env();
 
-    /* Another launcher's variables never make loading fail. */
+    /* Another launcher's variables that only hint at it never make loading fail. */
+    CHECK(setenv("SLURM_NTASKS", "not-a-number", 1) == 0);
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_slurm_ntasks == 0);
+    clear_env();
+    /* Those Shoal joins the job with are refused, naming the value as set. */
     CHECK(setenv("PMIX_RANK", "not-a-number", 1) == 0);
-    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == -1);
+    CHECK(load(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "PMIX_RANK=\"not-a-number\" is not valid") == err);
     CHECK(setenv("PMIX_RANK", "3", 1) == 0);
     CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmix_rank == 3);
     clear_env();
+    static const char *const bad[][2] = {
+        { "PMI_SIZE", "4294967297" },
+        { "PMI_SIZE", "0" },
+        { "PMI_RANK", "4294967296" },
+        { "PMI_RANK", "-1" },
+        { "PMI_RANK", "1x" },
+        { "PMI_FD", "abc" },
+        { "PMI_FD", "" },
+        { "PMIX_RANK", "-3" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s=\"%s\" is not valid", bad[i][0], bad[i][1]);
+        CHECK(setenv(bad[i][0], bad[i][1], 1) == 0);
+        CHECK(load(&cfg, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)));
+        clear_env();
+    }
+    /* The default stands for "not set" though no set value may be it. */
+    CHECK(load(&cfg, err, sizeof err) == 0 && cfg.foreign_pmi_fd == -1 &&
+          cfg.foreign_pmi_rank == -1 && cfg.foreign_pmi_size == 0);
+}
+
+/* Cray OpenSHMEMX's variables: other spellings, values carried onto Shoal's, the NIC
+ * checks and the list syntax. */
+static void test_cx(void)
+{
+    struct shoal_config cfg;
+    char err[256];
+    clear_env();
+    setenv("SHMEM_ENV_DISPLAY", "1", 1);
+    setenv("SHMEM_OFI_USE_PROV_NAME", "cxi", 1);
+    setenv("SHMEM_OFI_DOMAIN", "mlx5_0", 1);
+    setenv("SHMEM_OFI_USE_DOMAIN_NAME", "cxi0", 1); /* Shoal's name wins */
+    CHECK(load(&cfg, err, sizeof err) == 0);
+    CHECK(cfg.info == 1 && cfg.version == 0);
+    CHECK(!strcmp(cfg.ofi_provider, "cxi"));
+    CHECK(!strcmp(cfg.ofi_domain, "mlx5_0"));
+    CHECK(shoal_env_is_set("SHMEM_INFO") && !shoal_env_is_set("SHMEM_VERSION"));
+    clear_env(); /* the spellings are rows of the table too */
+
+    setenv("SHMEM_OFI_PROGRESS", "MANUAL", 1);
+    setenv("SHMEM_COLL_OPT_OFF", "broadcast", 1);
+    setenv("SHMEM_SMP_SIZE_LIMIT", "0", 1);
+    setenv("SHOAL_COLL_NODE_AWARE", "1", 1); /* set: stays */
+    CHECK(load(&cfg, err, sizeof err) == 0 && shoal_env_cx_apply(&cfg, err, sizeof err) == 0);
+    CHECK(!strcmp(cfg.ofi_progress_thread, "on"));
+    CHECK(cfg.coll_bcast_ring_min == SIZE_MAX && cfg.coll_node_aware == 1);
+    CHECK(cfg.coll_reduce_rsag_min == 0);
+    CHECK(!strcmp(cfg.node_map, "pe"));
+    clear_env();
+
+    static const struct {
+        const char *name, *value, *message;
+    } bad[] = {
+        { "SHMEM_OFI_NUM_NICS", "65", "from 1 to 64" },
+        { "SHMEM_OFI_NUM_NICS", "2:0-2", "as many distinct" },
+        { "SHMEM_OFI_NUM_NICS", "0", "from 1 to 64" },
+        { "SHMEM_OFI_NUM_NICS", "2:1,1", "as many distinct" },
+        { "SHMEM_OFI_NUM_NICS", "two", "expected a count" },
+        { "SHMEM_OFI_NIC_POLICY", "USER", "needs SHMEM_OFI_NIC_MAPPING" },
+        { "SHMEM_OFI_NIC_MAPPING", "0:0", "only with SHMEM_OFI_NIC_POLICY=USER" },
+        { "SHMEM_SMP_SIZE_LIMIT", "4G", "optional K or M suffix" },
+        { "SHMEM_COLL_OPT_OFF", "scan", "\"scan\" is not a collective" },
+        { "SHMEM_LOCALITY_ONNODE", "0", "leave no path" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv(bad[i].name, bad[i].value, 1);
+        if (!strcmp(bad[i].name, "SHMEM_LOCALITY_ONNODE"))
+            setenv("SHMEM_LOCALITY_OFFNODE", "0", 1);
+        CHECK(load(&cfg, err, sizeof err) == 0);
+        if (shoal_env_cx_apply(&cfg, err, sizeof err) != -1 || !strstr(err, bad[i].message)) {
+            fprintf(stderr, "%s=%s: got \"%s\", want a message with \"%s\"\n", bad[i].name,
+                    bad[i].value, err, bad[i].message);
+            exit(1);
+        }
+        clear_env();
+    }
+    setenv("SHMEM_OFI_NUM_NICS", "2", 1);
+    setenv("SHMEM_OFI_NIC_POLICY", "user", 1);
+    setenv("SHMEM_OFI_NIC_MAPPING", "0:0; 2:1", 1);
+    CHECK(load(&cfg, err, sizeof err) == 0 &&
+          shoal_env_cx_apply(&cfg, err, sizeof err) == -1);
+    CHECK(strstr(err, "names NIC 2, but SHMEM_OFI_NUM_NICS allows 2") != NULL);
+    clear_env();
+    setenv("SHMEM_OFI_NUM_NICS", "2:1,3", 1);
+    setenv("SHMEM_OFI_NIC_POLICY", "USER", 1);
+    setenv("SHMEM_OFI_NIC_MAPPING", "0:0-1,3; 1:2; ", 1);
+    CHECK(load(&cfg, err, sizeof err) == 0 && shoal_env_cx_apply(&cfg, err, sizeof err) == 0);
+    CHECK(shoal_env_cx_check_local(&cfg, 4, err, sizeof err) == 0);
+    CHECK(shoal_env_cx_check_local(&cfg, 5, err, sizeof err) == -1);
+    CHECK(strstr(err, "local PE 4 of this node's 5") != NULL);
+    clear_env();
+
+    CHECK(shoal_pe_list_has("0,4-7", 5) == 1);
+    CHECK(shoal_pe_list_has("0,4-7", 3) == 0);
+    CHECK(shoal_pe_list_has("0,,1", 0) == -1);
+    CHECK(shoal_pe_list_has("3-1", 2) == -1);
+    long long lim;
+    CHECK(shoal_parse_smp_limit("64k", &lim) == 0 && lim == 65536);
+    CHECK(shoal_parse_smp_limit("-5", &lim) == 0 && lim == -1);
+    CHECK(shoal_parse_smp_limit("1x", &lim) == -1);
 }
 
 int main(void)
@@ -218,6 +326,7 @@ int main(void)
     test_parse_bool();
     test_parse_int();
     test_env_load();
+    test_cx();
     printf("test_env: all passed\n");
     return 0;
 }

@@ -2,6 +2,7 @@
  * whole or in pieces on non-blocking sockets; a collective is answered once
  * every PE has sent it, with one shared reply. */
 #include "oshrun.h"
+#include "env.h"
 #include "wire.h"
 
 #include <stdio.h>
@@ -199,7 +200,7 @@ static void on_abort(struct job *j, struct pe *pe, const struct shoal_wire_hdr *
      * after what the PEs printed before it. */
     if (h->len) {
         streams_settle(j);
-        dprintf(2, "%.*s\n", (int)h->len, (const char *)payload);
+        dprintf(fileno(shoal_error_stream()), "%.*s\n", (int)h->len, (const char *)payload);
         job_end(j, status, SIGTERM, "PE %d aborted (exit status %d)", pe->rank, status);
     } else
         job_end(j, status, SIGTERM, "PE %d called shmem_global_exit(%d)", pe->rank, h->arg);

@@ -225,9 +225,15 @@ static void print_install(void)
 
 static const char *class_name(enum shoal_env_class c)
 {
-    return c == SHOAL_ENV_CLASS_USER        ? "user"
-            : c == SHOAL_ENV_CLASS_LAUNCHER ? "launcher"
-                                            : "foreign";
+    switch (c) {
+    case SHOAL_ENV_CLASS_USER: return "user";
+    case SHOAL_ENV_CLASS_LAUNCHER: return "launcher";
+    case SHOAL_ENV_CLASS_FOREIGN: return "foreign";
+    case SHOAL_ENV_CLASS_CX: return "cx";
+    case SHOAL_ENV_CLASS_SPELLING: return "cx-spelling";
+    case SHOAL_ENV_CLASS_NA: return "cx-not-applicable";
+    }
+    return "";
 }
 
 static void print_env(void)
@@ -244,13 +250,17 @@ static void print_env(void)
     }
     for (size_t i = 0; i < shoal_env_nvars; i++) {
         const struct shoal_env_var *v = &shoal_env_vars[i];
-        if (v->cls != SHOAL_ENV_CLASS_USER && !all)
+        if (v->cls != SHOAL_ENV_CLASS_USER && v->cls != SHOAL_ENV_CLASS_CX && !all)
             continue;
         printf("env:%s:class:%s\n", v->name, class_name(v->cls));
-        printf("env:%s:default:%s\n", v->name, v->def);
+        if (v->cls == SHOAL_ENV_CLASS_SPELLING)
+            printf("env:%s:same_as:%s\n", v->name, v->same_as);
+        else if (v->cls != SHOAL_ENV_CLASS_NA)
+            printf("env:%s:default:%s\n", v->name, v->def);
         if (v->alias)
             printf("env:%s:alias:%s\n", v->name, v->alias);
-        printf("env:%s:help:%s\n", v->name, v->help);
+        printf("env:%s:%s:%s\n", v->name,
+               v->cls == SHOAL_ENV_CLASS_NA ? "not_applicable" : "help", v->help);
     }
     if (all)
         for (size_t i = 0; i < shoal_env_nothers; i++)
@@ -303,8 +313,9 @@ static void usage(FILE *out)
             "their library versions, built with and found now), where it is installed and\n"
             "the environment variables it reads.\n"
             "  --all       also libfabric's providers on this machine, and the variables\n"
-            "              oshrun sets, those read to recognise other launchers and those\n"
-            "              read by Shoal's other programs\n"
+            "              oshrun sets, those read to recognise other launchers, those\n"
+            "              read by Shoal's other programs, and Cray OpenSHMEMX's other\n"
+            "              names and those accepted but not applicable here\n"
             "  --parsable  key:value lines (e.g. transport:ofi:version:runtime:libfabric "
             "1.17)\n"
             "  --env       only the environment variables, with defaults and meanings\n"

@@ -1,7 +1,6 @@
 /* The MPI bootstrap's calls (bootstrap/boot_mpi.c loads this module for them): the
- * job is MPI_COMM_WORLD, its barrier and allgather are MPI's on a duplicate of it,
- * and MPI_Abort ends it. MPI is started here at the program's thread level unless
- * the application started it; whoever started it finalizes it. */
+ * job is Shoal's own communicator over every process (mpi_world.c), its barrier and
+ * allgather are MPI's on it, and MPI_Abort ends it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,45 +9,42 @@
 #include "bootstrap/bootstrap.h"
 #include "transport/mpi/mpi_tr.h"
 
+static struct mpi_world boot_world = MPI_WORLD_CLOSED;
 static MPI_Comm boot_comm = MPI_COMM_NULL;
-static int boot_own_mpi, boot_rank = -1;
+static int boot_rank = -1;
 
 static int mb_init(struct shoal_boot_info *info)
 {
-    int up = 0, down = 0, want = mpi_level(info->thread_level), have = MPI_THREAD_SINGLE;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (down) {
+    int want = mpi_level(info->thread_level), have = MPI_THREAD_SINGLE;
+    int rc = mpi_world_open(&boot_world, want, &have, "shoal.bootstrap");
+    if (rc == MPI_WORLD_FINALIZED) {
         fprintf(stderr,
                 "shoal: shmem_init: the application has already called MPI_Finalize, so "
                 "the MPI bootstrap cannot start; call shmem_init before it\n");
         return -1;
     }
-    if (!up) {
-        mpi_env_defaults();
-        if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
-            fprintf(stderr,
-                    "shoal: shmem_init: MPI_Init_thread failed; start the program "
-                    "with the launcher of the MPI Shoal's module uses\n");
-            return -1;
-        }
-        boot_own_mpi = 1;
-    } else {
-        MPI_Query_thread(&have);
+    if (rc) {
+        fprintf(stderr,
+                "shoal: shmem_init: MPI could not start (%s); start the program with "
+                "the launcher of the MPI Shoal's module uses\n",
+                MPI_VERSION >= 4 ? "MPI_Session_init" : "MPI_Init_thread");
+        return -1;
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &boot_rank);
+    boot_comm = boot_world.comm;
+    MPI_Comm_rank(boot_comm, &boot_rank);
     if (have < want) {
         fprintf(stderr,
                 "shoal: PE %d: shmem_init: the SHMEM thread level needs %s, but MPI "
                 "provides %s; %s\n",
                 boot_rank, mpi_level_name(want), mpi_level_name(have),
-                boot_own_mpi ? "use an MPI built with thread support, or request a lower "
-                               "level in shmem_init_thread"
-                             : "initialise MPI with MPI_Init_thread at that level");
+                boot_world.own_mpi ? "use an MPI built with thread support, or request a "
+                                     "lower level in shmem_init_thread"
+                                   : "initialise MPI with MPI_Init_thread at that level");
+        mpi_world_close(&boot_world);
+        boot_comm = MPI_COMM_NULL;
         return -1;
     }
     int size;
-    MPI_Comm_dup(MPI_COMM_WORLD, &boot_comm);
     MPI_Comm_size(boot_comm, &size);
     info->rank = boot_rank;
     info->size = size;
@@ -78,15 +74,8 @@ static int mb_allgather(const void *in, void *out, size_t len)
 
 static void mb_finalize(void)
 {
-    int down = 0;
-    MPI_Finalized(&down);
-    if (down)
-        return;
-    if (boot_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&boot_comm);
-    if (boot_own_mpi)
-        MPI_Finalize();
-    boot_own_mpi = 0;
+    mpi_world_close(&boot_world);
+    boot_comm = MPI_COMM_NULL;
 }
 
 /* MPI cannot tell, without a collective, that a peer has left. */
@@ -110,11 +99,21 @@ static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
     else
         fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 boot_rank, status);
+    if (boot_comm == MPI_COMM_NULL || mpi_world_lost(&boot_world))
+        _exit(status);
     int up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
-    if (up && !down)
-        MPI_Abort(MPI_COMM_WORLD, status);
+#ifdef MPICH_VERSION
+    /* Only MPI_COMM_WORLD's abort hands the status to the launcher: MPICH ends a job
+     * whose session communicator aborts with the other processes killed. Its world
+     * model starts without the other processes, unless the application ended it. */
+    if (!up && !down) {
+        int have;
+        up = MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &have) == MPI_SUCCESS;
+    }
+#endif
+    MPI_Abort(up && !down ? MPI_COMM_WORLD : boot_comm, status);
     _exit(status);
 }
 

@@ -39,9 +39,7 @@ static MPI_Comm lookup(int start, int stride, int size)
  * collective itself. */
 static MPI_Comm members(int start, int stride, int size)
 {
-    int down = 0;
-    MPI_Finalized(&down);
-    if (down)
+    if (mpi_world_lost(&mt.world))
         MT_FATAL("shoal",
                  "a SHMEM collective was called after the application's MPI_Finalize; "
                  "with SHOAL_TRANSPORT=%s every SHMEM call, shmem_finalize included, "

@@ -1,5 +1,5 @@
-/* Start and end of the MPI transport: MPI itself (initialised here only when the
- * application has not), the PE-numbered communicator, the window sets, contexts. */
+/* Start and end of the MPI transport: Shoal's own way into MPI (mpi_world.c), the
+ * PE-numbered communicator, the window sets, contexts. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,38 +41,33 @@ void mpi_env_defaults(void)
 
 static int start_mpi(void)
 {
-    int up = 0, down = 0, have;
+    int have = MPI_THREAD_SINGLE;
     int want = mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (down) {
+    int rc = mpi_world_open(&mt.world, want, &have, "shoal.transport");
+    if (rc == MPI_WORLD_FINALIZED) {
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the application has already called "
                       "MPI_Finalize; call shmem_init before it",
                       mt.st->cfg.transport);
         return -1;
     }
-    if (!up) {
-        mpi_env_defaults();
-        if (MPI_Init_thread(NULL, NULL, want, &have) != MPI_SUCCESS) {
-            mt.host->warn("shmem_init", "MPI_Init_thread failed");
-            return -1;
-        }
-        mt.own_mpi = 1;
-    } else {
-        MPI_Query_thread(&have);
+    if (rc) {
+        mt.host->warn("shmem_init", "SHOAL_TRANSPORT=%s: MPI could not start (%s)",
+                      mt.st->cfg.transport,
+                      MPI_VERSION >= 4 ? "MPI_Session_init" : "MPI_Init_thread");
+        return -1;
     }
-    MT_LOG(INFO, "MPI %s, thread level %s (SHMEM needs %s)",
-           mt.own_mpi ? "started by Shoal" : "started by the application",
-           mpi_level_name(have), mpi_level_name(want));
+    MT_LOG(INFO, "MPI through %s, thread level %s (SHMEM needs %s)",
+           mpi_world_kind(&mt.world), mpi_level_name(have), mpi_level_name(want));
     if (have < want) {
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
                       "MPI provides %s; %s",
                       mt.st->cfg.transport, mpi_level_name(want), mpi_level_name(have),
-                      mt.own_mpi ? "use an MPI built with thread support, or request a lower "
-                                   "level in shmem_init_thread"
-                                 : "initialise MPI with MPI_Init_thread at that level");
+                      mt.world.own_mpi ? "use an MPI built with thread support, or request "
+                                         "a lower level in shmem_init_thread"
+                                       : "initialise MPI with MPI_Init_thread at that level");
+        mpi_world_close(&mt.world);
         return -1;
     }
     return 0;
@@ -110,11 +105,11 @@ static int mpi_init(void)
     if (start_mpi())
         return -1;
     int size;
-    MPI_Comm_split(MPI_COMM_WORLD, 0, mt.st->my_pe, &mt.comm);
+    MPI_Comm_split(mt.world.comm, 0, mt.st->my_pe, &mt.comm);
     MPI_Comm_size(mt.comm, &size);
     if (size != mt.st->n_pes) {
         mt.host->warn("shmem_init",
-                      "MPI_COMM_WORLD has %d ranks but the SHMEM job %d PEs; "
+                      "MPI's job has %d processes but the SHMEM job %d PEs; "
                       "start every PE with one mpirun",
                       size, mt.st->n_pes);
         return -1;
@@ -159,10 +154,7 @@ static void mpi_fini(void)
     MPI_Comm_free(&mt.comm);
     pthread_mutex_destroy(&mt.dflt.lock);
     mt.host->ctx_default->net = NULL;
-    /* An application that initialised MPI finalises it too. */
-    if (mt.own_mpi)
-        MPI_Finalize();
-    mt.own_mpi = 0;
+    mpi_world_close(&mt.world);
 }
 
 static int mpi_ctx_create(struct shoal_ctx *ctx)
@@ -207,6 +199,7 @@ const struct shoal_transport_ops *shoal_module_transport(const struct shoal_modu
         return NULL;
     }
     mt.host = host;
+    mt.world = (struct mpi_world)MPI_WORLD_CLOSED;
     mt.st = host->state;
     mt.tp = host->tp;
     return &mpi_ops;

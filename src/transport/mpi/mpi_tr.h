@@ -41,12 +41,37 @@ struct mpi_ctx {
     _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
 };
 
+/* Shoal's own communicator over every process of the job (mpi_world.c): from an MPI
+ * session of its own where MPI has sessions (MPI 4), else a duplicate of
+ * MPI_COMM_WORLD. */
+struct mpi_world {
+#if MPI_VERSION >= 4
+    MPI_Session session;
+#endif
+    MPI_Comm comm; /* MPI_COMM_NULL until opened and once closed */
+    int own_mpi;   /* Shoal chose the thread level: a session, or MPI_Init_thread here */
+};
+#define MPI_WORLD_CLOSED                                                                     \
+    {                                                                                        \
+        .comm = MPI_COMM_NULL                                                                \
+    }
+enum { MPI_WORLD_FINALIZED = -1, MPI_WORLD_FAILED = -2 };
+/* Opens w at thread level want, *have the level MPI provides; tag names the
+ * communicator among Shoal's. 0, MPI_WORLD_FINALIZED when the application has already
+ * called MPI_Finalize, or MPI_WORLD_FAILED when MPI cannot start. */
+int mpi_world_open(struct mpi_world *w, int want, int *have, const char *tag);
+void mpi_world_close(struct mpi_world *w);
+/* The application's MPI_Finalize took w's communicator with it (MPI 3 only). */
+int mpi_world_lost(const struct mpi_world *w);
+/* What w is, for the log. */
+const char *mpi_world_kind(const struct mpi_world *w);
+
 struct mpi_tr {
     const struct shoal_module_host *host;
     const struct shoal_state *st;
     const struct shoal_tp_state *tp;
+    struct mpi_world world;
     MPI_Comm comm; /* every PE, rank = PE number */
-    int own_mpi;   /* this module called MPI_Init_thread */
     int locked;    /* operand slots need the lock */
     int nwords;    /* 64-bit words of a targets bitmap */
     int nsets;

@@ -26,8 +26,31 @@ void shoal_shm_unmap(void);
  * ordered only by a full fence; smaller copies need only a compiler-level release. */
 #define SHOAL_SHM_NT_THRESHOLD (64 * 1024)
 
+/* One aligned element of 1, 2, 4 or 8 bytes moves as one load and one store, as
+ * shmem_TYPE_p's value does: a peer polling the word with plain loads sees the old
+ * value or the new one, never a mix or a second store of it (glibc's memcpy may store
+ * the same bytes twice, or in two parts). Relaxed atomics are plain moves on x86-64
+ * and aarch64; may_alias, as the word may be of any type. */
+typedef uint16_t __attribute__((may_alias)) shoal_shm_u16;
+typedef uint32_t __attribute__((may_alias)) shoal_shm_u32;
+typedef uint64_t __attribute__((may_alias)) shoal_shm_u64;
+#define SHOAL_SHM_WORD(T, dst, src)                                                          \
+    if (!(((uintptr_t)(dst) | (uintptr_t)(src)) & (sizeof(T) - 1))) {                        \
+        __atomic_store_n((T *)(dst), __atomic_load_n((const T *)(src), __ATOMIC_RELAXED),    \
+                         __ATOMIC_RELAXED);                                                  \
+        return;                                                                              \
+    }                                                                                        \
+    break
+
 static inline void shoal_shm_copy(void *dst, const void *src, size_t len)
 {
+    switch (len) {
+    case 1: *(char *)dst = *(const char *)src; return;
+    case 2: SHOAL_SHM_WORD(shoal_shm_u16, dst, src);
+    case 4: SHOAL_SHM_WORD(shoal_shm_u32, dst, src);
+    case 8: SHOAL_SHM_WORD(shoal_shm_u64, dst, src);
+    default: break;
+    }
     memcpy(dst, src, len);
 }
 
