@@ -464,13 +464,15 @@ static int read_env(const struct shoal_config *cfg)
     }
     struct stat st;
     if (fstat(pmi_fd, &st)) {
-        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is not an open file descriptor (%s); %s\n",
-                my_rank, pmi_fd, strerror(errno), remedy);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d: PMI_FD=%d is not an open file descriptor (%s); %s\n", my_rank,
+                pmi_fd, strerror(errno), remedy);
         return -1;
     }
     if (!S_ISSOCK(st.st_mode)) {
-        fprintf(shoal_error_stream(), "shoal: PE %d: PMI_FD=%d is %s, not a launcher's socket; %s\n",
-                my_rank, pmi_fd, file_kind(st.st_mode), remedy);
+        fprintf(shoal_error_stream(),
+                "shoal: PE %d: PMI_FD=%d is %s, not a launcher's socket; %s\n", my_rank,
+                pmi_fd, file_kind(st.st_mode), remedy);
         return -1;
     }
     return 0;

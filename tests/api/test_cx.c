@@ -164,7 +164,8 @@ static void test_put_signal_legacy(void)
     shmem_barrier_all();
     long src[4] = { v(me, 0), v(me, 1), v(me, 2), v(me, 3) };
     shmemx_long_put_signal(dst, src, 2, &sig, (uint64_t)me + 1, right);
-    shmemx_putmem_signal_nb(dst + 2, src + 2, 2 * sizeof(long), &sig2, (uint64_t)me + 5, right);
+    shmemx_putmem_signal_nb(dst + 2, src + 2, 2 * sizeof(long), &sig2, (uint64_t)me + 5,
+                            right);
     shmem_quiet();
     shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, (uint64_t)left + 1);
     shmem_signal_wait_until(&sig2, SHMEM_CMP_EQ, (uint64_t)left + 5);
