@@ -6,7 +6,7 @@
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
 #                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--busy] [--isx] [--install-deps]
-#                    [--dry-run]
+#                    [--hugepages [--heap SIZE]] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -51,6 +51,17 @@
 #                 --oversubscribe -np N` (oshmem-launched), interleaved, the order rotating
 #                 by round. --reps rounds (default 5); ranges.md holds each phase's median
 #                 [min, max] over the rounds in ms, loads.csv the load average of each run.
+# --hugepages     instead of the suite, random access over the symmetric heap
+#                 (bench/micro/heap_random.c: first touch, dependent shmem_ptr loads,
+#                 non-fetching and fetching AMOs over a --heap table, default 1G) at
+#                 --pes PEs (default 2) in shared memory (shoal-*) and with every PE its
+#                 own node over tcp;ofi_rxm (shoal-ofi-*), each on normal pages (*-4k),
+#                 transparent huge pages (*-thp: shmem_enabled set to advise) and
+#                 reserved 2 MiB pages (*-hugetlb: the pool raised for the run),
+#                 interleaved, the order rotating by round; each run's log must say the
+#                 heap is on the pages asked for. Needs root; the pool and shmem_enabled
+#                 are restored on exit. --reps rounds (default 5); ranges.md: medians
+#                 [min, max].
 # --reference DIR with --small-ops: the results folder of an earlier run (a quiet
 #                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
@@ -98,6 +109,8 @@ base=""
 small_ops=0
 busy=0
 isx=0
+hugepages=0
+heap=1G
 pes_given=0
 suite_sel=0 # --programs, --targets, --quick, --mpi: what the suite runs
 reference=""
@@ -119,6 +132,8 @@ while [ $# -gt 0 ]; do
         --small-ops) small_ops=1; shift ;;
         --busy) busy=1; shift ;;
         --isx) isx=1; shift ;;
+        --hugepages) hugepages=1; shift ;;
+        --heap) heap="$2"; shift 2 ;;
         --reference) reference="$2"; shift 2 ;;
         --install-deps) deps=1; shift ;;
         --dry-run) dry=1; shift ;;
@@ -160,6 +175,21 @@ if [ "$isx" -eq 1 ]; then
         exit 2; }
     compare=1
     [ "$pes_given" -eq 1 ] || pes=2,4
+    [ "$reps_given" -eq 1 ] || reps=5
+fi
+if [ "$hugepages" -eq 1 ]; then
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$busy" -eq 0 ] && [ "$isx" -eq 0 ] &&
+        [ -z "$base" ] && [ "$suite_sel" -eq 0 ] && [ "$ofi" -eq 0 ] && [ "$compare" -eq 0 ] || {
+        echo "bench.sh: --hugepages runs one program on its own (--pes, --reps, --heap only)" >&2
+        exit 2; }
+    [ "$(id -u)" -eq 0 ] || {
+        echo "bench.sh: --hugepages reserves huge pages and sets shmem_enabled: run it as root" >&2
+        exit 2; }
+    case "$heap" in
+        [1-9]*G) heap_mb=$((${heap%G} * 1024)) ;;
+        [1-9]*M) heap_mb=${heap%M} ;;
+        *) echo "bench.sh: --heap takes whole M or G (512M, 1G)" >&2; exit 2 ;;
+    esac
     [ "$reps_given" -eq 1 ] || reps=5
 fi
 case "$reps" in ''|*[!0-9]*|0) echo "bench.sh: --reps needs a positive number" >&2; exit 2 ;; esac
@@ -461,6 +491,69 @@ if [ "$isx" -eq 1 ]; then
         echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
     } >> "$out/ranges.md"
     echo "bench.sh: results in $out (ranges.md: each phase's median [min, max], ms)"
+    exit $failed
+fi
+
+# --hugepages: every round runs the six configurations once, the order rotating.
+if [ "$hugepages" -eq 1 ]; then
+    [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --hugepages" >&2; exit 2; }
+    pool=/sys/kernel/mm/hugepages/hugepages-2048kB
+    thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled
+    # tests/api/hugepages.sh changes the same settings; one at a time.
+    exec 9>/tmp/shoal-hugepages.lock
+    flock -w 600 9 || { echo "bench.sh: /tmp/shoal-hugepages.lock stays held" >&2; exit 1; }
+    prev=$(cat "$pool/nr_hugepages")
+    prev_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+    trap 'echo "$prev" > "$pool/nr_hugepages"; echo "$prev_thp" > "$thp"' EXIT
+    trap 'exit 1' INT TERM HUP
+    # The table, 16 MiB of slack for the allocator and the library's 4 MiB reserve.
+    sym=$((heap_mb + 16))M
+    per_pe=$(( (heap_mb + 16 + 4 + 1) / 2 + 1 ))
+    sb="$build"
+    cd "$out"
+    echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+    l0=$(cut -d' ' -f1-3 /proc/loadavg)
+    start=$(date +%s)
+    failed=0
+    configs="4k thp hugetlb"
+    for r in $(seq "$reps"); do
+        for n in $(echo "$pes" | tr ',' ' '); do
+            for mode in shoal shoal-ofi; do
+                for k in $configs; do
+                    impl="$mode-$k"
+                    echo "$prev" > "$pool/nr_hugepages"
+                    echo "$prev_thp" > "$thp"
+                    hp=1
+                    case "$k" in
+                    4k) hp="" want="normal pages" ;;
+                    thp) echo advise > "$thp"; want="transparent huge pages" ;;
+                    hugetlb) echo $((prev + n * per_pe)) > "$pool/nr_hugepages"
+                             want="reserved huge (hugetlb) pages" ;;
+                    esac
+                    load=$(cut -d' ' -f1 /proc/loadavg)
+                    echo "== round $r/$reps, $n PEs: $impl heap_random -t $heap -l 1000000 -a 20000 -f 1000 (load $load)"
+                    log="$out/raw/np$n/$impl.$r.txt"
+                    mkdir -p "$(dirname "$log")"
+                    run=shoal_run
+                    [ "$mode" = shoal-ofi ] && run=shoal_ofi_run
+                    BENCH_IMPL="$impl" SHOAL_LOG=mem:info SHMEM_SYMMETRIC_SIZE="$sym" \
+                        SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES=$hp \
+                        $run "$n" "$build/bench/heap_random" -t "$heap" -l 1000000 -a 20000 -f 1000 < /dev/null > "$log" 2>&1 ||
+                        { echo "   FAILED (see $log)"; failed=1; }
+                    [ "$(grep -c "\] heap on $want" "$log")" -eq "$n" ] ||
+                        { echo "   FAILED: not every PE's heap on $want (see $log)"; failed=1; }
+                    grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+                done
+            done
+            configs="${configs#* } ${configs%% *}"
+        done
+    done
+    $py "$root/bench/median.py" --all-sizes "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
+    {
+        echo "load average at the start: $l0; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
+        echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    } >> "$out/ranges.md"
+    echo "bench.sh: results in $out (ranges.md: median [min, max] per configuration)"
     exit $failed
 fi
 

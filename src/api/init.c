@@ -42,7 +42,8 @@ static int init_heap(struct shoal_seg *heap)
     size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE;
     if (total < user || shoal_heap_create(heap, total))
         return -1;
-    shoal_heap_alloc = shoal_alloc_create(total);
+    /* The heap may have grown to a whole number of huge pages: all of it is usable. */
+    shoal_heap_alloc = shoal_alloc_create(heap->size);
     if (!shoal_heap_alloc)
         return -1;
     size_t off = shoal_alloc_get(shoal_heap_alloc, SHOAL_HEAP_RESERVE, 64);
@@ -148,6 +149,7 @@ static int init_first(const char *fn, int requested)
                     shoal.n_nodes);
     if (shoal_env_cx_check_local(&shoal.cfg, shoal_team_shared.size, err, sizeof err))
         shoal_fatal("shmem_init", "%s", err);
+    shoal_heap_report(shoal_team_shared.my_pe == 0);
     shoal_backoff_setup();
     /* Before the transports: the network registers the device heap. */
     shoal_init_phase("device heap setup (exchanging handles with the other PEs)");

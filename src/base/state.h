@@ -31,6 +31,10 @@ struct shoal_seg {
     uintptr_t base;
     size_t size;
     int fd; /* memfd backing it until the same-node peers mapped it; -1 after */
+    /* Huge pages (mem/segment.c): the page size its mappings must align to (0: the
+     * system's), and whether they are transparent ones each mapping must ask for. */
+    size_t page;
+    int thp;
 };
 
 /* What every layer reads: who this PE is, its threads, the paths in use, the

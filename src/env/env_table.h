@@ -20,6 +20,15 @@
     X(SHMEM_SYMMETRIC_SIZE, "SMA_SYMMETRIC_SIZE", SIZE, "512M", NULL, symmetric_size,        \
       "Symmetric heap size per PE, in bytes; K, M, G, T suffixes (powers of 2) and "         \
       "fractions allowed")                                                                   \
+    X(SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES, "SMA_SYMMETRIC_HEAP_USE_HUGE_PAGES", BOOL, "0",   \
+      NULL, symmetric_heap_use_huge_pages,                                                   \
+      "Back the symmetric heap with huge pages of SHMEM_SYMMETRIC_HEAP_PAGE_SIZE: reserved " \
+      "ones (hugetlbfs) where enough are free, else transparent ones where shmem_enabled "   \
+      "allows, else normal pages with a warning; the heap rounds up to that page size")      \
+    X(SHMEM_SYMMETRIC_HEAP_PAGE_SIZE, "SMA_SYMMETRIC_HEAP_PAGE_SIZE", SIZE, "2M", NULL,      \
+      symmetric_heap_page_size,                                                              \
+      "Huge page size for SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES: one the kernel offers "       \
+      "(/sys/kernel/mm/hugepages), e.g. 2M or 1G")                                           \
     X(SHMEM_SYMMETRIC_SIZE_DEVICE, NULL, SIZE, "0", NULL, symmetric_size_device,             \
       "Device heap (SHMEM_SPACE_DEVICE) size per PE, in bytes, same suffixes; 0 = no "       \
       "device space")                                                                        \

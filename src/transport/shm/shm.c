@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
+#include "base/mapping.h"
 #include "env/log.h"
 #include "transport/transport.h"
 
@@ -25,6 +26,8 @@ struct seg_card {
     int32_t pid;
     int32_t fd[SHOAL_NHOST_SEGS];
     uint64_t size[SHOAL_NHOST_SEGS];
+    uint64_t page[SHOAL_NHOST_SEGS];
+    int32_t thp[SHOAL_NHOST_SEGS];
 };
 
 static char *map_peer(const struct seg_card *c, int s)
@@ -37,9 +40,15 @@ static char *map_peer(const struct seg_card *c, int s)
                     "cannot open a peer's shared memory (%s): %s; Shoal needs "
                     "/proc of the same-node PEs (same user, /proc not mounted hidepid)",
                     path, strerror(errno));
-    void *p =
-            mmap(NULL, c->size[s], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    /* Huge pages map whole only on their boundary; transparent ones only where each
+     * mapping asks for them (shmem_enabled=advise), so the peer's too. */
+    void *p = c->page[s] ? shoal_map_aligned(fd, c->size[s], c->page[s], MAP_NORESERVE)
+                         : mmap(NULL, c->size[s], PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_NORESERVE, fd, 0);
     close(fd);
+    if (p != MAP_FAILED && c->thp[s] && madvise(p, c->size[s], MADV_HUGEPAGE))
+        SHOAL_LOG(SHM, INFO, "madvise(MADV_HUGEPAGE) on a peer's segment: %s",
+                  strerror(errno));
     if (p == MAP_FAILED)
         shoal_fatal("shmem_init",
                     "cannot map a peer's %llu-byte segment: %s; lower "
@@ -55,6 +64,8 @@ int shoal_shm_map(void)
     for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         mine.fd[s] = shoal.seg[s].fd;
         mine.size[s] = shoal.seg[s].size;
+        mine.page[s] = shoal.seg[s].page;
+        mine.thp[s] = shoal.seg[s].thp;
     }
     struct seg_card *all = calloc((size_t)n, sizeof *all);
     if (!all)
