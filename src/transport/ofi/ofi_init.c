@@ -606,6 +606,52 @@ static void ctx_endpoint_info(void)
     }
 }
 
+/* SHMEM_OFI_STARTUP_CONNECT=auto connects jobs of up to OFI_STARTUP_CONNECT_PES PEs
+ * in shmem_init, for at most OFI_STARTUP_CONNECT_NS. */
+#define OFI_STARTUP_CONNECT_PES 256
+#define OFI_STARTUP_CONNECT_NS 30000000000ULL
+
+/* Whether shmem_init connects every pair of PEs on different nodes. Only providers
+ * that connect on first use (ofi_rxm over tcp or verbs) gain: a program whose PEs
+ * each reach many others (an all-to-all) otherwise makes each PE's connections one
+ * after the other on its first operations (ofi_connect_pes), where all PEs together
+ * make them at once here. A PE of an N-PE job holds a connection to each PE of the
+ * other nodes: fine for small jobs, not for large ones, where only the peers a PE
+ * reaches cost one. */
+static int startup_connect_wanted(void)
+{
+    int w = ofi_switch(shoal.cfg.ofi_startup_connect);
+    if (w >= 0)
+        return w;
+    return shoal.n_pes <= OFI_STARTUP_CONNECT_PES &&
+            strstr(ofi.info->fabric_attr->prov_name, "ofi_rxm") != NULL;
+}
+
+/* Each pair of PEs on different nodes connects once, from the PE that reaches the
+ * other at a distance of 1 to N/2 (both, at exactly N/2): a connection carries
+ * both PEs' operations, and one initiator per pair halves the handshakes. Every PE
+ * is here at about the same time (after the barrier of ofi_net_init), driving the
+ * provider, so each answers its peers' requests while it makes its own. */
+static void startup_connect(void)
+{
+    int *pes = malloc((size_t)shoal.n_pes * sizeof *pes), n = 0;
+    if (!pes)
+        shoal_fatal("shmem_init", "out of memory for the PEs to connect to");
+    for (int d = 1; d <= shoal.n_pes / 2; d++) {
+        int pe = (shoal.my_pe + d) % shoal.n_pes;
+        if (pe != shoal.my_pe && !shoal_pe_local(pe))
+            pes[n++] = pe;
+    }
+    double t = shoal_log_now(), cpu = shoal_log_cpu();
+    ofi_lock(ofi.dflt);
+    int left = ofi_connect_pes(ofi.dflt, pes, n, OFI_STARTUP_CONNECT_NS);
+    ofi_unlock(ofi.dflt);
+    SHOAL_LOG(OFI, DEBUG, "connected to %d of %d PE(s) in %.3f s (CPU %.3f s)%s", n - left, n,
+              shoal_log_now() - t, shoal_log_cpu() - cpu,
+              left ? "; the rest connect on first use" : "");
+    free(pes);
+}
+
 int ofi_net_init(void)
 {
     ofi.mode.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
@@ -672,7 +718,13 @@ int ofi_net_init(void)
     if (ofi.prog.thread && ofi_progress_thread_start())
         return -1;
     shoal_init_phase("waiting for the other PEs to open their libfabric endpoints");
-    return shoal_boot_barrier(shoal.boot, "libfabric endpoints open") ? -1 : 0;
+    if (shoal_boot_barrier(shoal.boot, "libfabric endpoints open"))
+        return -1;
+    if (startup_connect_wanted()) {
+        shoal_init_phase("connecting to the PEs on other nodes (SHMEM_OFI_STARTUP_CONNECT)");
+        startup_connect();
+    }
+    return 0;
 }
 
 void ofi_net_fini(void)
