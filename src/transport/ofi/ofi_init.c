@@ -560,25 +560,31 @@ static void provider_default(const char *name, const char *value, const char *wh
         SHOAL_LOG(OFI, INFO, "%s=%s (%s)", name, value, why);
 }
 
-/* Provider settings for programs whose private and serialized contexts get
- * endpoints of their own (SHMEM_THREAD_MULTIPLE, ofi_ctx.c):
+/* Provider settings for every job, from what libfabric 1.17's rxm does with its
+ * defaults:
  * - rxm gives every endpoint pools of 1024 send and 1024 receive buffers of
- *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), and without FI_OFI_RXM_MSG_RX_SIZE
- *   posts enough receives to grow the receive pool to four such chunks: 84 MB
- *   an endpoint. Shoal sends rxm no messages, only RMA (which tcp carries
- *   itself) and AMOs, whose requests and replies fit in 1 KiB; the cost is that
- *   the largest atomic rxm carries drops to 1 KiB less its header, and with it
- *   the largest put that put-with-signal sends as an atomic write (a larger one
- *   waits for its payload's completion before the signal, ofi_signal.c). About
- *   4 MB an endpoint remain.
+ *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), touched as they are set up, and over tcp
+ *   posts 4096 shared receives (FI_OFI_RXM_MSG_RX_SIZE), which grows the receive
+ *   pool to four such chunks: 84 MB an endpoint, 5.8 GB on a node of 64 PEs. Shoal
+ *   sends rxm no messages, only RMA (which tcp carries itself) and AMOs, whose
+ *   requests and replies fit in a few hundred bytes. At 4 KiB buffers and 256
+ *   receives an endpoint holds about 9 MB. What the buffer size also bounds is the
+ *   largest atomic rxm carries, 4 KiB less its header, and with it one piece of a
+ *   put-with-signal payload sent as atomic writes (ofi_signal.c).
  * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
- *   us (10 ms) of progress calls, so connecting a new endpoint (its creation
- *   does, ofi_ctx.c) took 10-30 ms; at 200 us that look (one event-queue poll)
- *   comes 50 times as often. */
-static void multi_endpoint_defaults(void)
+ *   us (10 ms) of progress calls while it is not connecting itself, so a PE that a
+ *   peer connects to answers 10 ms late at best, and later still when the call
+ *   that reaches the interval comes after a sleep. At 200 us that look (one event
+ *   queue poll) comes 50 times as often.
+ * Programs whose private and serialized contexts get endpoints of their own
+ * (SHMEM_THREAD_MULTIPLE, ofi_ctx.c) take 1 KiB buffers: about 4 MB an endpoint. */
+static void rxm_defaults(void)
 {
-    static const char why[] = "contexts with endpoints of their own";
-    provider_default("FI_OFI_RXM_BUFFER_SIZE", "1024", why);
+    static const char why[] = "rxm's buffers and connections";
+    if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
+        provider_default("FI_OFI_RXM_BUFFER_SIZE", "1024",
+                         "contexts with endpoints of their own");
+    provider_default("FI_OFI_RXM_BUFFER_SIZE", "4096", why);
     provider_default("FI_OFI_RXM_MSG_RX_SIZE", "256", why);
     provider_default("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "200", why);
 }
@@ -656,8 +662,7 @@ int ofi_net_init(void)
 {
     ofi.mode.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
-    if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
-        multi_endpoint_defaults();
+    rxm_defaults();
     /* sockets' progress thread spins FI_SOCKETS_PE_WAITTIME ms (10) after each
      * event before it sleeps, on the core of the PE it serves, and notices a new
      * connection only then: 8 B put/get latency 4 ms, against 0.11-0.13 ms at 0
