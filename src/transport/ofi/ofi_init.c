@@ -601,6 +601,12 @@ static void rxm_defaults(void)
  * OFI_CTX_SHM_TX_SIZE entries, which saves the provider's per-entry state. */
 static void ctx_endpoint_info(void)
 {
+    /* rxm's receive queue (FI_OFI_RXM_RX_SIZE, 2048 entries) holds the program's
+     * posted receives, of which Shoal has none: every peer's RMA and AMOs reach the
+     * default endpoint without one. A short one saves its entries (0.5-1 MiB). */
+    if (strstr(ofi.info->fabric_attr->prov_name, "ofi_rxm") &&
+        ofi.info->rx_attr->size > OFI_CTX_RX_SIZE)
+        ofi.info->rx_attr->size = OFI_CTX_RX_SIZE;
     ofi.info_tx = fi_dupinfo(ofi.info);
     if (!ofi.info_tx)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
