@@ -568,7 +568,7 @@ static void provider_default(const char *name, const char *value, const char *wh
  *   pool to four such chunks: 84 MB an endpoint, 5.8 GB on a node of 64 PEs. Shoal
  *   sends rxm no messages, only RMA (which tcp carries itself) and AMOs, whose
  *   requests and replies fit in a few hundred bytes. At 4 KiB buffers and 256
- *   receives an endpoint holds about 9 MB. What the buffer size also bounds is the
+ *   receives a PE of an 8-PE job over 4 nodes adds 12 MiB in all. What the buffer size also bounds is the
  *   largest atomic rxm carries, 4 KiB less its header, and with it one piece of a
  *   put-with-signal payload sent as atomic writes (ofi_signal.c).
  * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
