@@ -148,6 +148,11 @@
       "over libfabric: auto (an 8-byte write ordered after the payload where the provider "  \
       "lands such a write with one store: cxi; a network atomic elsewhere), on (a write, "   \
       "for a provider known to land aligned 8-byte writes whole) or off (an atomic)")        \
+    X(SHMEM_OFI_STARTUP_CONNECT, NULL, STR, "auto", "auto|on|off|1|0|yes|no|true|false",     \
+      ofi_startup_connect,                                                                   \
+      "Connect to every PE on another node during shmem_init rather than on first use, "     \
+      "where the provider connects (tcp;ofi_rxm, verbs;ofi_rxm): auto (jobs of at most 256 " \
+      "PEs), on (1, yes) or off (0, no)")                                                    \
     X(SHMEM_OFI_STALL_TIMEOUT, NULL, INT, "60", "0..31536000", ofi_stall_timeout,            \
       "Seconds an operation may wait for the provider without headway (a post it keeps "     \
       "refusing, a get or counter that does not move) before the job ends naming the "       \

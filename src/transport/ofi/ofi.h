@@ -455,6 +455,11 @@ void ofi_progress(void);
 /* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
 void ofi_nap(long us);
 int ofi_progress_thread_wanted(void);
+/* An auto|on|off|1|0|yes|no|true|false setting: -1 auto (or unset), 0 off, 1 on. */
+int ofi_switch(const char *v);
+/* Connects c's endpoint to pes[0..n) within budget_ns, the handshakes overlapping
+ * (ofi_ctx.c); reorders pes, returns how many are left to connect on first use. */
+int ofi_connect_pes(struct ofi_ctx *c, int *pes, int n, uint64_t budget_ns);
 int ofi_progress_thread_start(void);
 void ofi_progress_thread_stop(void);
 /* Wakes the progress thread where it sleeps on its wait object, which nothing a
@@ -534,15 +539,22 @@ void ofi_amo_locked(struct ofi_ctx *c, const struct shoal_amo *a, int pe, int nb
         struct shoal_backoff ofi_b_ = { 0 };                                                 \
         struct timespec ofi_since_ = { 0, 0 };                                               \
         ssize_t ofi_rc_;                                                                     \
+        double ofi_t0_ = 0;                                                                  \
         while ((ofi_rc_ = (call)) == -FI_EAGAIN) {                                           \
-            if (!ofi_b_.polls) /* the first refusal of this post */                          \
+            if (!ofi_b_.polls && SHOAL_LOG_ON(OFI, DEBUG)) { /* this post's first refusal */ \
+                ofi_t0_ = shoal_log_now();                                                   \
                 SHOAL_LOG(OFI, DEBUG, "%s: the provider has no room (FI_EAGAIN); retrying",  \
                           what);                                                             \
+            }                                                                                \
             ofi_drain_cq(c);                                                                 \
             ofi_progress_others(c);                                                          \
             ofi_backoff(&ofi_b_);                                                            \
             ofi_stalled(c, what, &ofi_since_, -1);                                           \
         }                                                                                    \
+        /* On a connected provider the first post to a PE waits for the connection. */       \
+        if (ofi_t0_ > 0)                                                                     \
+            SHOAL_LOG(OFI, DEBUG, "%s: taken after %.3f ms of refusals", what,               \
+                      (shoal_log_now() - ofi_t0_) * 1e3);                                    \
         if (SHOAL_UNLIKELY(ofi_rc_))                                                         \
             ofi_fatal_rc(                                                                    \
                     what, (int)ofi_rc_,                                                      \

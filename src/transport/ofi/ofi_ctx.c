@@ -272,32 +272,23 @@ void ofi_ctx_close_idle(void)
 #define OFI_CTX_WARM_PEERS 4
 #define OFI_CTX_WARM_NS 100000000L
 
-/* Connects c's endpoint to the OFI_CTX_WARM_PEERS nearest PEs that it reaches
- * over the network (PE+1, PE-1, PE+2, PE-2: the neighbours most programs talk to
- * first), so that its first operation finds them connected. ofi_rxm connects on a
- * peer's first operation and refuses it (EAGAIN) until the connection is made: a
- * handshake with the peer's progress, and buffers rxm allocates on first use,
- * about 3 ms a context on loopback TCP, which the first put + quiet paid, and more
- * whenever either PE lost its core meanwhile (slowest of 32 contexts: 12-28 ms).
- * Here each peer gets one 8-byte read into the discard buffer, posted once the
- * provider takes it, so the handshakes overlap. Best effort: a peer that has not
- * connected within OFI_CTX_WARM_NS (one that computes without a progress thread),
- * or a provider that refuses (out of sockets, say), leaves the rest to the first
- * operations, which connect on demand; the reads posted are waited for, and the read counter
- * set back to zero, so that the new context has counted nothing (shmemx_pcntr_*)
- * where the provider can set its counters (as parking needs). Providers without
- * connections take the reads at once. */
-static void warm(struct ofi_ctx *c)
+/* ofi_rxm connects on a peer's first operation and refuses it (EAGAIN) until the
+ * connection is made: a handshake with the peer's progress, and buffers rxm
+ * allocates on first use. A caller that retried one post until it was taken would
+ * make its connections one after the other, each waiting for its peer to be
+ * scheduled and to drive the provider. Here each PE gets one 8-byte read into the
+ * discard buffer, posted once the provider takes it, so the handshakes overlap.
+ * Best effort: a peer that has not connected within budget_ns (one that computes
+ * without a progress thread), or a provider that refuses (out of sockets, say),
+ * leaves the rest to the first operations, which connect on demand; the reads
+ * posted are waited for, and the read counter set back to zero, so that the
+ * context has counted nothing (shmemx_pcntr_*) where the provider can set its
+ * counters (as parking needs). Providers without connections take the reads at
+ * once. Reorders pes; returns how many were left unconnected. */
+int ofi_connect_pes(struct ofi_ctx *c, int *pes, int n, uint64_t budget_ns)
 {
-    int pes[OFI_CTX_WARM_PEERS], n = 0;
-    for (int k = 1; k < shoal.n_pes && n < OFI_CTX_WARM_PEERS; k++) {
-        int off = k % 2 ? (k + 1) / 2 : shoal.n_pes - k / 2; /* distinct for k < n_pes */
-        int pe = (shoal.my_pe + off) % shoal.n_pes;
-        if (!shoal_pe_local(pe))
-            pes[n++] = pe;
-    }
     struct shoal_backoff b = { 0 };
-    uint64_t end = ofi_now_ns() + OFI_CTX_WARM_NS;
+    uint64_t end = ofi_now_ns() + budget_ns;
     ssize_t rc = 0;
     while (n) {
         for (int i = 0; i < n;) {
@@ -320,15 +311,36 @@ static void warm(struct ofi_ctx *c)
         ofi_progress_others(c);
         ofi_backoff(&b);
     }
-    SHOAL_LOG(OFI, DEBUG,
-              "new context's endpoint: %d of its nearest peers not connected yet%s%s", n,
-              rc && rc != -FI_EAGAIN ? ": " : "",
-              rc && rc != -FI_EAGAIN ? fi_strerror((int)-rc) : "");
-    if (!c->reads)
-        return;
-    ofi_wait_cntr(c, c->rcntr, c->reads, "a read connecting a new context", -1);
-    if (!fi_cntr_set(c->rcntr, 0))
-        c->reads = 0;
+    if (rc && rc != -FI_EAGAIN)
+        SHOAL_LOG(OFI, INFO,
+                  "connecting: the provider refused a read (%s); %d PE(s) left to "
+                  "their first operation",
+                  fi_strerror((int)-rc), n);
+    if (c->reads) {
+        ofi_wait_cntr(c, c->rcntr, c->reads, "a read connecting to a PE", -1);
+        if (!fi_cntr_set(c->rcntr, 0))
+            c->reads = 0;
+    }
+    return n;
+}
+
+/* Connects c's endpoint to the OFI_CTX_WARM_PEERS nearest PEs that it reaches
+ * over the network (PE+1, PE-1, PE+2, PE-2: the neighbours most programs talk to
+ * first), so that its first operation finds them connected: about 3 ms a context
+ * on loopback TCP, which the first put + quiet paid, and more whenever either PE
+ * lost its core meanwhile (slowest of 32 contexts: 12-28 ms). */
+static void warm(struct ofi_ctx *c)
+{
+    int pes[OFI_CTX_WARM_PEERS], n = 0;
+    for (int k = 1; k < shoal.n_pes && n < OFI_CTX_WARM_PEERS; k++) {
+        int off = k % 2 ? (k + 1) / 2 : shoal.n_pes - k / 2; /* distinct for k < n_pes */
+        int pe = (shoal.my_pe + off) % shoal.n_pes;
+        if (!shoal_pe_local(pe))
+            pes[n++] = pe;
+    }
+    n = ofi_connect_pes(c, pes, n, OFI_CTX_WARM_NS);
+    SHOAL_LOG(OFI, DEBUG, "new context's endpoint: %d of its nearest peers not connected yet",
+              n);
 }
 
 /* A context of its own opens its endpoint here rather than on its first

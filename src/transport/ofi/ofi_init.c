@@ -560,25 +560,31 @@ static void provider_default(const char *name, const char *value, const char *wh
         SHOAL_LOG(OFI, INFO, "%s=%s (%s)", name, value, why);
 }
 
-/* Provider settings for programs whose private and serialized contexts get
- * endpoints of their own (SHMEM_THREAD_MULTIPLE, ofi_ctx.c):
+/* Provider settings for every job, from what libfabric 1.17's rxm does with its
+ * defaults:
  * - rxm gives every endpoint pools of 1024 send and 1024 receive buffers of
- *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), and without FI_OFI_RXM_MSG_RX_SIZE
- *   posts enough receives to grow the receive pool to four such chunks: 84 MB
- *   an endpoint. Shoal sends rxm no messages, only RMA (which tcp carries
- *   itself) and AMOs, whose requests and replies fit in 1 KiB; the cost is that
- *   the largest atomic rxm carries drops to 1 KiB less its header, and with it
- *   the largest put that put-with-signal sends as an atomic write (a larger one
- *   waits for its payload's completion before the signal, ofi_signal.c). About
- *   4 MB an endpoint remain.
+ *   FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB), touched as they are set up, and over tcp
+ *   posts 4096 shared receives (FI_OFI_RXM_MSG_RX_SIZE), which grows the receive
+ *   pool to four such chunks: 84 MB an endpoint, 5.8 GB on a node of 64 PEs. Shoal
+ *   sends rxm no messages, only RMA (which tcp carries itself) and AMOs, whose
+ *   requests and replies fit in a few hundred bytes. At 4 KiB buffers and 256
+ *   receives a PE of an 8-PE job over 4 nodes adds 12 MiB in all. What the buffer size also bounds is the
+ *   largest atomic rxm carries, 4 KiB less its header, and with it one piece of a
+ *   put-with-signal payload sent as atomic writes (ofi_signal.c).
  * - rxm looks at connection requests once every FI_OFI_RXM_CM_PROGRESS_INTERVAL
- *   us (10 ms) of progress calls, so connecting a new endpoint (its creation
- *   does, ofi_ctx.c) took 10-30 ms; at 200 us that look (one event-queue poll)
- *   comes 50 times as often. */
-static void multi_endpoint_defaults(void)
+ *   us (10 ms) of progress calls while it is not connecting itself, so a PE that a
+ *   peer connects to answers 10 ms late at best, and later still when the call
+ *   that reaches the interval comes after a sleep. At 200 us that look (one event
+ *   queue poll) comes 50 times as often.
+ * Programs whose private and serialized contexts get endpoints of their own
+ * (SHMEM_THREAD_MULTIPLE, ofi_ctx.c) take 1 KiB buffers: about 4 MB an endpoint. */
+static void rxm_defaults(void)
 {
-    static const char why[] = "contexts with endpoints of their own";
-    provider_default("FI_OFI_RXM_BUFFER_SIZE", "1024", why);
+    static const char why[] = "rxm's buffers and connections";
+    if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
+        provider_default("FI_OFI_RXM_BUFFER_SIZE", "1024",
+                         "contexts with endpoints of their own");
+    provider_default("FI_OFI_RXM_BUFFER_SIZE", "4096", why);
     provider_default("FI_OFI_RXM_MSG_RX_SIZE", "256", why);
     provider_default("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "200", why);
 }
@@ -595,6 +601,12 @@ static void multi_endpoint_defaults(void)
  * OFI_CTX_SHM_TX_SIZE entries, which saves the provider's per-entry state. */
 static void ctx_endpoint_info(void)
 {
+    /* rxm's receive queue (FI_OFI_RXM_RX_SIZE, 2048 entries) holds the program's
+     * posted receives, of which Shoal has none: every peer's RMA and AMOs reach the
+     * default endpoint without one. A short one saves its entries (0.5-1 MiB). */
+    if (strstr(ofi.info->fabric_attr->prov_name, "ofi_rxm") &&
+        ofi.info->rx_attr->size > OFI_CTX_RX_SIZE)
+        ofi.info->rx_attr->size = OFI_CTX_RX_SIZE;
     ofi.info_tx = fi_dupinfo(ofi.info);
     if (!ofi.info_tx)
         shoal_fatal("shmem_init", "out of memory starting libfabric");
@@ -606,12 +618,57 @@ static void ctx_endpoint_info(void)
     }
 }
 
+/* SHMEM_OFI_STARTUP_CONNECT=auto connects jobs of up to OFI_STARTUP_CONNECT_PES PEs
+ * in shmem_init, for at most OFI_STARTUP_CONNECT_NS. */
+#define OFI_STARTUP_CONNECT_PES 256
+#define OFI_STARTUP_CONNECT_NS 30000000000ULL
+
+/* Whether shmem_init connects every pair of PEs on different nodes. Only providers
+ * that connect on first use (ofi_rxm over tcp or verbs) gain: a program whose PEs
+ * each reach many others (an all-to-all) otherwise makes each PE's connections one
+ * after the other on its first operations (ofi_connect_pes), where all PEs together
+ * make them at once here. A PE of an N-PE job holds a connection to each PE of the
+ * other nodes: fine for small jobs, not for large ones, where only the peers a PE
+ * reaches cost one. */
+static int startup_connect_wanted(void)
+{
+    int w = ofi_switch(shoal.cfg.ofi_startup_connect);
+    if (w >= 0)
+        return w;
+    return shoal.n_pes <= OFI_STARTUP_CONNECT_PES &&
+            strstr(ofi.info->fabric_attr->prov_name, "ofi_rxm") != NULL;
+}
+
+/* Each pair of PEs on different nodes connects once, from the PE that reaches the
+ * other at a distance of 1 to N/2 (both, at exactly N/2): a connection carries
+ * both PEs' operations, and one initiator per pair halves the handshakes. Every PE
+ * is here at about the same time (after the barrier of ofi_net_init), driving the
+ * provider, so each answers its peers' requests while it makes its own. */
+static void startup_connect(void)
+{
+    int *pes = malloc((size_t)shoal.n_pes * sizeof *pes), n = 0;
+    if (!pes)
+        shoal_fatal("shmem_init", "out of memory for the PEs to connect to");
+    for (int d = 1; d <= shoal.n_pes / 2; d++) {
+        int pe = (shoal.my_pe + d) % shoal.n_pes;
+        if (pe != shoal.my_pe && !shoal_pe_local(pe))
+            pes[n++] = pe;
+    }
+    double t = shoal_log_now(), cpu = shoal_log_cpu();
+    ofi_lock(ofi.dflt);
+    int left = ofi_connect_pes(ofi.dflt, pes, n, OFI_STARTUP_CONNECT_NS);
+    ofi_unlock(ofi.dflt);
+    SHOAL_LOG(OFI, DEBUG, "connected to %d of %d PE(s) in %.3f s (CPU %.3f s)%s", n - left, n,
+              shoal_log_now() - t, shoal_log_cpu() - cpu,
+              left ? "; the rest connect on first use" : "");
+    free(pes);
+}
+
 int ofi_net_init(void)
 {
     ofi.mode.locked = shoal.thread_level == SHMEM_THREAD_MULTIPLE || shoal.threads_inside;
     pthread_mutex_init(&ofi.ctxs_lock, NULL);
-    if (shoal.thread_level == SHMEM_THREAD_MULTIPLE)
-        multi_endpoint_defaults();
+    rxm_defaults();
     /* sockets' progress thread spins FI_SOCKETS_PE_WAITTIME ms (10) after each
      * event before it sleeps, on the core of the PE it serves, and notices a new
      * connection only then: 8 B put/get latency 4 ms, against 0.11-0.13 ms at 0
@@ -672,7 +729,13 @@ int ofi_net_init(void)
     if (ofi.prog.thread && ofi_progress_thread_start())
         return -1;
     shoal_init_phase("waiting for the other PEs to open their libfabric endpoints");
-    return shoal_boot_barrier(shoal.boot, "libfabric endpoints open") ? -1 : 0;
+    if (shoal_boot_barrier(shoal.boot, "libfabric endpoints open"))
+        return -1;
+    if (startup_connect_wanted()) {
+        shoal_init_phase("connecting to the PEs on other nodes (SHMEM_OFI_STARTUP_CONNECT)");
+        startup_connect();
+    }
+    return 0;
 }
 
 void ofi_net_fini(void)

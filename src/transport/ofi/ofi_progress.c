@@ -447,7 +447,11 @@ void ofi_progress(void)
 
 int ofi_progress_thread_wanted(void)
 {
-    const char *v = shoal.cfg.ofi_progress_thread;
+    return ofi_switch(shoal.cfg.ofi_progress_thread);
+}
+
+int ofi_switch(const char *v)
+{
     if (!v || !*v || !strcmp(v, "auto"))
         return -1;
     static const char *const off[] = { "0", "no", "false", "off" };

@@ -3,8 +3,8 @@
  * what the provider offers, best first:
  *   FI_ORDER_WAW         writes and atomics to a target land in issue order: nothing to do;
  *   FI_ORDER_ATOMIC_WAW  atomics land in issue order (tcp;ofi_rxm): a payload that fits
- *                        one atomic write of bytes (and a bounce slot) goes as that
- *                        atomic, and the signal follows at once: one trip, no wait;
+ *                        a few atomic writes of bytes (and a bounce slot) goes as those
+ *                        atomics, and the signal follows at once: one trip, no wait;
  *   FI_FENCE             the signal carries FI_FENCE, so it starts after the payload completes;
  *   none of these        wait for the payload's delivery completion, then signal.
  * The last costs one round trip before the signal even for the nbi variant; the
@@ -16,36 +16,46 @@
  * the atomic when it has no payload or the provider orders writes (FI_ORDER_WAW). */
 #include "transport/ofi/ofi.h"
 
-/* The payload as a native atomic write of len bytes; its source is free at once.
- * With quiet_read always through a slot: an injected atomic would complete on the
+/* The most atomic writes one payload goes as: rxm carries an atomic of at most
+ * its buffer size (4 KiB less a header, ofi_init.c), so payloads of up to about
+ * 16 KiB follow with their signal in one trip. */
+#define OFI_PWS_PIECES 4
+
+/* The payload as native atomic writes of bytes, at most atomic_bytes each (the
+ * provider orders them and the signal after them); its source is free at once.
+ * With quiet_read always through slots: an injected atomic would complete on the
  * write counter alone, which is not there. */
 static int put_as_atomic(struct ofi_ctx *c, int seg, uint64_t off, const void *src,
                          size_t len, int pe)
 {
-    int inject = len <= ofi.mode.inject_size && !ofi.mode.quiet_read;
-    if (!ofi.mode.atomics_ordered || ofi.mode.writes_ordered || len > ofi.mode.atomic_bytes ||
-        (!inject && len > ofi.mode.bounce_size))
+    size_t piece = ofi.mode.atomic_bytes;
+    int inject = len <= ofi.mode.inject_size && len <= piece && !ofi.mode.quiet_read;
+    if (!ofi.mode.atomics_ordered || ofi.mode.writes_ordered || !piece ||
+        len > OFI_PWS_PIECES * piece || (!inject && len > ofi.mode.bounce_size))
         return 0;
-    struct ofi_slot *s = NULL;
-    struct fi_ioc ioc = { (void *)src, len };
-    void *desc = NULL, *context = NULL;
-    uint64_t flags = FI_INJECT;
-    if (!inject) {
-        s = ofi_slot_get(c);
-        s->pe = pe;
-        s->write = 1;
-        memcpy(s->buf, src, len);
-        ioc.addr = s->buf;
-        desc = c->slot_desc;
-        context = &s->fctx;
-        flags = FI_COMPLETION;
-    }
-    struct fi_rma_ioc rma = { ofi_raddr(seg, off, pe), len, ofi_rkey(seg, pe) };
-    struct fi_msg_atomic msg =
-            ofi_amsg(&ioc, &desc, &rma, pe, FI_UINT8, FI_ATOMIC_WRITE, context);
     ofi_before_write(c, pe);
-    OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.mode.op_flags));
-    c->writes++;
+    for (size_t at = 0; at < len; at += piece) {
+        size_t n = len - at < piece ? len - at : piece;
+        struct ofi_slot *s = NULL;
+        struct fi_ioc ioc = { (void *)((const char *)src + at), n };
+        void *desc = NULL, *context = NULL;
+        uint64_t flags = FI_INJECT;
+        if (!inject) {
+            s = ofi_slot_get(c);
+            s->pe = pe;
+            s->write = 1;
+            memcpy(s->buf, ioc.addr, n);
+            ioc.addr = s->buf;
+            desc = c->slot_desc;
+            context = &s->fctx;
+            flags = FI_COMPLETION;
+        }
+        struct fi_rma_ioc rma = { ofi_raddr(seg, off + at, pe), n, ofi_rkey(seg, pe) };
+        struct fi_msg_atomic msg =
+                ofi_amsg(&ioc, &desc, &rma, pe, FI_UINT8, FI_ATOMIC_WRITE, context);
+        OFI_POST(c, "fi_atomicmsg", fi_atomicmsg(c->ep, &msg, flags | ofi.mode.op_flags));
+        c->writes++;
+    }
     c->amos_out = 1; /* a fence after it waits for every earlier operation */
     return 1;
 }
