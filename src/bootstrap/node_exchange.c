@@ -31,7 +31,8 @@
 #define CARD_MAX 1024
 
 struct slot {
-    _Atomic uint64_t seq; /* the exchange whose card this is */
+    _Atomic uint64_t seq;    /* the exchange whose card this is */
+    _Atomic uint64_t mapped; /* the last exchange whose table this PE has mapped */
     int32_t pid, rank;
     char card[CARD_MAX];
 } __attribute__((aligned(64)));
@@ -56,9 +57,8 @@ static struct {
     int leader, local_rank, local_size;
     struct ctl *ctl;
     size_t ctl_bytes;
-    int ctl_fd;   /* leader: until every peer has mapped the region */
-    int table_fd; /* leader: the last table's, until every peer has mapped it */
-} nx = { .ctl_fd = -1, .table_fd = -1 };
+    int ctl_fd; /* leader: until every peer has mapped the region */
+} nx = { .ctl_fd = -1 };
 /* Numbers the exchanges across re-initialisations: keys never meet older ones. */
 static uint64_t nx_seq;
 
@@ -117,11 +117,10 @@ static void *map_leaders(int pid, int fd, size_t bytes, int prot, const char *wh
     return p;
 }
 
-/* Waits until *word reaches want. A same-host PE that exits meanwhile (or a leader
- * that gave up) ends the wait with -1: the launcher ends the job, but the wait
- * must not outlast it. slots: the leader waits for its peers (those that have
- * written a card before may have died), else a peer for the leader. */
-static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what, int slots)
+/* Waits until *word reaches want, which process pid (0: not known yet) does. Its
+ * exit meanwhile, or the leader giving up, ends the wait with -1: the launcher
+ * ends the job, but the wait must not outlast it. */
+static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what, int pid)
 {
     struct timespec nap = { 0, 0 };
     for (unsigned spin = 0;; spin++) {
@@ -137,16 +136,7 @@ static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what, int
         if (nap.tv_nsec < 1000000)
             nap.tv_nsec += 50000;
         nanosleep(&nap, NULL);
-        if (spin % 64)
-            continue;
-        int pid = slots ? 0 : nx.ctl->leader_pid;
-        for (int i = 0; slots && i < nx.local_size && !pid; i++) {
-            struct slot *s = &nx.ctl->slot[i];
-            if (atomic_load_explicit(&s->seq, memory_order_acquire) < want && s->pid > 0 &&
-                kill(s->pid, 0) != 0 && errno == ESRCH)
-                pid = s->pid;
-        }
-        if (pid && kill(pid, 0) != 0 && errno == ESRCH) {
+        if (spin % 64 == 0 && pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
             char why[160];
             snprintf(why, sizeof why,
                      "a PE of this node (pid %d) exited during start-up; see its message",
@@ -213,13 +203,11 @@ static int lead(const struct shoal_boot_ops *b, const char *what, uint64_t seq, 
                 char *key)
 {
     int n = shoal.n_pes, local = nx.local_size;
-    /* Every peer has written this exchange's card, so has mapped the last table and
-     * the control region: their descriptors may go. */
-    if (nx.table_fd >= 0)
-        close(nx.table_fd);
+    /* Every peer has written this exchange's card, so has mapped the control region:
+     * nobody needs to open it again. */
     if (nx.ctl_fd >= 0)
         close(nx.ctl_fd);
-    nx.table_fd = nx.ctl_fd = -1;
+    nx.ctl_fd = -1;
     size_t blob_len = sizeof(int32_t) * (1 + (size_t)local) + (size_t)local * len;
     char *blob = malloc(blob_len);
     if (!blob)
@@ -293,7 +281,6 @@ static int lead(const struct shoal_boot_ops *b, const char *what, uint64_t seq, 
     }
     /* The leader too reads the table through a read-only mapping (node_gather). */
     munmap(map, bytes ? bytes : 1);
-    nx.table_fd = fd;
     nx.ctl->table_fd = fd;
     nx.ctl->table_bytes = bytes;
     atomic_store_explicit(&nx.ctl->ready, seq, memory_order_release);
@@ -313,20 +300,31 @@ static int node_gather(const struct shoal_boot_ops *b, const char *what, const v
     atomic_store_explicit(&mine->seq, seq, memory_order_release);
     if (leading()) {
         for (int i = 0; i < nx.local_size; i++)
-            if (wait_for(&nx.ctl->slot[i].seq, seq, what, 1))
+            if (wait_for(&nx.ctl->slot[i].seq, seq, what, nx.ctl->slot[i].pid))
                 return -1;
         if (lead(b, what, seq, len, key))
             return -1;
-    } else if (b->collect() || wait_for(&nx.ctl->ready, seq, what, 0)) {
+    } else if (b->collect() || wait_for(&nx.ctl->ready, seq, what, nx.ctl->leader_pid)) {
         return -1;
     }
     size_t bytes = nx.ctl->table_bytes;
     if (bytes != (size_t)shoal.n_pes * len)
         return fail(what, "the node's table has the wrong size");
-    void *p = map_leaders(nx.ctl->leader_pid, nx.ctl->table_fd, bytes ? bytes : 1,
-                          PROT_READ, what);
+    void *p = map_leaders(nx.ctl->leader_pid, nx.ctl->table_fd, bytes ? bytes : 1, PROT_READ,
+                          what);
     if (!p)
         return -1;
+    atomic_store_explicit(&mine->mapped, seq, memory_order_release);
+    /* Once every peer has mapped the table its descriptor goes: from then on no
+     * process can open it, and it lives as long as the mappings. */
+    if (leading()) {
+        for (int i = 0; i < nx.local_size; i++)
+            if (wait_for(&nx.ctl->slot[i].mapped, seq, what, nx.ctl->slot[i].pid)) {
+                munmap(p, bytes ? bytes : 1);
+                return -1;
+            }
+        close(nx.ctl->table_fd);
+    }
     *t = (struct shoal_boot_table){ .data = p, .bytes = bytes, .shared = 1 };
     return 0;
 }
@@ -374,7 +372,5 @@ void shoal_boot_node_fini(void)
         munmap(nx.ctl, nx.ctl_bytes);
     if (nx.ctl_fd >= 0)
         close(nx.ctl_fd);
-    if (nx.table_fd >= 0)
-        close(nx.table_fd);
-    nx = (typeof(nx)){ .ctl_fd = -1, .table_fd = -1 };
+    nx = (typeof(nx)){ .ctl_fd = -1 };
 }
