@@ -78,8 +78,6 @@ struct shoal_boot_table {
 int shoal_boot_gather(const struct shoal_boot_ops *b, const char *what, const void *in,
                       size_t len, struct shoal_boot_table *t);
 void shoal_boot_table_release(struct shoal_boot_table *t);
-/* Whether the gathers go through node tables (after the first gather). */
-int shoal_boot_node_shared(void);
 /* Lets go of the node's shared control region; at shmem_finalize. */
 void shoal_boot_node_fini(void);
 

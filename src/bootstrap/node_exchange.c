@@ -153,10 +153,14 @@ static int node_open(const struct shoal_boot_ops *b)
 {
     const char *what = "finding this node's PEs";
     nx.state = -1;
-    if (!shoal.cfg.node_exchange || !b->node || !b->put || !b->collect || !b->get)
+    if (!shoal.cfg.node_exchange || !b->node || !b->put || !b->collect || !b->get ||
+        b->node(&nx.leader, &nx.local_rank, &nx.local_size)) {
+        SHOAL_LOG(BOOT, DEBUG, "plain exchanges: %s",
+                  !shoal.cfg.node_exchange
+                          ? "SHOAL_NODE_EXCHANGE=0"
+                          : "the launcher does not say which PEs share a host");
         return 0;
-    if (b->node(&nx.leader, &nx.local_rank, &nx.local_size))
-        return 0;
+    }
     if (nx.local_size < 1 || nx.local_rank < 0 || nx.local_rank >= nx.local_size ||
         nx.leader < 0 || nx.leader > shoal.my_pe)
         return fail(what, "the launcher's description of this node is inconsistent");
@@ -359,11 +363,6 @@ void shoal_boot_table_release(struct shoal_boot_table *t)
     else
         free((void *)t->data);
     *t = (struct shoal_boot_table){ 0 };
-}
-
-int shoal_boot_node_shared(void)
-{
-    return nx.state > 0;
 }
 
 void shoal_boot_node_fini(void)
