@@ -679,6 +679,7 @@ static int pmi_node(int *leader, int *local_rank, int *local_size)
     pthread_mutex_unlock(&pmi_lock);
     if (!*reply || field(reply, "value", map, sizeof map))
         return -1;
+    SHOAL_LOG(BOOT, DEBUG, "PMI_process_mapping=%s", map);
     long mine = mapped_node(map, my_rank);
     if (mine < 0)
         return -1;
@@ -698,12 +699,13 @@ static int pmi_node(int *leader, int *local_rank, int *local_size)
     return 0;
 }
 
-/* A value of any length: its byte count under key.n, then chunks under key.0, ... */
+/* A value of any length: its byte count under key.RANK.n, then chunks under
+ * key.RANK.0, ...: the key-value space is the job's, so every PE's keys are its own. */
 static int pmi_put(const char *key, const void *val, size_t len)
 {
     char k[128], value[CHUNK_MAX * 2 + 1];
     pthread_mutex_lock(&pmi_lock);
-    snprintf(k, sizeof k, "%s.n", key);
+    snprintf(k, sizeof k, "%s.%d.n", key, my_rank);
     snprintf(value, sizeof value, "%zu", len);
     put(k, value);
     for (size_t c = 0; c * chunk < len; c++) {
@@ -714,7 +716,7 @@ static int pmi_put(const char *key, const void *val, size_t len)
             value[2 * i + 1] = hexdig[p[i] & 15];
         }
         value[2 * n] = 0;
-        snprintf(k, sizeof k, "%s.%zu", key, c);
+        snprintf(k, sizeof k, "%s.%d.%zu", key, my_rank, c);
         put(k, value);
     }
     pthread_mutex_unlock(&pmi_lock);
@@ -726,7 +728,7 @@ static int pmi_get(int rank, const char *key, void **out, size_t *len)
     char k[128], value[CHUNK_MAX * 2 + 1];
     const char *doing = "reading another PE's setup data";
     pthread_mutex_lock(&pmi_lock);
-    snprintf(k, sizeof k, "%s.n", key);
+    snprintf(k, sizeof k, "%s.%d.n", key, rank);
     get(rank, k, value, sizeof value);
     char *end;
     unsigned long long n = strtoull(value, &end, 10);
@@ -735,7 +737,7 @@ static int pmi_get(int rank, const char *key, void **out, size_t *len)
         bad_reply(doing, value);
     for (size_t c = 0; c * chunk < n; c++) {
         size_t m = n - c * chunk < chunk ? n - c * chunk : chunk;
-        snprintf(k, sizeof k, "%s.%zu", key, c);
+        snprintf(k, sizeof k, "%s.%d.%zu", key, rank, c);
         get(rank, k, value, sizeof value);
         if (strlen(value) != 2 * m)
             bad_reply(doing, value);

@@ -196,6 +196,8 @@ static int boot_pmix_node(int *leader, int *local_rank, int *local_size)
         if (*end && *end != ',')
             ok = 0;
     }
+    SHOAL_LOG(BOOT, DEBUG, "PMIX_LOCAL_PEERS=%s",
+              v->type == PMIX_STRING ? v->data.string : "?");
     PMIX_VALUE_RELEASE(v);
     if (!ok || !found)
         return -1;
