@@ -117,10 +117,11 @@ static void *map_leaders(int pid, int fd, size_t bytes, int prot, const char *wh
     return p;
 }
 
-/* Waits until *word reaches want, which process pid (0: not known yet) does. Its
- * exit meanwhile, or the leader giving up, ends the wait with -1: the launcher
+/* Waits until *word reaches want, which the process *who (0: not known yet) does.
+ * Its exit meanwhile, or the leader giving up, ends the wait with -1: the launcher
  * ends the job, but the wait must not outlast it. */
-static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what, int pid)
+static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what,
+                    const volatile int32_t *who)
 {
     struct timespec nap = { 0, 0 };
     for (unsigned spin = 0;; spin++) {
@@ -136,6 +137,7 @@ static int wait_for(_Atomic uint64_t *word, uint64_t want, const char *what, int
         if (nap.tv_nsec < 1000000)
             nap.tv_nsec += 50000;
         nanosleep(&nap, NULL);
+        int pid = *who;
         if (spin % 64 == 0 && pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
             char why[160];
             snprintf(why, sizeof why,
@@ -195,6 +197,8 @@ static int node_open(const struct shoal_boot_ops *b)
         if (!nx.ctl)
             return -1;
     }
+    /* From here the leader can tell this PE's exit from its lateness (wait_for). */
+    nx.ctl->slot[nx.local_rank].pid = getpid();
     nx.state = 1;
     SHOAL_LOG(BOOT, DEBUG, "node-level exchange: %d PE(s) on this host, leader PE %d",
               nx.local_size, nx.leader);
@@ -304,11 +308,11 @@ static int node_gather(const struct shoal_boot_ops *b, const char *what, const v
     atomic_store_explicit(&mine->seq, seq, memory_order_release);
     if (leading()) {
         for (int i = 0; i < nx.local_size; i++)
-            if (wait_for(&nx.ctl->slot[i].seq, seq, what, nx.ctl->slot[i].pid))
+            if (wait_for(&nx.ctl->slot[i].seq, seq, what, &nx.ctl->slot[i].pid))
                 return -1;
         if (lead(b, what, seq, len, key))
             return -1;
-    } else if (b->collect() || wait_for(&nx.ctl->ready, seq, what, nx.ctl->leader_pid)) {
+    } else if (b->collect() || wait_for(&nx.ctl->ready, seq, what, &nx.ctl->leader_pid)) {
         return -1;
     }
     size_t bytes = nx.ctl->table_bytes;
@@ -323,7 +327,7 @@ static int node_gather(const struct shoal_boot_ops *b, const char *what, const v
      * process can open it, and it lives as long as the mappings. */
     if (leading()) {
         for (int i = 0; i < nx.local_size; i++)
-            if (wait_for(&nx.ctl->slot[i].mapped, seq, what, nx.ctl->slot[i].pid)) {
+            if (wait_for(&nx.ctl->slot[i].mapped, seq, what, &nx.ctl->slot[i].pid)) {
                 munmap(p, bytes ? bytes : 1);
                 return -1;
             }
