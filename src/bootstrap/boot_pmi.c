@@ -739,14 +739,8 @@ static int pmi_get(int rank, const char *key, void **out, size_t *len)
         size_t m = n - c * chunk < chunk ? n - c * chunk : chunk;
         snprintf(k, sizeof k, "%s.%d.%zu", key, rank, c);
         get(rank, k, value, sizeof value);
-        if (strlen(value) != 2 * m)
+        if (shoal_pmi_unhex(value, dst + c * chunk, m))
             bad_reply(doing, value);
-        for (size_t i = 0; i < m; i++) {
-            int hi = unhex(value[2 * i]), lo = unhex(value[2 * i + 1]);
-            if (hi < 0 || lo < 0)
-                bad_reply(doing, value);
-            dst[c * chunk + i] = (unsigned char)(hi << 4 | lo);
-        }
     }
     pthread_mutex_unlock(&pmi_lock);
     *out = dst;

@@ -253,8 +253,9 @@ static int boot_pmix_get(int rank, const char *key, void **out, size_t *len)
         memcpy(*out, v->data.bo.bytes, *len);
     PMIX_VALUE_RELEASE(v);
     if (!ok || !*out) {
-        fprintf(stderr, "shoal: PE %d: PE %d's setup data under %s is %s\n", (int)me.rank,
-                rank, key, ok ? "too large for this PE's memory" : "not a byte object");
+        fprintf(shoal_error_stream(), "shoal: PE %d: PE %d's setup data under %s is %s\n",
+                (int)me.rank, rank, key,
+                ok ? "too large for this PE's memory" : "not a byte object");
         free(*out);
         *out = NULL;
         return -1;

@@ -24,6 +24,7 @@
 
 #include "base/state.h"
 #include "bootstrap.h"
+#include "env.h"
 #include "log.h"
 
 /* Largest card that goes through the node's slots; larger ones take the plain
@@ -69,7 +70,8 @@ static int leading(void)
 
 static int fail(const char *what, const char *why)
 {
-    fprintf(stderr, "shoal: PE %d: node-level exchange (%s): %s\n", shoal.my_pe, what, why);
+    fprintf(shoal_error_stream(), "shoal: PE %d: node-level exchange (%s): %s\n", shoal.my_pe,
+            what, why);
     if (nx.ctl && leading())
         atomic_store_explicit(&nx.ctl->failed, 1, memory_order_release);
     return -1;
