@@ -6,7 +6,8 @@
 # same way. Writes OUT/startup.csv (impl,pes,init_ms,contact_ms,rss_mib) and plots it
 # to OUT/startup.png. Needs root; brings the cluster up and down unless one is up.
 # usage: startup-scale.sh [BUILD [OUT]]   (defaults: build, results)
-#        startup-scale.sh --plot CSV PNG  (the plot alone, from an earlier run)
+#        startup-scale.sh --plot CSV PNG [LABEL]  (the plot alone, from an earlier run;
+#                                 LABEL: the run's commit and date, for the title)
 set -eu
 cd "$(dirname "$0")/.."
 # The Python with matplotlib (python3-matplotlib is the system one's).
@@ -14,7 +15,7 @@ py=python3
 "$py" -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
 
 plot() {
-    "$py" - "$1" "$2" <<'PY'
+    "$py" - "$1" "$2" "$3" <<'PY'
 import csv, sys
 import matplotlib
 matplotlib.use("Agg")
@@ -32,14 +33,15 @@ for ax, key, label in zip(axes, ("init_ms", "contact_ms", "rss_mib"),
     ax.set_ylabel(label)
     ax.grid(True, alpha=0.3)
     ax.legend()
-fig.suptitle("Start-up on the virtual cluster: 4 nodes sharing 2 cores")
+fig.suptitle("Start-up on the virtual cluster: 4 nodes sharing 2 cores"
+             + (" (" + sys.argv[3] + ")" if sys.argv[3] else ""))
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=90)
 PY
 }
 
 if [ "${1:-}" = --plot ]; then
-    plot "$2" "$3"
+    plot "$2" "$3" "${4:-}"
     exit 0
 fi
 build=$(readlink -f "${1:-build}") out=${2:-results}
@@ -81,5 +83,5 @@ for n in $pes; do
     done
 done
 [ "$brought_up" -eq 0 ] || scripts/cluster.sh down
-plot "$csv" "$out/startup.png"
+plot "$csv" "$out/startup.png" "Shoal $(git rev-parse --short HEAD 2>/dev/null || echo ?), $(date -u +%F)"
 echo "startup-scale.sh: $csv and $out/startup.png"

@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,6 +629,133 @@ static int pmi_allgather(const void *in, void *out, size_t len)
     return rc;
 }
 
+/* ---- what the node-level exchange needs (node_exchange.c) ------------------- */
+
+/* Node number of rank r in PMI_process_mapping, "(vector,(first,nodes,ppn),...)":
+ * each triple places ppn consecutive ranks on each of nodes nodes from first, and
+ * the list repeats until every rank is placed (hydra describes 4 PEs on one host as
+ * (vector,(0,1,1))). -1 when map is not such a list. */
+static long mapped_node(const char *map, int r)
+{
+    const char *start = strstr(map, "vector,");
+    if (!start)
+        return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        long rank = 0;
+        for (const char *p = start + 7; (p = strchr(p, '(')) != NULL;) {
+            long first, nodes, ppn;
+            int used = 0;
+            if (sscanf(p, "(%ld,%ld,%ld)%n", &first, &nodes, &ppn, &used) != 3 || !used ||
+                first < 0 || nodes < 1 || ppn < 1 || nodes > INT32_MAX / ppn)
+                return -1;
+            if (r < rank + nodes * ppn)
+                return first + (r - rank) / ppn;
+            rank += nodes * ppn;
+            p += used;
+        }
+        /* The first pass counted the ranks one round of the list places. */
+        if (!rank)
+            return -1;
+        r %= rank;
+    }
+    return -1;
+}
+
+static int pmi_node(int *leader, int *local_rank, int *local_size)
+{
+    char reply[MSG_MAX], map[MSG_MAX], found[16];
+    const char *doing = "asking which PEs share this node";
+    pthread_mutex_lock(&pmi_lock);
+    if (pmi_version == 2) {
+        ask2(doing, reply, sizeof reply, "cmd=info-getjobattr;key=PMI_process_mapping;");
+        if (field(reply, "found", found, sizeof found) || strcmp(found, "TRUE"))
+            *reply = 0;
+    } else {
+        ask1(doing, reply, sizeof reply, "cmd=get kvsname=%s key=PMI_process_mapping\n",
+             kvsname);
+        if (!reply_ok(reply))
+            *reply = 0;
+    }
+    pthread_mutex_unlock(&pmi_lock);
+    if (!*reply || field(reply, "value", map, sizeof map))
+        return -1;
+    SHOAL_LOG(BOOT, DEBUG, "PMI_process_mapping=%s", map);
+    long mine = mapped_node(map, my_rank);
+    if (mine < 0)
+        return -1;
+    int low = -1, below = 0, count = 0;
+    for (int r = 0; r < my_size; r++) {
+        long n = mapped_node(map, r);
+        if (n < 0)
+            return -1;
+        if (n != mine)
+            continue;
+        if (low < 0)
+            low = r;
+        below += r < my_rank;
+        count++;
+    }
+    *leader = low, *local_rank = below, *local_size = count;
+    return 0;
+}
+
+/* A value of any length: its byte count under key.RANK.n, then chunks under
+ * key.RANK.0, ...: the key-value space is the job's, so every PE's keys are its own. */
+static int pmi_put(const char *key, const void *val, size_t len)
+{
+    char k[128], value[CHUNK_MAX * 2 + 1];
+    pthread_mutex_lock(&pmi_lock);
+    snprintf(k, sizeof k, "%s.%d.n", key, my_rank);
+    snprintf(value, sizeof value, "%zu", len);
+    put(k, value);
+    for (size_t c = 0; c * chunk < len; c++) {
+        const unsigned char *p = (const unsigned char *)val + c * chunk;
+        size_t n = len - c * chunk < chunk ? len - c * chunk : chunk;
+        for (size_t i = 0; i < n; i++) {
+            value[2 * i] = hexdig[p[i] >> 4];
+            value[2 * i + 1] = hexdig[p[i] & 15];
+        }
+        value[2 * n] = 0;
+        snprintf(k, sizeof k, "%s.%d.%zu", key, my_rank, c);
+        put(k, value);
+    }
+    pthread_mutex_unlock(&pmi_lock);
+    return 0;
+}
+
+static int pmi_get(int rank, const char *key, void **out, size_t *len)
+{
+    char k[128], value[CHUNK_MAX * 2 + 1];
+    const char *doing = "reading another PE's setup data";
+    pthread_mutex_lock(&pmi_lock);
+    snprintf(k, sizeof k, "%s.%d.n", key, rank);
+    get(rank, k, value, sizeof value);
+    char *end;
+    unsigned long long n = strtoull(value, &end, 10);
+    unsigned char *dst = *end || n > SIZE_MAX / 2 ? NULL : malloc(n ? n : 1);
+    if (!dst)
+        bad_reply(doing, value);
+    for (size_t c = 0; c * chunk < n; c++) {
+        size_t m = n - c * chunk < chunk ? n - c * chunk : chunk;
+        snprintf(k, sizeof k, "%s.%d.%zu", key, rank, c);
+        get(rank, k, value, sizeof value);
+        if (shoal_pmi_unhex(value, dst + c * chunk, m))
+            bad_reply(doing, value);
+    }
+    pthread_mutex_unlock(&pmi_lock);
+    *out = dst;
+    *len = n;
+    return 0;
+}
+
+static int pmi_collect(void)
+{
+    pthread_mutex_lock(&pmi_lock);
+    fence("exchanging setup data");
+    pthread_mutex_unlock(&pmi_lock);
+    return 0;
+}
+
 static void pmi_finalize(void)
 {
     pthread_mutex_lock(&pmi_lock);
@@ -694,6 +822,10 @@ const struct shoal_boot_ops shoal_boot_pmi1 = {
     .init = pmi1_init,
     .barrier = pmi_barrier,
     .allgather = pmi_allgather,
+    .node = pmi_node,
+    .put = pmi_put,
+    .collect = pmi_collect,
+    .get = pmi_get,
     .finalize = pmi_finalize,
     .publish_last_sync = pmi_publish_last_sync,
     .first_left = pmi_first_left,
@@ -706,6 +838,10 @@ const struct shoal_boot_ops shoal_boot_pmi2 = {
     .init = pmi2_init,
     .barrier = pmi_barrier,
     .allgather = pmi_allgather,
+    .node = pmi_node,
+    .put = pmi_put,
+    .collect = pmi_collect,
+    .get = pmi_get,
     .finalize = pmi_finalize,
     .publish_last_sync = pmi_publish_last_sync,
     .first_left = pmi_first_left,

@@ -169,14 +169,46 @@ static int fetch_blob(pmix_rank_t rank, const char *key, void *dst, size_t len)
     return ok ? 0 : -1;
 }
 
-static int boot_pmix_allgather(const void *in, void *out, size_t len)
+/* This host's PEs from PMIX_LOCAL_PEERS, a comma list of ranks. */
+static int boot_pmix_node(int *leader, int *local_rank, int *local_size)
 {
-    char key[PMIX_MAX_KEYLEN + 1];
-    snprintf(key, sizeof key, "shoal.ag.%u", allgather_seq++);
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    pmix_value_t *v = NULL;
+    if (PMIx_Get(&job, PMIX_LOCAL_PEERS, NULL, 0, &v) != PMIX_SUCCESS)
+        return -1;
+    int ok = v->type == PMIX_STRING && v->data.string;
+    long low = -1;
+    int below = 0, count = 0, found = 0;
+    for (const char *p = ok ? v->data.string : ""; ok && *p;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || r < 0 || r >= my_size) {
+            ok = 0;
+            break;
+        }
+        if (low < 0 || r < low)
+            low = r;
+        below += r < (long)me.rank;
+        found |= r == (long)me.rank;
+        count++;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            ok = 0;
+    }
+    SHOAL_LOG(BOOT, DEBUG, "PMIX_LOCAL_PEERS=%s",
+              v->type == PMIX_STRING ? v->data.string : "?");
+    PMIX_VALUE_RELEASE(v);
+    if (!ok || !found)
+        return -1;
+    *leader = (int)low, *local_rank = below, *local_size = count;
+    return 0;
+}
 
-    /* PMIx_Put copies the blob, so in may overlap out. */
+static int boot_pmix_put(const char *key, const void *val, size_t len)
+{
     pmix_value_t blob = { .type = PMIX_BYTE_OBJECT };
-    blob.data.bo.bytes = (char *)in;
+    blob.data.bo.bytes = (char *)val;
     blob.data.bo.size = len;
     pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &blob);
     if (rc == PMIX_SUCCESS)
@@ -185,18 +217,59 @@ static int boot_pmix_allgather(const void *in, void *out, size_t len)
         report("PMIx_Put", rc, "the launcher's PMIx server refused this PE's setup data");
         return -1;
     }
+    return 0;
+}
 
+static int boot_pmix_collect(void)
+{
     pmix_info_t collect;
     bool yes = true;
     PMIX_INFO_CONSTRUCT(&collect);
     PMIx_Info_load(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
-    rc = PMIx_Fence(NULL, 0, &collect, 1);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &collect, 1);
     PMIX_INFO_DESTRUCT(&collect);
     if (rc != PMIX_SUCCESS) {
         report("PMIx_Fence", rc,
                "another PE of the job has probably failed; see its message");
         return -1;
     }
+    return 0;
+}
+
+static int boot_pmix_get(int rank, const char *key, void **out, size_t *len)
+{
+    pmix_proc_t peer;
+    PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t)rank);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&peer, key, NULL, 0, &v);
+    if (rc != PMIX_SUCCESS) {
+        report("PMIx_Get", rc, "another PE of the job has probably failed; see its message");
+        return -1;
+    }
+    int ok = v->type == PMIX_BYTE_OBJECT;
+    *len = ok ? v->data.bo.size : 0;
+    *out = malloc(*len ? *len : 1);
+    if (ok && *out)
+        memcpy(*out, v->data.bo.bytes, *len);
+    PMIX_VALUE_RELEASE(v);
+    if (!ok || !*out) {
+        fprintf(shoal_error_stream(), "shoal: PE %d: PE %d's setup data under %s is %s\n",
+                (int)me.rank, rank, key,
+                ok ? "too large for this PE's memory" : "not a byte object");
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int boot_pmix_allgather(const void *in, void *out, size_t len)
+{
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof key, "shoal.ag.%u", allgather_seq++);
+    /* PMIx_Put copies the blob, so in may overlap out. */
+    if (boot_pmix_put(key, in, len) || boot_pmix_collect())
+        return -1;
     for (int r = 0; r < my_size; r++)
         if (fetch_blob((pmix_rank_t)r, key, (char *)out + (size_t)r * len, len))
             return -1;
@@ -294,6 +367,10 @@ const struct shoal_boot_ops shoal_boot_pmix = {
     .init = boot_pmix_init,
     .barrier = boot_pmix_barrier,
     .allgather = boot_pmix_allgather,
+    .node = boot_pmix_node,
+    .put = boot_pmix_put,
+    .collect = boot_pmix_collect,
+    .get = boot_pmix_get,
     .finalize = boot_pmix_finalize,
     .publish_last_sync = boot_pmix_publish_last_sync,
     .first_left = boot_pmix_first_left,

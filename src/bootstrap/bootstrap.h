@@ -35,6 +35,18 @@ struct shoal_boot_ops {
      * death (Slurm without KillOnBadExit), or not with its status (hydra), to end it.
      * NULL where the launcher does. */
     void (*dying)(int sig);
+    /* What the node-level exchange (node_exchange.c) needs; NULL where the launcher
+     * cannot give it, and the exchanges are then plain allgathers.
+     * node: the PEs the launcher placed on this host: the lowest rank among them
+     * (the node's leader), this PE's index among them in rank order and their
+     * number. -1 when the launcher does not say. */
+    int (*node)(int *leader, int *local_rank, int *local_size);
+    /* put: publishes len bytes under key, for any PE to get after the next
+     * collect, which every PE of the job calls (a barrier that gathers what was
+     * put). get: rank's value under key, in a malloc'd *out of *len bytes. */
+    int (*put)(const char *key, const void *val, size_t len);
+    int (*collect)(void);
+    int (*get)(int rank, const char *key, void **out, size_t *len);
     /* Ends the whole job with this exit status. msg (may be NULL) is a complete line,
      * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);
@@ -53,6 +65,21 @@ const struct shoal_boot_ops *shoal_boot_select(void);
 int shoal_boot_allgather(const struct shoal_boot_ops *b, const char *what, const void *in,
                          void *out, size_t len);
 int shoal_boot_barrier(const struct shoal_boot_ops *b, const char *what);
+
+/* Every PE's len bytes in rank order, as a table the PE reads and does not keep a
+ * copy of: where the launcher tells which PEs share a host, one table per host in
+ * shared memory that the host's PEs map read-only (node_exchange.c), else a private
+ * allgather. Collective over the job. */
+struct shoal_boot_table {
+    const void *data; /* size * len bytes */
+    size_t bytes;
+    int shared; /* data is a mapping of the node's table, not malloc'd */
+};
+int shoal_boot_gather(const struct shoal_boot_ops *b, const char *what, const void *in,
+                      size_t len, struct shoal_boot_table *t);
+void shoal_boot_table_release(struct shoal_boot_table *t);
+/* Lets go of the node's shared control region; at shmem_finalize. */
+void shoal_boot_node_fini(void);
 
 /* Greets the launcher on PMI_FD in PMI-want (1 or 2; 0: 2 if it speaks it, else
  * 1). Returns the version agreed, or -1 after saying why there is none. */

@@ -145,8 +145,8 @@ static int nodes_from_hosts(const struct whereabouts *all, int *node)
     return 0;
 }
 
-/* Every PE's whereabouts, gathered; NULL when the exchange failed. */
-static struct whereabouts *gather_whereabouts(void)
+/* Every PE's whereabouts, gathered into t; NULL when the exchange failed. */
+static const struct whereabouts *gather_whereabouts(struct shoal_boot_table *t)
 {
     struct whereabouts mine;
     memset(&mine, 0, sizeof mine);
@@ -158,12 +158,9 @@ static struct whereabouts *gather_whereabouts(void)
         for (long c = 0; c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine.cpus);
     }
-    struct whereabouts *all = malloc((size_t)shoal.n_pes * sizeof *all);
-    if (!all || shoal_boot_allgather(shoal.boot, "host names", &mine, all, sizeof mine)) {
-        free(all);
+    if (shoal_boot_gather(shoal.boot, "host names", &mine, sizeof mine, t))
         return NULL;
-    }
-    return all;
+    return t->data;
 }
 
 /* The PEs of this node as a strided team; just this PE when they are not strided. */
@@ -197,7 +194,8 @@ int shoal_topology_init(struct shoal_team *shared)
     shoal.node = calloc((size_t)n, sizeof *shoal.node);
     if (!shoal.node)
         return -1;
-    struct whereabouts *all = gather_whereabouts();
+    struct shoal_boot_table t;
+    const struct whereabouts *all = gather_whereabouts(&t);
     if (!all)
         return -1;
     /* Cores are shared by the PEs of a real host, whatever SHOAL_NODE_MAP says. */
@@ -218,10 +216,10 @@ int shoal_topology_init(struct shoal_team *shared)
         if (shoal_node_map_parse(shoal.cfg.node_map, n, shoal.node, err, sizeof err))
             shoal_fatal("shmem_init", "%s", err);
     } else if (nodes_from_hosts(all, shoal.node)) {
-        free(all);
+        shoal_boot_table_release(&t);
         return -1;
     }
-    free(all);
+    shoal_boot_table_release(&t);
     /* Node numbers lie in 0..n (node_map_parse, nodes_from_hosts): count the distinct. */
     char *seen = calloc((size_t)n + 1, 1);
     if (!seen)
@@ -248,4 +246,5 @@ void shoal_topology_fini(void)
     shoal.node = NULL;
     shoal.n_nodes = 0;
     shoal.multi_node = 0;
+    shoal_boot_node_fini();
 }

@@ -104,6 +104,10 @@
     X(SHOAL_NODE_MAP, NULL, STR, "", NULL, node_map,                                         \
       "Which PEs share a node, to test the network path on one machine: pe (each PE "        \
       "alone), block:K, or a list such as 0,0,1,1")                                          \
+    X(SHOAL_NODE_EXCHANGE, NULL, BOOL, "1", NULL, node_exchange,                             \
+      "Start-up exchanges through one shared-memory table per host, filled by the host's "   \
+      "lowest PE, where the launcher says which PEs share a host (PMIx, PMI); 0 = every "    \
+      "PE gathers its own copy")                                                             \
     X(SHOAL_BOOTSTRAP, NULL, STR, "auto", "auto|oshrun|pmix|pmi1|pmi2|mpi|single",           \
       bootstrap,                                                                             \
       "How a PE joins its job: auto (from the launcher's environment), oshrun, pmix, pmi1, " \

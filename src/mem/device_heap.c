@@ -39,13 +39,14 @@ static void heap_create(const struct shoal_config *c, size_t size)
     if (shoal_dev_ipc_get(base, &mine.ipc))
         shoal_fatal("shmem_init", "the %s backend gives no IPC handle for the device heap",
                     shoal_dev->name);
-    struct dev_card *all = calloc((size_t)shoal.n_pes, sizeof *all);
     shoal_tp.dev_peer = calloc((size_t)shoal.n_pes, sizeof *shoal_tp.dev_peer);
-    if (!all || !shoal_tp.dev_peer)
+    if (!shoal_tp.dev_peer)
         shoal_fatal("shmem_init", "out of memory for the device heaps of %d PEs",
                     shoal.n_pes);
-    if (shoal_boot_allgather(shoal.boot, "device heap handles", &mine, all, sizeof mine))
+    struct shoal_boot_table t;
+    if (shoal_boot_gather(shoal.boot, "device heap handles", &mine, sizeof mine, &t))
         shoal_fatal("shmem_init", "cannot exchange device heaps with the other PEs");
+    const struct dev_card *all = t.data;
     for (int pe = 0; pe < shoal.n_pes; pe++) {
         if (all[pe].size != size)
             shoal_fatal("shmem_init",
@@ -64,7 +65,7 @@ static void heap_create(const struct shoal_config *c, size_t size)
             SHOAL_LOG(DEVICE, DEBUG, "PE %d's device heap opened through %s IPC at %p", pe,
                       shoal_dev->name, shoal_tp.dev_peer[pe]);
     }
-    free(all);
+    shoal_boot_table_release(&t);
     seg->base = (uintptr_t)base;
     seg->size = size;
     seg->fd = -1;

@@ -243,7 +243,11 @@ struct ofi_state {
     struct fid_av *av;
     struct fid_mr *seg_mr[SHOAL_NSEGS];
     void *seg_desc[SHOAL_NSEGS];
-    struct ofi_remote *remote; /* remote[pe * SHOAL_NSEGS + seg] */
+    /* PE pe's segments: SHOAL_NSEGS ofi_remote at remote + pe * remote_stride; the
+     * host's shared table of the exchanged cards where there is one (ofi_mr.c). */
+    const char *remote;
+    size_t remote_stride;
+    struct shoal_boot_table remote_table;
     /* pe_tag + pe is the completion context of an operation to pe that needs no
      * slot: an error entry names its target by it (ofi_progress.c); pe_tag + n_pes
      * + pe that of a read completing puts to pe (ofi_order.c), whose error is the
@@ -317,12 +321,15 @@ static inline struct ofi_ctx *ofi_ctx_use(struct shoal_ctx *ctx)
 /* Target address and key of (seg, off) on pe. */
 static inline uint64_t ofi_raddr(int seg, uint64_t off, int pe)
 {
-    return ofi.remote[(size_t)pe * SHOAL_NSEGS + seg].base + off;
+    return ((const struct ofi_remote *)(ofi.remote + (size_t)pe * ofi.remote_stride))[seg]
+                   .base +
+            off;
 }
 
 static inline uint64_t ofi_rkey(int seg, int pe)
 {
-    return ofi.remote[(size_t)pe * SHOAL_NSEGS + seg].key;
+    return ((const struct ofi_remote *)(ofi.remote + (size_t)pe * ofi.remote_stride))[seg]
+            .key;
 }
 
 /* The descriptor of a local buffer inside this PE's segments, or NULL when it is
@@ -402,6 +409,8 @@ _Noreturn void ofi_fatal_rc(const char *what, int rc, const char *remedy);
 int ofi_mr_segments(void);
 void ofi_mr_segments_close(void);
 int ofi_mr_exchange(void);
+/* Lets go of ofi.remote; at close. */
+void ofi_mr_remote_free(void);
 /* Registers buf (on c's endpoint where MRs belong to one) under an unguessable key. */
 int ofi_mr_reg(struct ofi_ctx *c, void *buf, size_t len, uint64_t access, struct fid_mr **mr);
 /* Descriptor for a large local buffer outside the segments (registration cache). */

@@ -169,7 +169,8 @@ struct host_id {
     uint32_t n_addr;
     struct in_addr addr[HOST_ADDRS];
 };
-static struct host_id *hosts; /* every PE's, while the provider is chosen */
+static struct shoal_boot_table hosts_table;
+static const struct host_id *hosts; /* every PE's, while the provider is chosen */
 
 static void my_addresses(struct host_id *me)
 {
@@ -188,23 +189,25 @@ static void my_addresses(struct host_id *me)
  * every PE's whereabouts in hosts when they do not. */
 static int job_on_one_host(void)
 {
-    struct host_id mine, *all = calloc((size_t)shoal.n_pes, sizeof mine);
+    struct host_id mine;
     struct stat st;
-    if (!all)
-        shoal_fatal("shmem_init", "out of memory for the host names of %d PEs", shoal.n_pes);
     memset(&mine, 0, sizeof mine);
     gethostname(mine.name, sizeof mine.name - 1);
     mine.netns = stat("/proc/self/ns/net", &st) == 0 ? (uint64_t)st.st_ino : 0;
     my_addresses(&mine);
-    if (shoal_boot_allgather(shoal.boot, "host addresses", &mine, all, sizeof mine))
+    struct shoal_boot_table t;
+    if (shoal_boot_gather(shoal.boot, "host addresses", &mine, sizeof mine, &t))
         shoal_fatal("shmem_init", "cannot exchange host names with the other PEs");
+    const struct host_id *all = t.data;
     int one = 1;
     for (int pe = 0; pe < shoal.n_pes && one; pe++)
         one = strcmp(all[pe].name, mine.name) == 0 && all[pe].netns == mine.netns;
-    if (one)
-        free(all);
-    else
+    if (one) {
+        shoal_boot_table_release(&t);
+    } else {
+        hosts_table = t;
         hosts = all;
+    }
     return one;
 }
 
@@ -679,7 +682,8 @@ int ofi_net_init(void)
     adopt_info(select_provider());
     SHOAL_LOG(OFI, DEBUG, "provider chosen in %.3f s (CPU %.3f s)", shoal_log_now() - t,
               shoal_log_cpu() - cpu);
-    free(hosts); /* only the choice of interface needed them */
+    if (hosts) /* only the choice of interface needed them */
+        shoal_boot_table_release(&hosts_table);
     hosts = NULL;
     check_auth(ofi.info);
     /* Manual progress: peers' gets and AMOs on this PE, and its own transfers,
@@ -761,7 +765,7 @@ void ofi_net_fini(void)
     fi_close(&ofi.fabric->fid);
     fi_freeinfo(ofi.info_tx);
     fi_freeinfo(ofi.info);
-    free(ofi.remote);
+    ofi_mr_remote_free();
     free(ofi.pe_tag);
     pthread_mutex_destroy(&ofi.ctxs_lock);
     memset(&ofi, 0, sizeof ofi);

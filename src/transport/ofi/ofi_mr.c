@@ -10,9 +10,9 @@
 #include "transport/ofi/ofi.h"
 
 /* What each PE tells the others about itself. */
+/* remote first: on a host with a node table, the table is ofi.remote. */
 struct ofi_card {
-    uint64_t base[SHOAL_NSEGS];
-    uint64_t key[SHOAL_NSEGS];
+    struct ofi_remote remote[SHOAL_NSEGS];
     uint64_t addrlen;
     char addr[OFI_ADDR_MAX];
 };
@@ -126,6 +126,28 @@ void ofi_mr_segments_close(void)
         }
 }
 
+/* The keys and bases of t's cards become ofi.remote: the host's shared table as it
+ * is, or a private copy without the addresses, which are in the address vector. */
+static void keep_remote(struct shoal_boot_table *t)
+{
+    const struct ofi_card *all = t->data;
+    if (t->shared) {
+        ofi.remote_table = *t;
+        ofi.remote = t->data;
+        ofi.remote_stride = sizeof *all;
+        return;
+    }
+    size_t n = (size_t)shoal.n_pes;
+    struct ofi_remote *r = malloc(n * sizeof all->remote);
+    if (!r)
+        shoal_fatal("shmem_init", "out of memory for the memory keys of %d PEs", shoal.n_pes);
+    for (size_t pe = 0; pe < n; pe++)
+        memcpy(&r[pe * SHOAL_NSEGS], all[pe].remote, sizeof all->remote);
+    shoal_boot_table_release(t);
+    ofi.remote = (const char *)r;
+    ofi.remote_stride = sizeof all->remote;
+}
+
 /* Every PE learns every PE's endpoint address and, per segment, the address
  * remote accesses name (virtual with FI_MR_VIRT_ADDR, else offsets) and key. */
 int ofi_mr_exchange(void)
@@ -142,21 +164,22 @@ int ofi_mr_exchange(void)
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
-        mine.base[s] = (ofi.mode.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
-        mine.key[s] = fi_mr_key(ofi.seg_mr[s]);
-        if (mine.key[s] == FI_KEY_NOTAVAIL)
+        mine.remote[s].base =
+                (ofi.mode.mr_mode & FI_MR_VIRT_ADDR) ? shoal_seg_nic_base(s) : 0;
+        mine.remote[s].key = fi_mr_key(ofi.seg_mr[s]);
+        if (mine.remote[s].key == FI_KEY_NOTAVAIL)
             shoal_fatal("shmem_init",
                         "the provider's memory keys do not fit in 64 bits "
                         "(FI_MR_RAW); choose another SHMEM_OFI_PROVIDER");
     }
     size_t n = (size_t)shoal.n_pes;
-    struct ofi_card *all = calloc(n, sizeof *all);
     fi_addr_t *fiaddr = calloc(n, sizeof *fiaddr);
-    ofi.remote = calloc(n * SHOAL_NSEGS, sizeof *ofi.remote);
-    if (!all || !fiaddr || !ofi.remote)
+    if (!fiaddr)
         shoal_fatal("shmem_init", "out of memory for the addresses of %d PEs", shoal.n_pes);
-    if (shoal_boot_allgather(shoal.boot, "libfabric memory keys", &mine, all, sizeof mine))
+    struct shoal_boot_table t;
+    if (shoal_boot_gather(shoal.boot, "libfabric memory keys", &mine, sizeof mine, &t))
         shoal_fatal("shmem_init", "cannot exchange libfabric addresses with the other PEs");
+    const struct ofi_card *all = t.data;
     /* FI_AV_TABLE: PE pe becomes fi_addr_t pe, this PE included, so that AMOs to
      * itself go through the NIC like everyone else's. One insert per PE: string
      * addresses differ in length (the shm provider's name a pid, and pids 9999 and
@@ -167,9 +190,6 @@ int ofi_mr_exchange(void)
                         "PE %zu uses a libfabric address of %llu bytes, this PE "
                         "%zu; run every PE with the same SHMEM_OFI_PROVIDER",
                         pe, (unsigned long long)all[pe].addrlen, len);
-        for (int s = 0; s < SHOAL_NSEGS; s++)
-            ofi.remote[pe * SHOAL_NSEGS + s] =
-                    (struct ofi_remote){ all[pe].base[s], all[pe].key[s] };
         rc = fi_av_insert(ofi.av, all[pe].addr, 1, &fiaddr[pe], 0, NULL);
         if (rc != 1)
             ofi_fatal_rc("fi_av_insert", rc < 0 ? rc : -FI_EINVAL,
@@ -181,9 +201,18 @@ int ofi_mr_exchange(void)
                         "libfabric's address vector did not number PE %zu as %zu; "
                         "choose another SHMEM_OFI_PROVIDER",
                         pe, pe);
-    free(all);
     free(fiaddr);
+    keep_remote(&t);
     return 0;
+}
+
+void ofi_mr_remote_free(void)
+{
+    if (ofi.remote_table.data)
+        shoal_boot_table_release(&ofi.remote_table);
+    else
+        free((void *)ofi.remote);
+    ofi.remote = NULL;
 }
 
 static unsigned reg_capacity(void)

@@ -67,18 +67,15 @@ int shoal_shm_map(void)
         mine.page[s] = shoal.seg[s].page;
         mine.thp[s] = shoal.seg[s].thp;
     }
-    struct seg_card *all = calloc((size_t)n, sizeof *all);
-    if (!all)
+    struct shoal_boot_table t;
+    if (shoal_boot_gather(shoal.boot, "shared-memory segments", &mine, sizeof mine, &t))
         return -1;
-    if (shoal_boot_allgather(shoal.boot, "shared-memory segments", &mine, all, sizeof mine)) {
-        free(all);
-        return -1;
-    }
+    const struct seg_card *all = t.data;
     for (int s = 0; s < SHOAL_NHOST_SEGS; s++) {
         const struct shoal_seg *seg = &shoal.seg[s];
         char **peer = calloc((size_t)n, sizeof *peer);
         if (!peer) {
-            free(all);
+            shoal_boot_table_release(&t);
             return -1;
         }
         shoal_shm_peer[s] = peer;
@@ -99,7 +96,7 @@ int shoal_shm_map(void)
             }
         }
     }
-    free(all);
+    shoal_boot_table_release(&t);
     /* Every peer has opened our memfds once all have passed this point. */
     if (shoal_boot_barrier(shoal.boot, "peers mapped"))
         return -1;
