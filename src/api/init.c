@@ -118,6 +118,7 @@ static int init_first(const char *fn, int requested)
     shoal_log_start(info.rank);
     shoal.my_pe = info.rank;
     shoal.n_pes = info.size;
+    shoal_boot_gather_job(info.rank, info.size, shoal.cfg.node_exchange);
     shoal.thread_level = requested;
     /* Cray OpenSHMEMX's programs read the level granted from here. */
     static const char *const levels[] = { "SHMEM_THREAD_SINGLE", "SHMEM_THREAD_FUNNELED",

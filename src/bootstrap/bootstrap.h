@@ -77,6 +77,9 @@ struct shoal_boot_table {
 };
 int shoal_boot_gather(const struct shoal_boot_ops *b, const char *what, const void *in,
                       size_t len, struct shoal_boot_table *t);
+/* The job as the bootstrap's init found it, and SHOAL_NODE_EXCHANGE: given to the
+ * gathers once init has succeeded (api/init.c). */
+void shoal_boot_gather_job(int my_pe, int n_pes, int node_exchange);
 void shoal_boot_table_release(struct shoal_boot_table *t);
 /* Lets go of the node's shared control region; at shmem_finalize. */
 void shoal_boot_node_fini(void);

@@ -22,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/state.h"
 #include "bootstrap.h"
 #include "env.h"
 #include "log.h"
@@ -54,7 +53,8 @@ struct ctl_card {
 };
 
 static struct {
-    int state; /* 0: not decided, 1: node tables, -1: plain allgathers */
+    int my_pe, n_pes, enabled; /* shoal_boot_gather_job */
+    int state;                 /* 0: not decided, 1: node tables, -1: plain allgathers */
     int leader, local_rank, local_size;
     struct ctl *ctl;
     size_t ctl_bytes;
@@ -63,14 +63,21 @@ static struct {
 /* Numbers the exchanges across re-initialisations: keys never meet older ones. */
 static uint64_t nx_seq;
 
+void shoal_boot_gather_job(int my_pe, int n_pes, int node_exchange)
+{
+    nx.my_pe = my_pe;
+    nx.n_pes = n_pes;
+    nx.enabled = node_exchange;
+}
+
 static int leading(void)
 {
-    return shoal.my_pe == nx.leader;
+    return nx.my_pe == nx.leader;
 }
 
 static int fail(const char *what, const char *why)
 {
-    fprintf(shoal_error_stream(), "shoal: PE %d: node-level exchange (%s): %s\n", shoal.my_pe,
+    fprintf(shoal_error_stream(), "shoal: PE %d: node-level exchange (%s): %s\n", nx.my_pe,
             what, why);
     if (nx.ctl && leading())
         atomic_store_explicit(&nx.ctl->failed, 1, memory_order_release);
@@ -157,16 +164,15 @@ static int node_open(const struct shoal_boot_ops *b)
 {
     const char *what = "finding this node's PEs";
     nx.state = -1;
-    if (!shoal.cfg.node_exchange || !b->node || !b->put || !b->collect || !b->get ||
+    if (!nx.enabled || !b->node || !b->put || !b->collect || !b->get ||
         b->node(&nx.leader, &nx.local_rank, &nx.local_size)) {
         SHOAL_LOG(BOOT, DEBUG, "plain exchanges: %s",
-                  !shoal.cfg.node_exchange
-                          ? "SHOAL_NODE_EXCHANGE=0"
-                          : "the launcher does not say which PEs share a host");
+                  !nx.enabled ? "SHOAL_NODE_EXCHANGE=0"
+                              : "the launcher does not say which PEs share a host");
         return 0;
     }
     if (nx.local_size < 1 || nx.local_rank < 0 || nx.local_rank >= nx.local_size ||
-        nx.leader < 0 || nx.leader > shoal.my_pe)
+        nx.leader < 0 || nx.leader > nx.my_pe)
         return fail(what, "the launcher's description of this node is inconsistent");
     nx.ctl_bytes = sizeof *nx.ctl + (size_t)nx.local_size * sizeof(struct slot);
     char key[64];
@@ -212,7 +218,7 @@ static int node_open(const struct shoal_boot_ops *b)
 static int lead(const struct shoal_boot_ops *b, const char *what, uint64_t seq, size_t len,
                 char *key)
 {
-    int n = shoal.n_pes, local = nx.local_size;
+    int n = nx.n_pes, local = nx.local_size;
     /* Every peer has written this exchange's card, so has mapped the control region:
      * nobody needs to open it again. */
     if (nx.ctl_fd >= 0)
@@ -306,7 +312,7 @@ static int node_gather(const struct shoal_boot_ops *b, const char *what, const v
     struct slot *mine = &nx.ctl->slot[nx.local_rank];
     memcpy(mine->card, in, len);
     mine->pid = getpid();
-    mine->rank = shoal.my_pe;
+    mine->rank = nx.my_pe;
     atomic_store_explicit(&mine->seq, seq, memory_order_release);
     if (leading()) {
         for (int i = 0; i < nx.local_size; i++)
@@ -318,7 +324,7 @@ static int node_gather(const struct shoal_boot_ops *b, const char *what, const v
         return -1;
     }
     size_t bytes = nx.ctl->table_bytes;
-    if (bytes != (size_t)shoal.n_pes * len)
+    if (bytes != (size_t)nx.n_pes * len)
         return fail(what, "the node's table has the wrong size");
     void *p = map_leaders(nx.ctl->leader_pid, nx.ctl->table_fd, bytes ? bytes : 1, PROT_READ,
                           what);
@@ -352,7 +358,7 @@ int shoal_boot_gather(const struct shoal_boot_ops *b, const char *what, const vo
                   what, len, rc ? "failed" : "done", shoal_log_now() - t0);
         return rc;
     }
-    size_t bytes = (size_t)shoal.n_pes * len;
+    size_t bytes = (size_t)nx.n_pes * len;
     void *all = malloc(bytes ? bytes : 1);
     if (!all || shoal_boot_allgather(b, what, in, all, len)) {
         free(all);

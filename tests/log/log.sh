@@ -33,7 +33,7 @@ owed() {
     boot)
         echo 'bootstrap (oshrun|pmix|mpi) chosen'
         echo '^binding: CPUs '
-        echo '^host names: [a-z]+ allgather of [0-9]+ bytes per PE done after'
+        echo '^host names: ([a-z]+ allgather|node-level exchange) of [0-9]+ bytes per PE done after'
         echo '^start-up: symmetric heap setup took [0-9.]+ s \(CPU [0-9.]+ s\)'
         echo '^paths: [0-9]+ PE\(s\) through shared memory'
         echo '^start-up took [0-9.]+ s \(CPU [0-9.]+ s\)' ;;
@@ -42,7 +42,7 @@ owed() {
     ofi) echo '^provider tcp;ofi_rxm, fabric'
          echo '^provider chosen in [0-9.]+ s \(CPU [0-9.]+ s\)'
          echo '^opening the default context.s endpoint' ;;
-    mpi) echo '^MPI started by (Shoal|the application), thread level'
+    mpi) echo "^MPI through (MPI_COMM_WORLD, MPI started by (Shoal|the application)|an MPI session of Shoal's own), thread level"
          echo '^window set 0, segment 0: [0-9]+ bytes'
          echo '^context 0x[0-9a-f]+ uses window set' ;;
     device) echo '^backend emu started for local PE'
