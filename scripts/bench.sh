@@ -444,6 +444,17 @@ if [ "$busy" -eq 1 ]; then
     exit $failed
 fi
 
+# summarize WHAT: the medians and ranges of $out/runs.csv, with the load, the rounds,
+# the time taken and the commit, for a suite whose ranges.md shows WHAT.
+summarize() {
+    $py "$root/bench/median.py" --all-sizes "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
+    {
+        echo "load average at the start: $l0; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
+        echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    } >> "$out/ranges.md"
+    echo "bench.sh: results in $out (ranges.md: $1)"
+}
+
 # --isx: every round runs each PE count under the three launches, the order rotating.
 if [ "$isx" -eq 1 ]; then
     [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --isx" >&2; exit 2; }
@@ -485,12 +496,7 @@ if [ "$isx" -eq 1 ]; then
             done
         done
     done
-    $py "$root/bench/median.py" --all-sizes "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
-    {
-        echo "load average at the start: $l0; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
-        echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
-    } >> "$out/ranges.md"
-    echo "bench.sh: results in $out (ranges.md: each phase's median [min, max], ms)"
+    summarize "each phase's median [min, max], ms"
     exit $failed
 fi
 
@@ -548,12 +554,7 @@ if [ "$hugepages" -eq 1 ]; then
             configs="${configs#* } ${configs%% *}"
         done
     done
-    $py "$root/bench/median.py" --all-sizes "$out/runs.csv" "$out/results.csv" "$out/ranges.md"
-    {
-        echo "load average at the start: $l0; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs"
-        echo "rounds: $reps; took $(( $(date +%s) - start )) s; $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
-    } >> "$out/ranges.md"
-    echo "bench.sh: results in $out (ranges.md: median [min, max] per configuration)"
+    summarize "median [min, max] per configuration"
     exit $failed
 fi
 
