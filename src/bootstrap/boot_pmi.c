@@ -578,12 +578,17 @@ static int pmi2_init(struct shoal_boot_info *info)
     return 0;
 }
 
-static int pmi_barrier(void)
+static int locked_fence(const char *doing)
 {
     pthread_mutex_lock(&pmi_lock);
-    fence("waiting in a barrier");
+    fence(doing);
     pthread_mutex_unlock(&pmi_lock);
     return 0;
+}
+
+static int pmi_barrier(void)
+{
+    return locked_fence("waiting in a barrier");
 }
 
 static const char hexdig[] = "0123456789abcdef";
@@ -750,10 +755,7 @@ static int pmi_get(int rank, const char *key, void **out, size_t *len)
 
 static int pmi_collect(void)
 {
-    pthread_mutex_lock(&pmi_lock);
-    fence("exchanging setup data");
-    pthread_mutex_unlock(&pmi_lock);
-    return 0;
+    return locked_fence("exchanging setup data");
 }
 
 static void pmi_finalize(void)
