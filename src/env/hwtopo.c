@@ -494,10 +494,8 @@ static int load_hwloc(struct shoal_hwtopo *t, const char *file, char *err, size_
     }
     if (hw_devices(t, h))
         goto out;
-    unsigned v = hw.get_api_version();
     t->from = SHOAL_HWTOPO_HWLOC;
-    snprintf(t->source, sizeof t->source, "hwloc %u.%u.%u%s%s", v >> 16, (v >> 8) & 0xff,
-             v & 0xff, file ? ", file " : "", file ? file : "");
+    snprintf(t->source, sizeof t->source, "hwloc%s%s", file ? ", file " : "", file ? file : "");
     rc = 0;
 out:
     hw.topology_destroy(h);

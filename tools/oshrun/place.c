@@ -113,6 +113,15 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
         goto fail;
     }
     int nobj = map == MAP_GPU ? t->ngpu : objects(t, map, obj);
+    /* Objects none of whose CPUs oshrun may use (a cgroup, a topology file of a
+     * bigger node) get no PEs. */
+    if (map != MAP_GPU) {
+        int kept = 0;
+        for (int i = 0; i < nobj; i++)
+            if (cores_in(t, allowed, &obj[i], cores) > 0)
+                obj[kept++] = obj[i];
+        nobj = kept;
+    }
     enum bind_to how = want == BIND_AUTO ? BIND_CORE : want == BIND_SOCKET ? BIND_PACKAGE : want;
     bool shared = false;
     for (int r = 0; r < np; r++) {
@@ -121,13 +130,13 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
         if (map == MAP_GPU) {
             gpu[r] = shoal_hwtopo_gpu_of(t, r);
             region = t->gpus[gpu[r]].cpus;
-            if (CPU_COUNT(&region) == 0) /* a GPU of unknown place: anywhere */
+            if (cores_in(t, allowed, &region, cores) == 0) /* unknown place, or none allowed */
                 region = t->all;
             /* GPUs near the same CPUs share them: the PE takes the next core there. */
             k = 0;
             for (int q = 0; q < r; q++) {
                 const cpu_set_t *qs = &t->gpus[gpu[q]].cpus;
-                k += CPU_EQUAL(CPU_COUNT(qs) ? qs : &t->all, &region);
+                k += CPU_EQUAL(cores_in(t, allowed, qs, cores) ? qs : &t->all, &region);
             }
         } else {
             region = obj[o];
