@@ -186,7 +186,7 @@
     X(SHOAL_RANK, NULL, INT, "-1", NULL, rank, "Set by oshrun: this PE's number")            \
     X(SHOAL_SIZE, NULL, INT, "0", NULL, size, "Set by oshrun: number of PEs in the job")     \
     X(SHOAL_BINDING, NULL, STR, "", NULL, binding,                                           \
-      "Set by oshrun: how it bound the PEs (core, hwthread, socket, numa, l3cache, package "  \
+      "Set by oshrun: how it bound the PEs (core, hwthread, socket, numa, l3cache, package " \
       "or none; :shared when PEs share CPUs)")
 
 #define SHOAL_ENV_FOREIGN(X)                                                                 \

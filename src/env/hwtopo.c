@@ -107,7 +107,8 @@ unsigned shoal_hwtopo_dev_distance(const struct shoal_hwtopo *t,
                                    const struct shoal_hwtopo_dev *b)
 {
     int common = 0;
-    while (common < a->nbridge && common < b->nbridge && a->bridge[common] == b->bridge[common])
+    while (common < a->nbridge && common < b->nbridge &&
+           a->bridge[common] == b->bridge[common])
         common++;
     if (common > 0)
         return (unsigned)(SHOAL_HWTOPO_PCI_DEPTH - common);
@@ -208,16 +209,16 @@ static int load_sys(struct shoal_hwtopo *t)
         if (!CPU_ISSET(c, &t->all))
             continue;
         cpu_set_t s;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
-                 c);
+        snprintf(path, sizeof path,
+                 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
         if (read_cpulist(path, &s)) {
             CPU_ZERO(&s);
             CPU_SET(c, &s);
         }
         if (add_distinct(&t->cores, &t->ncore, &s))
             return -1;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list",
-                 c);
+        snprintf(path, sizeof path,
+                 "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list", c);
         if (!read_cpulist(path, &s) && add_distinct(&t->packages, &t->npackage, &s))
             return -1;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index3/level", c);
@@ -337,7 +338,8 @@ static int hwloc_open(char *why, size_t len)
     HWSYM(distances_release)
 #undef HWSYM
     if (hw.get_api_version() >> 16 != HWLOC_API_VERSION >> 16) {
-        snprintf(why, len, "libhwloc.so.15 is hwloc %u.x, not 2.x", hw.get_api_version() >> 16);
+        snprintf(why, len, "libhwloc.so.15 is hwloc %u.x, not 2.x",
+                 hw.get_api_version() >> 16);
         dlclose(h);
         return -1;
     }
@@ -405,7 +407,8 @@ static int hw_devices(struct shoal_hwtopo *t, hwloc_topology_t h)
                 continue;
             }
         }
-        struct shoal_hwtopo_dev *d = nic ? add_dev(&t->nics, &t->nnic) : add_dev(&t->gpus, &t->ngpu);
+        struct shoal_hwtopo_dev *d =
+                nic ? add_dev(&t->nics, &t->nnic) : add_dev(&t->gpus, &t->ngpu);
         if (!d)
             return -1;
         snprintf(d->name, sizeof d->name, "%.31s", o->name);
@@ -495,7 +498,8 @@ static int load_hwloc(struct shoal_hwtopo *t, const char *file, char *err, size_
     if (hw_devices(t, h))
         goto out;
     t->from = SHOAL_HWTOPO_HWLOC;
-    snprintf(t->source, sizeof t->source, "hwloc%s%s", file ? ", file " : "", file ? file : "");
+    snprintf(t->source, sizeof t->source, "hwloc%s%s", file ? ", file " : "",
+             file ? file : "");
     rc = 0;
 out:
     hw.topology_destroy(h);
@@ -536,7 +540,8 @@ static struct shoal_hwtopo *load(const char *file, char *err, size_t len)
         shoal_hwtopo_free(t);
         return NULL;
     }
-    snprintf(t->note, sizeof t->note, "%s; one NUMA domain per /sys node, no GPUs known", why);
+    snprintf(t->note, sizeof t->note, "%s; one NUMA domain per /sys node, no GPUs known",
+             why);
     if (load_sys(t)) {
         snprintf(err, len, "cannot read the CPU topology from /sys (%s)", why);
         shoal_hwtopo_free(t);
@@ -623,10 +628,11 @@ static int nics_in_use(const struct shoal_nic_req *req, int *use, char *err, siz
             return -1;
         }
         if (idx >= n) {
-            snprintf(err, len,
-                     "PE %d: SHMEM_OFI_NUM_NICS=\"%s\" names NIC %ld, but the provider offers "
-                     "%d NIC%s (0 to %d) on this node; name those, or set SHMEM_OFI_DOMAIN",
-                     req->pe, req->num_nics, idx, n, n == 1 ? "" : "s", n - 1);
+            snprintf(
+                    err, len,
+                    "PE %d: SHMEM_OFI_NUM_NICS=\"%s\" names NIC %ld, but the provider offers "
+                    "%d NIC%s (0 to %d) on this node; name those, or set SHMEM_OFI_DOMAIN",
+                    req->pe, req->num_nics, idx, n, n == 1 ? "" : "s", n - 1);
             return -1;
         }
         if (m < n)
@@ -689,7 +695,8 @@ static int user_choose(const struct shoal_nic_req *req, int nuse, char *err, siz
     const char *map = req->mapping;
     if (!is_set(map)) {
         snprintf(err, len,
-                 "PE %d: SHMEM_OFI_NIC_POLICY=USER needs SHMEM_OFI_NIC_MAPPING (NIC:local PEs, "
+                 "PE %d: SHMEM_OFI_NIC_POLICY=USER needs SHMEM_OFI_NIC_MAPPING (NIC:local "
+                 "PEs, "
                  "e.g. \"0:0-7; 1:8-15\"); set it, or choose another policy",
                  req->pe);
         return -1;
@@ -701,7 +708,8 @@ static int user_choose(const struct shoal_nic_req *req, int nuse, char *err, siz
         int e = mapping_of(map, r, nuse, &nic);
         if (e == -2)
             snprintf(err, len,
-                     "PE %d: SHMEM_OFI_NIC_MAPPING=\"%s\" is not valid; expected NIC:local PEs "
+                     "PE %d: SHMEM_OFI_NIC_MAPPING=\"%s\" is not valid; expected NIC:local "
+                     "PEs "
                      "entries separated by ';', e.g. \"0:0-7; 1:8-15\"",
                      req->pe, map);
         else if (e == -3)
@@ -794,14 +802,16 @@ int shoal_nic_choose(const struct shoal_hwtopo *topo, const struct shoal_nic_req
         if (m < 0) {
             char cpus[256];
             cpulist_format(&req->cpus, cpus, sizeof cpus);
-            snprintf(err, len,
-                     m == -1 ? "PE %d: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs (%s) span "
-                               "several NUMA domains; bind each PE inside one (oshrun "
-                               "--bind-to numa or core), or choose another policy"
-                             : "PE %d: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs (%s) lie in "
-                               "no known NUMA domain; bind each PE (oshrun --bind-to numa or "
-                               "core), or choose another policy",
-                     req->pe, *cpus ? cpus : "unknown");
+            snprintf(
+                    err, len,
+                    m == -1 ? "PE %d: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs (%s) span "
+                              "several NUMA domains; bind each PE inside one (oshrun "
+                              "--bind-to numa or core), or choose another policy"
+                            : "PE %d: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs (%s) lie "
+                              "in "
+                              "no known NUMA domain; bind each PE (oshrun --bind-to numa or "
+                              "core), or choose another policy",
+                    req->pe, *cpus ? cpus : "unknown");
             goto out;
         }
         bool known = false;
@@ -824,7 +834,7 @@ int shoal_nic_choose(const struct shoal_hwtopo *topo, const struct shoal_nic_req
                 topo && req->gpu >= 0 && req->gpu < topo->ngpu ? &topo->gpus[req->gpu] : NULL;
         for (int i = 0; i < nuse; i++) {
             const struct shoal_hwtopo_dev *d = topo_nic(topo, req, use[i]);
-            key[i] = !d ? UINT_MAX
+            key[i] = !d   ? UINT_MAX
                     : gpu ? shoal_hwtopo_dev_distance(topo, gpu, d)
                           : shoal_hwtopo_cpu_distance(topo, d, &req->cpus);
         }

@@ -85,10 +85,10 @@ unsigned shoal_hwtopo_cpu_distance(const struct shoal_hwtopo *t,
 
 /* One PE's request for a NIC. */
 struct shoal_nic_req {
-    int pe;              /* for messages */
-    int local_rank;      /* 0 .. local_size-1 on its node */
+    int pe;         /* for messages */
+    int local_rank; /* 0 .. local_size-1 on its node */
     int local_size;
-    int nnic;            /* NICs the provider offers, in its order */
+    int nnic;                    /* NICs the provider offers, in its order */
     const char *const *nic_name; /* their names (may be NULL) */
     const int *nic_topo; /* each one's index in topo->nics, -1 not found; NULL: none */
     cpu_set_t cpus;      /* the PE's CPUs; empty when unknown */

@@ -136,8 +136,8 @@ static int parse_map(struct parser *p, const char *s, struct options *opt)
         const char *name;
         enum map_by map;
     } maps[] = {
-        { "core", MAP_CORE },     { "slot", MAP_CORE },      { "node", MAP_CORE },
-        { "socket", MAP_SOCKET }, { "package", MAP_SOCKET }, { "hwthread", MAP_HWTHREAD },
+        { "core", MAP_CORE },     { "slot", MAP_CORE },       { "node", MAP_CORE },
+        { "socket", MAP_SOCKET }, { "package", MAP_SOCKET },  { "hwthread", MAP_HWTHREAD },
         { "numa", MAP_NUMA },     { "l3cache", MAP_L3CACHE }, { "gpu", MAP_GPU },
     };
     size_t n = strcspn(s, ":");

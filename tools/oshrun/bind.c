@@ -118,14 +118,11 @@ static int by_socket_core_thread(const void *a, const void *b)
 
 const char *bind_name(enum bind_to b)
 {
-    static const char *const names[] = { [BIND_AUTO] = "auto",
-                                         [BIND_NONE] = "none",
-                                         [BIND_CORE] = "core",
-                                         [BIND_HWTHREAD] = "hwthread",
-                                         [BIND_SOCKET] = "socket",
-                                         [BIND_NUMA] = "numa",
-                                         [BIND_L3CACHE] = "l3cache",
-                                         [BIND_PACKAGE] = "package" };
+    static const char *const names[] = {
+        [BIND_AUTO] = "auto",         [BIND_NONE] = "none",      [BIND_CORE] = "core",
+        [BIND_HWTHREAD] = "hwthread", [BIND_SOCKET] = "socket",  [BIND_NUMA] = "numa",
+        [BIND_L3CACHE] = "l3cache",   [BIND_PACKAGE] = "package"
+    };
     return names[b];
 }
 

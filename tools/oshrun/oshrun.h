@@ -134,8 +134,8 @@ struct job {
     struct pe *pes;
     int size;
     bool gpu_pes; /* the PEs use GPUs the topology knows: PE r GPU r mod GPUs */
-    int running; /* started and not yet reaped */
-    pid_t pgid;  /* process group holding every PE */
+    int running;  /* started and not yet reaped */
+    pid_t pgid;   /* process group holding every PE */
     int sigfd;
 
     /* What the PEs get back of what oshrun changed for itself. */

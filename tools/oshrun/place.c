@@ -50,13 +50,15 @@ static bool place_topology_file(void)
  * domain, L3 and package): their count. */
 static int objects(const struct shoal_hwtopo *t, enum map_by map, cpu_set_t *obj)
 {
-    int n = map == MAP_NUMA ? t->nnuma : map == MAP_L3CACHE ? t->nl3
-            : map == MAP_SOCKET                              ? t->npackage
-                                                             : 1;
+    int n = map == MAP_NUMA      ? t->nnuma
+            : map == MAP_L3CACHE ? t->nl3
+            : map == MAP_SOCKET  ? t->npackage
+                                 : 1;
     for (int i = 0; i < n; i++)
-        obj[i] = map == MAP_NUMA ? t->numa[i].cpus : map == MAP_L3CACHE ? t->l3[i]
-                : map == MAP_SOCKET                                     ? t->packages[i]
-                                                                        : t->all;
+        obj[i] = map == MAP_NUMA     ? t->numa[i].cpus
+                : map == MAP_L3CACHE ? t->l3[i]
+                : map == MAP_SOCKET  ? t->packages[i]
+                                     : t->all;
     return n;
 }
 
@@ -122,7 +124,9 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
                 obj[kept++] = obj[i];
         nobj = kept;
     }
-    enum bind_to how = want == BIND_AUTO ? BIND_CORE : want == BIND_SOCKET ? BIND_PACKAGE : want;
+    enum bind_to how = want == BIND_AUTO ? BIND_CORE
+            : want == BIND_SOCKET        ? BIND_PACKAGE
+                                         : want;
     bool shared = false;
     for (int r = 0; r < np; r++) {
         int o = r % nobj, k = r / nobj;
@@ -130,7 +134,8 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
         if (map == MAP_GPU) {
             gpu[r] = shoal_hwtopo_gpu_of(t, r);
             region = t->gpus[gpu[r]].cpus;
-            if (cores_in(t, allowed, &region, cores) == 0) /* unknown place, or none allowed */
+            if (cores_in(t, allowed, &region, cores) ==
+                0) /* unknown place, or none allowed */
                 region = t->all;
             /* GPUs near the same CPUs share them: the PE takes the next core there. */
             k = 0;
@@ -287,10 +292,13 @@ static int report(const struct job *j, const struct shoal_hwtopo *t)
         int g = -1;
         if (t) {
             numa_label(t, &set, numa, sizeof numa);
-            g = j->bind.pe_gpu ? j->bind.pe_gpu[r] : j->gpu_pes ? shoal_hwtopo_gpu_of(t, r) : -1;
+            g = j->bind.pe_gpu   ? j->bind.pe_gpu[r]
+                    : j->gpu_pes ? shoal_hwtopo_gpu_of(t, r)
+                                 : -1;
             if (g >= 0)
                 snprintf(gpu, sizeof gpu, ", GPU %s", t->gpus[g].name);
-            int e = place_nic(t, r, j->size, &set, g, nic + 6, sizeof nic - 6, err, sizeof err);
+            int e = place_nic(t, r, j->size, &set, g, nic + 6, sizeof nic - 6, err,
+                              sizeof err);
             if (e < 0) {
                 fprintf(stderr, "oshrun: %s\n", err);
                 bad = 1;
@@ -331,7 +339,8 @@ void place_job(struct job *j)
         fprintf(stderr,
                 "oshrun: warning: %s; --map-by %s / --bind-to %s place by the CPUs /sys "
                 "shows\n",
-                t->note, o->map_arg ? o->map_arg : "core", o->bind_arg ? o->bind_arg : "auto");
+                t->note, o->map_arg ? o->map_arg : "core",
+                o->bind_arg ? o->bind_arg : "auto");
     j->gpu_pes = t && t->ngpu > 0 && (o->map == MAP_GPU || dev);
     enum map_by map = j->gpu_pes && !o->map_arg && !o->bind_given ? MAP_GPU : o->map;
     if (t && (kinds || file || map == MAP_GPU)) {
