@@ -93,8 +93,13 @@ int main(int argc, char **argv)
                   strstr(err, "places none of the provider's NICs"),
           "NUMA, NICs unknown: %s", err);
     int known[] = { 1, 0 }; /* the provider lists cxi1 first */
-    struct shoal_nic_req q = { .pe = 3, .local_rank = 0, .local_size = 1, .nnic = 2,
-                               .nic_name = names, .nic_topo = known, .gpu = -1,
+    struct shoal_nic_req q = { .pe = 3,
+                               .local_rank = 0,
+                               .local_size = 1,
+                               .nnic = 2,
+                               .nic_name = names,
+                               .nic_topo = known,
+                               .gpu = -1,
                                .policy = "NUMA" };
     CPU_ZERO(&q.cpus);
     CPU_SET(5, &q.cpus); /* NUMA 0: cxi0, at index 1 */
@@ -122,8 +127,13 @@ int main(int argc, char **argv)
     CHECK(pick(NULL, NULL, 2, 0, 4, NULL, "BLOCK", "0:0-3", err) == -1 &&
                   strstr(err, "applies only with SHMEM_OFI_NIC_POLICY=USER"),
           "%s", err);
-    struct shoal_nic_req sk = { .pe = 1, .local_rank = 1, .local_size = 2, .nnic = 2,
-                                .gpu = -1, .policy = "bogus", .skip_selection = true };
+    struct shoal_nic_req sk = { .pe = 1,
+                                .local_rank = 1,
+                                .local_size = 2,
+                                .nnic = 2,
+                                .gpu = -1,
+                                .policy = "bogus",
+                                .skip_selection = true };
     CHECK(shoal_nic_choose(NULL, &sk, err, sizeof err) == 0 &&
                   !strcmp(shoal_nic_policy_name(&sk), "SKIP"),
           "SKIP");
@@ -160,6 +170,18 @@ int main(int argc, char **argv)
     if (h)
         printf("this machine (%s): %d NUMA, %d cores, %d NICs%s%s\n", h->source, h->nnuma,
                h->ncore, h->nnic, *h->note ? "; " : "", h->note);
+    /* /sys alone, as without hwloc: the same CPUs and cores as hwloc saw. */
+    struct shoal_hwtopo *y = shoal_hwtopo_load_sys(err, sizeof err);
+    CHECK(y && y->from == SHOAL_HWTOPO_SYS && y->nnuma >= 1 && y->npackage >= 1 &&
+                  shoal_hwtopo_numa_of(y, &y->all) != -2 &&
+                  shoal_hwtopo_distance(y, 0, 0) == 10,
+          "/sys: %s", y ? y->source : err);
+    CHECK(!h || !y || (CPU_EQUAL(&h->all, &y->all) && h->ncore == y->ncore),
+          "/sys and hwloc disagree: %d and %d cores", h ? h->ncore : -1, y ? y->ncore : -1);
+    if (y)
+        printf("this machine (/sys): %d NUMA, %d cores, %d L3, %d NICs\n", y->nnuma, y->ncore,
+               y->nl3, y->nnic);
+    shoal_hwtopo_free(y);
     shoal_hwtopo_free(h);
     if (failures)
         printf("%d checks failed\n", failures);
