@@ -30,20 +30,25 @@ static bool place_bind_needs_topology(enum bind_to b)
     return b == BIND_NUMA || b == BIND_L3CACHE || b == BIND_PACKAGE;
 }
 
+static bool place_topology_file(void)
+{
+    const char *f = shoal_env_get("SHOAL_TOPOLOGY_FILE"), *x = shoal_env_get("HWLOC_XMLFILE");
+    return (f && *f) || (x && *x);
+}
+
 /* Whether the job asks for a device (docs/gpu.md): its PEs are GPU PEs on a node
- * whose topology has GPUs. */
+ * whose topology has GPUs. emu stands only for the GPUs of a topology file, so an
+ * emu job on this machine does not read its topology at all. */
 static bool place_device_job(void)
 {
     const char *dev = shoal_env_value("SHOAL_DEVICE");
     size_t heap = 0;
     shoal_parse_size(shoal_env_value("SHMEM_SYMMETRIC_SIZE_DEVICE"), &heap);
-    return (*dev && strcmp(dev, "none")) || heap > 0;
-}
-
-static bool place_topology_file(void)
-{
-    const char *f = shoal_env_get("SHOAL_TOPOLOGY_FILE"), *x = shoal_env_get("HWLOC_XMLFILE");
-    return (f && *f) || (x && *x);
+    if (!strcmp(dev, "none"))
+        return false;
+    if (!strcmp(dev, "emu"))
+        return place_topology_file();
+    return *dev || heap > 0;
 }
 
 /* The objects PEs are dealt over, as CPU sets (into obj, room for every NUMA
