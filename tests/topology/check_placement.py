@@ -262,6 +262,13 @@ def main():
         # A PE over a whole socket: AUTO takes its socket's NIC.
         check(d, 4, "numa", "package", "AUTO", {}, True)
 
+    # Two nodes of 128: the plan of the first, not handed to another launcher.
+    p = oshrun(["-n", "256", "-N", "128", "--map-by", "numa"],
+               {"SHOAL_TOPOLOGY_FILE": os.path.join(DIR, "milan-nps4.xml")})
+    lines = p.stderr.splitlines()
+    if p.returncode or lines[:1] != ["oshrun: --dry-run: the first node's 128 PEs of 256"] or \
+            len(lines) != 129 or not lines[-1].startswith("oshrun: PE 127 bound to CPUs 127 "):
+        fail("--dry-run -n 256 -N 128: exit %d: %s" % (p.returncode, "\n".join(lines[:3] + lines[-1:])))
     check_error("milan-nps4", ["-n", "2", "--bind-to", "package"], {"SHMEM_OFI_NIC_POLICY": "NUMA"},
                 1, r"PE 0: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs \(0-63\) span several "
                    r"NUMA domains; bind each PE inside one")
