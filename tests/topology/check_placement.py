@@ -79,8 +79,8 @@ class Node:
         self.cores.sort(key=min)
 
     def numa_of(self, cpus):
-        homes = {m for m, s in self.numa.items() if s & cpus}
-        return homes
+        """The NUMA domains (kernel numbers) holding any of cpus."""
+        return {m for m, s in self.numa.items() if s & cpus}
 
     def gpu(self, r):
         """PE r's GPU: device r mod GPUs, named with that number."""
@@ -151,10 +151,6 @@ def cpulist(s):
     return out
 
 
-def numalist(s):
-    return cpulist(s)
-
-
 def oshrun(args, env):
     e = dict(os.environ)
     for k in list(e):
@@ -190,7 +186,7 @@ def check(design, np, mapping, bind, policy, env, show):
         if not m or int(m.group(1)) != r:
             fail("%s: PE %d: report line not understood: %s" % (what, r, line))
             return
-        cpus, numa, gpu, nic = cpulist(m.group(2)), numalist(m.group(4)), m.group(5), m.group(6)
+        cpus, numa, gpu, nic = cpulist(m.group(2)), cpulist(m.group(4)), m.group(5), m.group(6)
         want_gpu = node.gpu(r) if gpu_pes and node.gpus else None
         want_nic = expected_nic(node, policy, r, np, cpus, want_gpu, nnics,
                                 env.get("SHMEM_OFI_NIC_MAPPING", ""))
