@@ -38,7 +38,7 @@ static int mpi_boot_init(struct shoal_boot_info *info)
         return -1;
     }
     /* The module stays loaded: MPI libraries must not be unloaded once initialised. */
-    mod = entry();
+    mod = entry(shoal_error_stream());
     return mod->init(info);
 }
 

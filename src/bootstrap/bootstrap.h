@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct shoal_boot_info {
     int rank;         /* out: this PE's number in the world team */
@@ -89,9 +90,10 @@ void shoal_boot_node_fini(void);
 struct shoal_config;
 int shoal_boot_pmi_version(const struct shoal_config *cfg, int want);
 
-/* The MPI module's bootstrap: the table libshoal-mpi.so (or -mpich.so) exports. */
+/* The MPI module's bootstrap: the table libshoal-mpi.so (or -mpich.so) exports; its
+ * messages go to err, the stream SHMEM_ERROR_FILE names. */
 #define SHOAL_MODULE_BOOT_ENTRY "shoal_module_boot"
-typedef const struct shoal_boot_ops *shoal_module_boot_fn(void);
+typedef const struct shoal_boot_ops *shoal_module_boot_fn(FILE *err);
 
 extern const struct shoal_boot_ops shoal_boot_oshrun;
 extern const struct shoal_boot_ops shoal_boot_single;

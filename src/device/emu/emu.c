@@ -173,7 +173,7 @@ static int drop(void *p, int own)
             continue;
         if (own && flock(r.fd, LOCK_EX | LOCK_NB)) {
             pthread_mutex_unlock(&lock);
-            fprintf(stderr,
+            fprintf(shoal_error_stream(),
                     "shoal: emu: device memory at %p freed while a peer has it open "
                     "(undefined on a GPU)\n",
                     p);
@@ -385,8 +385,8 @@ static void *stream_main(void *arg)
         case ITEM_WRITE: __atomic_store_n(it.w, it.v, __ATOMIC_RELEASE); break;
         case ITEM_WRITE64:
             if (emu_h2d(it.dst, &it.v64, sizeof it.v64))
-                fprintf(stderr, "shoal: emu: a stream write to %p left device memory\n",
-                        it.dst);
+                fprintf(shoal_error_stream(),
+                        "shoal: emu: a stream write to %p left device memory\n", it.dst);
             break;
         case ITEM_WAIT64:
             while (!holds64(&it))
@@ -394,7 +394,7 @@ static void *stream_main(void *arg)
             break;
         case ITEM_COPY:
             if (emu_d2d(it.dst, it.src, it.len))
-                fprintf(stderr,
+                fprintf(shoal_error_stream(),
                         "shoal: emu: a stream copy of %zu bytes from %p to %p left "
                         "device memory; the stream skipped it\n",
                         it.len, it.src, it.dst);

@@ -12,19 +12,20 @@
 static struct mpi_world boot_world = MPI_WORLD_CLOSED;
 static MPI_Comm boot_comm = MPI_COMM_NULL;
 static int boot_rank = -1;
+static FILE *boot_err; /* SHMEM_ERROR_FILE's stream, from libshoal */
 
 static int mb_init(struct shoal_boot_info *info)
 {
     int want = mpi_level(info->thread_level), have = MPI_THREAD_SINGLE;
     int rc = mpi_world_open(&boot_world, want, &have, "shoal.bootstrap");
     if (rc == MPI_WORLD_FINALIZED) {
-        fprintf(stderr,
+        fprintf(boot_err,
                 "shoal: shmem_init: the application has already called MPI_Finalize, so "
                 "the MPI bootstrap cannot start; call shmem_init before it\n");
         return -1;
     }
     if (rc) {
-        fprintf(stderr,
+        fprintf(boot_err,
                 "shoal: shmem_init: MPI could not start (%s); start the program with "
                 "the launcher of the MPI Shoal's module uses\n",
                 MPI_VERSION >= 4 ? "MPI_Session_init" : "MPI_Init_thread");
@@ -33,7 +34,7 @@ static int mb_init(struct shoal_boot_info *info)
     boot_comm = boot_world.comm;
     MPI_Comm_rank(boot_comm, &boot_rank);
     if (have < want) {
-        fprintf(stderr,
+        fprintf(boot_err,
                 "shoal: PE %d: shmem_init: the SHMEM thread level needs %s, but MPI "
                 "provides %s; %s\n",
                 boot_rank, mpi_level_name(want), mpi_level_name(have),
@@ -59,7 +60,7 @@ static int mb_barrier(void)
 static int mb_allgather(const void *in, void *out, size_t len)
 {
     if (len > (size_t)INT32_MAX) {
-        fprintf(stderr,
+        fprintf(boot_err,
                 "shoal: PE %d: a setup exchange of %zu bytes is more than MPI "
                 "takes in one call; report this as a bug\n",
                 boot_rank, len);
@@ -95,9 +96,9 @@ static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
     fflush(NULL);
     if (msg && *msg)
-        fprintf(stderr, "%s\n", msg);
+        fprintf(boot_err, "%s\n", msg);
     else
-        fprintf(stderr, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
+        fprintf(boot_err, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 boot_rank, status);
     if (boot_comm == MPI_COMM_NULL || mpi_world_lost(&boot_world))
         _exit(status);
@@ -128,9 +129,11 @@ static const struct shoal_boot_ops mpi_boot_ops = {
     .abort = mb_abort,
 };
 
-__attribute__((visibility("default"))) const struct shoal_boot_ops *shoal_module_boot(void);
+__attribute__((visibility("default"))) const struct shoal_boot_ops *shoal_module_boot(
+        FILE *err);
 
-const struct shoal_boot_ops *shoal_module_boot(void)
+const struct shoal_boot_ops *shoal_module_boot(FILE *err)
 {
+    boot_err = err;
     return &mpi_boot_ops;
 }
