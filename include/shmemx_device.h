@@ -63,7 +63,9 @@ struct shmemx_dev_ring {
     uint32_t state;  /* SHMEMX_DEV_PROXY_* */
     uint32_t slots;  /* a power of two, at least 4 */
     uint64_t wakes;  /* times the proxy slept and was woken by a producer */
-    char pad1[32];
+    uint64_t batches; /* times the proxy took commands from the ring (one or more) */
+    uint64_t merged;  /* puts the proxy issued as part of the put before them */
+    char pad1[16];
 };
 
 struct shmemx_dev_state {
