@@ -13,6 +13,7 @@
  * frees. A full ring makes producers wait for their slot; the proxy never waits for a
  * producer except for the next ticket to be posted, so nothing deadlocks. */
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <shmemx_device.h>
@@ -501,24 +502,81 @@ SHOAL_PROFILED(shmemx_device_quiet)
 
 /* ---- emu kernels --------------------------------------------------------------------- */
 
+/* A barrier of a group of kernel threads: the last to arrive starts the next round. */
+struct bar {
+    uint32_t arrived, round;
+};
+
+static void bar_wait(struct bar *b, uint32_t n)
+{
+    uint32_t round = __atomic_load_n(&b->round, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == n) {
+        __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->round, round + 1, __ATOMIC_RELEASE);
+        syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+        return;
+    }
+    while (__atomic_load_n(&b->round, __ATOMIC_ACQUIRE) == round)
+        futex_nap(&b->round, round, 10000);
+}
+
+#define LAUNCH_MAX 1024
+#define WARPS (LAUNCH_MAX / SHMEMX_DEV_EMU_WARP)
+
 struct launch {
     void (*kernel)(int, int, void *);
     void *arg;
     int n;
     int left; /* threads still running */
+    struct bar block, warp[WARPS];
 };
 struct lane {
     struct launch *l;
     int i;
 };
 
+/* The kernel thread this is, for the warp and block forms. */
+static __thread struct lane *cur_lane;
+
 static void *lane_main(void *p)
 {
     struct lane *ln = p;
+    cur_lane = ln;
     ln->l->kernel(ln->i, ln->l->n, ln->l->arg);
     __atomic_fetch_sub(&ln->l->left, 1, __ATOMIC_RELEASE);
     return NULL;
 }
+
+static struct lane *lane_of(const char *routine)
+{
+    struct lane *ln = cur_lane;
+    if (!ln)
+        shoal_fatal(routine,
+                    "the warp and block forms are for emu kernel threads "
+                    "(shmemx_device_launch); call the thread form here");
+    return ln;
+}
+
+int shmemx_device_group(int warp, int *rank, const char *routine)
+{
+    struct lane *ln = lane_of(routine);
+    if (!warp) {
+        *rank = ln->i;
+        return ln->l->n;
+    }
+    int first = ln->i - ln->i % SHMEMX_DEV_EMU_WARP, left = ln->l->n - first;
+    *rank = ln->i - first;
+    return left < SHMEMX_DEV_EMU_WARP ? left : SHMEMX_DEV_EMU_WARP;
+}
+SHOAL_PROFILED(shmemx_device_group)
+
+void shmemx_device_group_sync(int warp, const char *routine)
+{
+    int rank, n = shmemx_device_group(warp, &rank, routine);
+    struct lane *ln = cur_lane;
+    bar_wait(warp ? &ln->l->warp[ln->i / SHMEMX_DEV_EMU_WARP] : &ln->l->block, (uint32_t)n);
+}
+SHOAL_PROFILED(shmemx_device_group_sync)
 
 void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), int nthreads,
                           void *arg)
@@ -530,9 +588,10 @@ void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), i
                     "the %s device runs its own kernels; launch them with its runtime "
                     "(CUDA: <<<...>>> after shmemx_cuda_bind())",
                     shoal_dev->name);
-    if (!kernel || nthreads < 1 || nthreads > 1024)
-        shoal_fatal(__func__, "needs a kernel and 1 to 1024 threads (got %d)", nthreads);
-    struct launch l = { kernel, arg, nthreads, nthreads };
+    if (!kernel || nthreads < 1 || nthreads > LAUNCH_MAX)
+        shoal_fatal(__func__, "needs a kernel and 1 to %d threads (got %d)", LAUNCH_MAX,
+                    nthreads);
+    struct launch l = { .kernel = kernel, .arg = arg, .n = nthreads, .left = nthreads };
     pthread_t *th = calloc((size_t)nthreads, sizeof *th);
     struct lane *lanes = calloc((size_t)nthreads, sizeof *lanes);
     if (!th || !lanes)
