@@ -214,7 +214,7 @@ static int run_extend(struct run *u, const struct shmemx_dev_cmd *c)
 /* After shmem_finalize has asked the proxy to stop, kernels have ended: a ticket not
  * posted within this long never will be (a kernel that died mid-post, or one that
  * wrote the ring's head). */
-#define STOP_GRACE_US 2e6
+#define STOP_GRACE_US 1e6
 
 /* Answers the blocking command of ticket t; its producer then frees the slot. */
 static void answer(uint64_t t, uint64_t v)

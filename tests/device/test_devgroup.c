@@ -23,13 +23,13 @@
 #include "check.h"
 #include "test_device.h"
 
-#define T 36       /* kernel threads: one warp of 32 and one of 4 */
-#define NB 4099    /* bytes of a block put: not a multiple of anything */
-#define NW 515     /* bytes of a warp's put */
-#define NL 24      /* longs of each warp's typed put */
-#define BURST 64   /* contiguous put_nbi of the in-flight phase */
-#define PIECE 24   /* bytes of each */
-#define TRIES 20   /* rounds of the burst until the proxy has merged some */
+#define T 36     /* kernel threads: one warp of 32 and one of 4 */
+#define NB 4099  /* bytes of a block put: not a multiple of anything */
+#define NW 515   /* bytes of a warp's put */
+#define NL 24    /* longs of each warp's typed put */
+#define BURST 64 /* contiguous put_nbi of the in-flight phase */
+#define PIECE 24 /* bytes of each */
+#define TRIES 20 /* rounds of the burst until the proxy has merged some */
 #define MAX_PES 64
 #define WARPS ((T + SHMEMX_DEV_EMU_WARP - 1) / SHMEMX_DEV_EMU_WARP)
 
@@ -82,9 +82,8 @@ static void k_group(int t, int nt, void *arg)
     for (int i = t; i < WARPS * NL; i += T)
         lsrc[i] = lval(me, r, i / NL, i % NL);
     shmemx_device_group_sync(0, "k_group");
-    CHECK(shmemx_device_group(1, &rank, "test") == (w < T / SHMEMX_DEV_EMU_WARP
-                                                             ? SHMEMX_DEV_EMU_WARP
-                                                             : T % SHMEMX_DEV_EMU_WARP));
+    CHECK(shmemx_device_group(1, &rank, "test") ==
+          (w < T / SHMEMX_DEV_EMU_WARP ? SHMEMX_DEV_EMU_WARP : T % SHMEMX_DEV_EMU_WARP));
     CHECK(rank == t % SHMEMX_DEV_EMU_WARP);
     for (int q = 0; q < np; q++) {
         if (r % 2)
@@ -111,8 +110,8 @@ static void k_group(int t, int nt, void *arg)
             shmemx_dev_putmem_signal_block(s.inb + (size_t)me * NB, s.src, NB, s.sig, 1,
                                            SHMEM_SIGNAL_ADD, q);
         else
-            shmemx_dev_uint8_put_signal_nbi_block(s.inb + (size_t)me * NB, s.src, NB, s.sig, 1,
-                                                  SHMEM_SIGNAL_ADD, q);
+            shmemx_dev_uint8_put_signal_nbi_block(s.inb + (size_t)me * NB, s.src, NB, s.sig,
+                                                  1, SHMEM_SIGNAL_ADD, q);
     }
     shmemx_dev_signal_wait_until(s.sig, SHMEM_CMP_GE, (uint64_t)np * (uint64_t)r);
     const unsigned char *inb = shmemx_dev_ptr(s.inb, me), *inw = shmemx_dev_ptr(s.inw, me);
@@ -149,7 +148,8 @@ static void k_get(int t, int nt, void *arg)
     }
     shmemx_dev_quiet();
     shmemx_device_group_sync(0, "k_get"); /* every thread's gets are done */
-    const unsigned char *back = shmemx_dev_ptr(s.back, me), *wback = shmemx_dev_ptr(s.wback, me);
+    const unsigned char *back = shmemx_dev_ptr(s.back, me),
+                        *wback = shmemx_dev_ptr(s.wback, me);
     for (int q = 0; q < np; q++) {
         for (size_t i = (size_t)t; i < NB; i += T)
             if (back[(size_t)q * NB + i] != byte(me, r, i))
@@ -252,8 +252,8 @@ int main(void)
         if (all)
             break;
     }
-    CHECK_WHILE(round_no < 3 + TRIES, "the proxy merged none of %d rounds of %d puts",
-                TRIES, BURST);
+    CHECK_WHILE(round_no < 3 + TRIES, "the proxy merged none of %d rounds of %d puts", TRIES,
+                BURST);
     if (ring && me == 0)
         printf("test_devgroup: proxy took %llu batches, merged %llu puts\n",
                (unsigned long long)count(&ring->batches),
