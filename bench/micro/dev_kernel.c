@@ -128,7 +128,8 @@ int main(int argc, char **argv)
     double *t = malloc((size_t)reps * sizeof *t);
     if (!dst || !src || !sig || !t) {
         if (me == 0)
-            fprintf(stderr, "dev_kernel: set SHMEM_SYMMETRIC_SIZE_DEVICE to at least 2 x -m\n");
+            fprintf(stderr,
+                    "dev_kernel: set SHMEM_SYMMETRIC_SIZE_DEVICE to at least 2 x -m\n");
         shmem_global_exit(1);
     }
     struct shmemx_dev_state *st = shmemx_device_state();
