@@ -2,10 +2,11 @@
  * flight, with emu kernels (shmemx_device.h). Same-node peers are reached directly
  * (the threads split the copy), others (SHOAL_NODE_MAP=pe, SHOAL_DEVICE_PROXY_ALL=1)
  * through the proxy; every phase asserts on data against values computed here:
- *   group:    a block of T threads (one full warp and a partial one) puts, per peer,
+ *   group:    a block of T threads (one full warp and a partial one) puts, to itself
+ *             and to its right neighbour (so that 8 PEs on 2 cores stay quick),
  *             a block-form put, a warp-form put of each warp's slice (blocking and
  *             nbi, untyped and typed), then a block put-with-signal ADD; each
- *             receiver waits for every sender's signal and checks every byte; then
+ *             receiver waits for both senders' signals and checks every byte; then
  *             block and warp gets back (blocking and nbi + quiet);
  *   inflight: one thread posts BURST contiguous put_nbi to the right neighbour (the
  *             proxy may merge them), puts that must not merge (sources apart; to
@@ -50,7 +51,8 @@ struct sym {
 #define FTAIL (3 * PIECE) /* the puts that must not merge, after the burst */
 
 static struct sym s;
-static int me, np;
+static int me, np, nq, tq[2],
+        fq[2]; /* targets: this PE, the right; senders: this, the left */
 static long errors;
 static int round_no;
 
@@ -85,7 +87,8 @@ static void k_group(int t, int nt, void *arg)
     CHECK(shmemx_device_group(1, &rank, "test") ==
           (w < T / SHMEMX_DEV_EMU_WARP ? SHMEMX_DEV_EMU_WARP : T % SHMEMX_DEV_EMU_WARP));
     CHECK(rank == t % SHMEMX_DEV_EMU_WARP);
-    for (int q = 0; q < np; q++) {
+    for (int j = 0; j < nq; j++) {
+        int q = tq[j];
         if (r % 2)
             shmemx_dev_putmem_block(s.inb + (size_t)me * NB, s.src, NB, q);
         else
@@ -105,7 +108,8 @@ static void k_group(int t, int nt, void *arg)
     }
     /* The signal guards the puts above: fence, then the last payload with it. */
     shmemx_dev_fence();
-    for (int q = 0; q < np; q++) {
+    for (int j = 0; j < nq; j++) {
+        int q = tq[j];
         if (r % 2)
             shmemx_dev_putmem_signal_block(s.inb + (size_t)me * NB, s.src, NB, s.sig, 1,
                                            SHMEM_SIGNAL_ADD, q);
@@ -113,10 +117,11 @@ static void k_group(int t, int nt, void *arg)
             shmemx_dev_uint8_put_signal_nbi_block(s.inb + (size_t)me * NB, s.src, NB, s.sig,
                                                   1, SHMEM_SIGNAL_ADD, q);
     }
-    shmemx_dev_signal_wait_until(s.sig, SHMEM_CMP_GE, (uint64_t)np * (uint64_t)r);
+    shmemx_dev_signal_wait_until(s.sig, SHMEM_CMP_GE, (uint64_t)nq * (uint64_t)r);
     const unsigned char *inb = shmemx_dev_ptr(s.inb, me), *inw = shmemx_dev_ptr(s.inw, me);
     const long *lin = shmemx_dev_ptr(s.lin, me);
-    for (int from = 0; from < np; from++) {
+    for (int j = 0; j < nq; j++) {
+        int from = fq[j];
         for (size_t i = (size_t)t; i < NB; i += T)
             if (inb[(size_t)from * NB + i] != byte(from, r, i))
                 bad();
@@ -134,7 +139,8 @@ static void k_get(int t, int nt, void *arg)
 {
     (void)nt, (void)arg;
     int r = round_no, w = t / SHMEMX_DEV_EMU_WARP;
-    for (int q = 0; q < np; q++) {
+    for (int j = 0; j < nq; j++) {
+        int q = tq[j];
         unsigned char *wb = s.wback + ((size_t)q * WARPS + (size_t)w) * NW;
         const unsigned char *wf = s.inw + ((size_t)me * WARPS + (size_t)w) * NW;
         if (r % 2) {
@@ -150,7 +156,8 @@ static void k_get(int t, int nt, void *arg)
     shmemx_device_group_sync(0, "k_get"); /* every thread's gets are done */
     const unsigned char *back = shmemx_dev_ptr(s.back, me),
                         *wback = shmemx_dev_ptr(s.wback, me);
-    for (int q = 0; q < np; q++) {
+    for (int j = 0; j < nq; j++) {
+        int q = tq[j];
         for (size_t i = (size_t)t; i < NB; i += T)
             if (back[(size_t)q * NB + i] != byte(me, r, i))
                 bad();
@@ -211,6 +218,10 @@ int main(void)
     me = shmem_my_pe();
     np = shmem_n_pes();
     CHECK(np <= MAX_PES);
+    nq = np > 1 ? 2 : 1;
+    tq[0] = fq[0] = me;
+    tq[1] = (me + 1) % np;
+    fq[1] = (me + np - 1) % np;
     s.src = shmem_space_malloc(SHMEM_SPACE_DEVICE, NB + WARPS * NW);
     s.inb = shmem_space_malloc(SHMEM_SPACE_DEVICE, (size_t)np * NB);
     s.inw = shmem_space_malloc(SHMEM_SPACE_DEVICE, (size_t)np * WARPS * NW);
