@@ -5,12 +5,13 @@
  * Device code reaches a PE directly when it may load and store its device heap
  * (this PE, and same-node PEs through the IPC mapping), otherwise it posts commands
  * into a ring in host memory the device reaches (pinned and mapped). One proxy thread
- * per PE takes them in ticket order and issues them as ordinary Shoal operations on a
- * context of its own, so they take the job's transports (shm, ofi, mpi) and the device
- * routes of transport/dev_route.c. It publishes how many commands are complete (done)
- * after a quiet, which is what device-side quiet waits for; blocking commands (get, g,
- * fetching AMOs, blocking put) are answered in their slot, which their producer then
- * frees. A full ring makes producers wait for their slot; the proxy never waits for a
+ * per PE takes them in ticket order, in batches of what is posted, and issues them as
+ * ordinary non-blocking Shoal operations on a context of its own (neighbouring puts to
+ * one PE merged into one), so they take the job's transports (shm, ofi, mpi) and the
+ * device routes of transport/dev_route.c. It publishes how many commands are complete
+ * (done) after a quiet, which is what device-side quiet waits for; blocking commands
+ * (get, g, fetching AMOs, blocking put) are answered in their slot, after the batch's
+ * quiet where they need one, and their producer then frees it. A full ring makes producers wait for their slot; the proxy never waits for a
  * producer except for the next ticket to be posted, so nothing deadlocks. */
 #include <errno.h>
 #include <limits.h>
@@ -251,8 +252,8 @@ static void *proxy_main(void *arg)
     struct shmemx_dev_ring *r = di.ring;
     uint64_t slots = (uint64_t)shoal.cfg.device_ring, c = 0, since = 0;
     struct shmemx_dev_cmd batch[BATCH];
-    uint64_t val[BATCH], ret[BATCH];
-    int owed[BATCH]; /* answers that wait for the batch's quiet */
+    uint64_t val[BATCH]; /* the values of the batch's g */
+    int owed[BATCH];     /* answers that wait for the batch's quiet */
     int dirty = 0;
     long spin_us = shoal.cfg.device_proxy_spin_us;
     /* Kernels that cannot make a system call (GPUs) only ring the bell: short naps. */
@@ -282,7 +283,6 @@ static void *proxy_main(void *arg)
                 const struct shmemx_dev_cmd *k = &batch[i];
                 int wait = (k->op & SHMEMX_DEV_WAIT) != 0;
                 owed[i] = 0;
-                ret[i] = 0;
                 /* Puts gather into runs; anything else issues the run first, so the
                  * context sees the commands in ticket order. */
                 if ((k->op & 0xff) == SHMEMX_DEV_OP_PUT) {
@@ -294,12 +294,11 @@ static void *proxy_main(void *arg)
                     }
                     owed[i] = wait;
                 } else {
+                    uint64_t v = 0;
                     run_flush(ctx, base, &u);
-                    owed[i] = proxy_exec(ctx, base, k, &val[i], &ret[i]);
-                    if ((k->op & 0xff) == SHMEMX_DEV_OP_G)
-                        ret[i] = 0; /* val[i], after the quiet */
-                    else if (wait && !owed[i])
-                        answer(c + i, ret[i]); /* fetching AMOs: done already */
+                    owed[i] = proxy_exec(ctx, base, k, &val[i], &v);
+                    if (wait && !owed[i])
+                        answer(c + i, v); /* fetching AMOs: done already */
                 }
                 answers += owed[i];
             }
@@ -319,8 +318,10 @@ static void *proxy_main(void *arg)
                 __atomic_fetch_add(&r->merged, merged, __ATOMIC_RELAXED);
             idle_since = stop_since = 0;
             b.polls = 0;
-            if (!dirty)
+            if (!dirty) {
+                since = 0;
                 st(&r->done, c);
+            }
             /* Under a steady stream, quiet now and then so that done moves. */
             else if (since < BATCH)
                 continue;
