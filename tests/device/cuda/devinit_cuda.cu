@@ -270,7 +270,7 @@ int main(void)
 
     /* Many commands in flight from one thread, then quiet. */
     struct shmemx_dev_state ds;
-    struct shmemx_dev_ring ring0, ring1;
+    struct shmemx_dev_ring ring0 = {}, ring1 = {};
     CK(cudaMemcpy(&ds, shmemx_device_state(), sizeof ds, cudaMemcpyDefault));
     if (ds.ring)
         CK(cudaMemcpy(&ring0, ds.ring, sizeof ring0, cudaMemcpyDefault));
