@@ -63,7 +63,9 @@ struct shmemx_dev_ring {
     uint32_t state;  /* SHMEMX_DEV_PROXY_* */
     uint32_t slots;  /* a power of two, at least 4 */
     uint64_t wakes;  /* times the proxy slept and was woken by a producer */
-    char pad1[32];
+    uint64_t batches; /* times the proxy took commands from the ring (one or more) */
+    uint64_t merged;  /* puts the proxy issued as part of the put before them */
+    char pad1[16];
 };
 
 struct shmemx_dev_state {
@@ -98,6 +100,7 @@ enum {
     SHMEMX_DEV_AMO_XOR
 };
 enum { SHMEMX_DEV_PROXY_RUNNING = 1, SHMEMX_DEV_PROXY_STOPPED = 2 };
+#define SHMEMX_DEV_EMU_WARP 32 /* threads of an emu warp, as a CUDA warp */
 
 /* ---- host routines (libshoal) ------------------------------------------------------ */
 #pragma GCC visibility push(default)
@@ -117,6 +120,12 @@ void shmemx_device_quiet(void);
 void shmemx_device_wake_proxy(void);
 void shmemx_device_nap(void);
 void shmemx_device_abort(const char *routine, const char *what);
+/* For the warp and block forms in emu kernels: the calling kernel thread's rank in its
+ * warp (warp != 0: SHMEMX_DEV_EMU_WARP consecutive threads of the launch) or block
+ * (every thread of the launch) and the group's size; a barrier of that group. Outside
+ * an emu kernel thread they end the job naming routine. */
+int shmemx_device_group(int warp, int *rank, const char *routine);
+void shmemx_device_group_sync(int warp, const char *routine);
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
@@ -518,59 +527,6 @@ SHMEMX_DEV_FN uint64_t shmemx_wait_(const void *ivar, unsigned w, int is_signed,
 }
 
 /* ---- the routines ----------------------------------------------------------------- */
-#ifdef SHMEMX_DEV_GPU
-/* Block-wide forms (GPU only): every thread of the block calls them with the same
- * arguments; the threads copy together on the direct path, one of them posts to the
- * proxy otherwise. They return when the block's part is done (like the thread forms). */
-SHMEMX_DEV_FN void shmemx_copy_block_(char *d, const char *s, size_t n)
-{
-    size_t i = threadIdx.x + (size_t)threadIdx.y * blockDim.x +
-               (size_t)threadIdx.z * blockDim.x * blockDim.y;
-    size_t nt = (size_t)blockDim.x * blockDim.y * blockDim.z;
-    if ((((uintptr_t)d | (uintptr_t)s) & 15) == 0) {
-        size_t w = n / 16;
-        for (size_t k = i; k < w; k += nt)
-            ((uint4 *)d)[k] = ((const uint4 *)s)[k];
-        for (size_t k = w * 16 + i; k < n; k += nt)
-            d[k] = s[k];
-    } else {
-        for (size_t k = i; k < n; k += nt)
-            d[k] = s[k];
-    }
-}
-
-SHMEMX_DEV_FN void shmemx_block_(void *dest, const void *source, size_t n, int pe, int get,
-                                 const char *routine)
-{
-    const struct shmemx_dev_state *st = shmemx_st_();
-    char *p = shmemx_peer_(st, pe, routine);
-    int lead = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-    if (p && n) {
-        uint64_t d = shmemx_off_(st, dest, n, routine), s = shmemx_off_(st, source, n, routine);
-        if (get)
-            shmemx_copy_block_(st->peer[st->my_pe] + d, p + s, n);
-        else
-            shmemx_copy_block_(p + d, st->peer[st->my_pe] + s, n);
-    } else if (lead) {
-        if (get)
-            shmemx_rma_(dest, source, n, pe, 0, 1, routine);
-        else
-            shmemx_rma_(dest, source, n, pe, 0, 0, routine);
-    }
-    __syncthreads();
-}
-
-SHMEMX_DEV_FN void shmemx_dev_putmem_block(void *dest, const void *source, size_t n, int pe)
-{
-    shmemx_block_(dest, source, n, pe, 0, "shmemx_dev_putmem_block");
-}
-SHMEMX_DEV_FN void shmemx_dev_getmem_block(void *dest, const void *source, size_t n, int pe)
-{
-    shmemx_block_(dest, source, n, pe, 1, "shmemx_dev_getmem_block");
-}
-#endif
-
-
 SHMEMX_DEV_FN int shmemx_dev_my_pe(void)
 {
     return shmemx_st_()->my_pe;
@@ -717,6 +673,214 @@ SHMEMX_DEV_PG_TYPES_(SHMEMX_DEV_RMA_)
 SHMEM_RMA_TYPES(SHMEMX_DEV_RMA_)
 #endif
 #undef SHMEMX_DEV_RMA_
+
+/* ---- warp and block forms ---------------------------------------------------------- */
+/* Every thread of the warp or block calls them with the same arguments. Same-node
+ * PEs: the threads split the copy (each stores its share), so the call returns in
+ * each thread once the whole group's copy is done; a put-with-signal's signal is
+ * issued by the group's first thread after every share is stored and fenced. Other
+ * PEs: the first thread posts the one command (and for the blocking forms waits for
+ * its answer) while the others wait for it. Every form ends with a barrier of the
+ * group, so it returns in all threads as the thread form would in one. */
+#ifdef SHMEMX_DEV_GPU
+/* The calling thread's rank in its warp (warp != 0) or block, and the group's size: a
+ * block's last warp may be partial. */
+SHMEMX_DEV_FN unsigned shmemx_grp_(int warp, unsigned *size, const char *routine)
+{
+    (void)routine;
+    unsigned i = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+    if (!warp) {
+        *size = nt;
+        return i;
+    }
+    unsigned first = i - i % warpSize;
+    *size = nt - first < (unsigned)warpSize ? nt - first : (unsigned)warpSize;
+    return i - first;
+}
+SHMEMX_DEV_FN void shmemx_grp_sync_(int warp, unsigned size, const char *routine)
+{
+    (void)routine;
+    if (!warp)
+        __syncthreads();
+    else
+#ifdef __HIPCC__
+        __builtin_amdgcn_wave_barrier(); /* a wavefront runs in lockstep */
+#else
+        __syncwarp(size >= 32 ? 0xffffffffu : (1u << size) - 1u);
+#endif
+}
+/* Thread i of nt copies every nt-th 16-byte word (coalesced), or byte when the two
+ * addresses disagree modulo 16. */
+SHMEMX_DEV_FN void shmemx_copy_grp_(char *d, const char *s, size_t n, unsigned i,
+                                    unsigned nt)
+{
+    size_t k = 0;
+    if ((((uintptr_t)d ^ (uintptr_t)s) & 15) == 0) {
+        size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+        head = head < n ? head : n;
+        for (k = i; k < head; k += nt)
+            d[k] = s[k];
+        size_t w = (n - head) / 16;
+        uint4 *dv = (uint4 *)(d + head);
+        const uint4 *sv = (const uint4 *)(s + head);
+        for (k = i; k < w; k += nt)
+            dv[k] = sv[k];
+        k = head + w * 16;
+    }
+    for (k += i; k < n; k += nt)
+        d[k] = s[k];
+}
+#else
+SHMEMX_DEV_FN unsigned shmemx_grp_(int warp, unsigned *size, const char *routine)
+{
+    int rank;
+    *size = (unsigned)shmemx_device_group(warp, &rank, routine);
+    return (unsigned)rank;
+}
+SHMEMX_DEV_FN void shmemx_grp_sync_(int warp, unsigned size, const char *routine)
+{
+    (void)size;
+    shmemx_device_group_sync(warp, routine);
+}
+/* Thread i of nt copies the i-th of nt contiguous shares (whole cache lines). */
+SHMEMX_DEV_FN void shmemx_copy_grp_(char *d, const char *s, size_t n, unsigned i,
+                                    unsigned nt)
+{
+    size_t share = ((n + nt - 1) / nt + 63) & ~(size_t)63, a = (size_t)i * share;
+    if (a < n)
+        memcpy(d + a, s + a, n - a < share ? n - a : share);
+}
+#endif
+
+SHMEMX_DEV_FN void shmemx_grp_rma_(int warp, void *dest, const void *source, size_t n, int pe,
+                                   int nbi, int get, const char *routine)
+{
+    const struct shmemx_dev_state *st = shmemx_st_();
+    unsigned size, rank = shmemx_grp_(warp, &size, routine);
+    char *p = shmemx_peer_(st, pe, routine);
+    if (p && n) {
+        uint64_t d = shmemx_off_(st, dest, n, routine), s = shmemx_off_(st, source, n, routine);
+        char *here = st->peer[st->my_pe];
+        if (get)
+            shmemx_copy_grp_(here + d, p + s, n, rank, size);
+        else
+            shmemx_copy_grp_(p + d, here + s, n, rank, size);
+    } else if (!p && rank == 0) {
+        shmemx_rma_(dest, source, n, pe, nbi, get, routine);
+    }
+    shmemx_grp_sync_(warp, size, routine);
+}
+
+SHMEMX_DEV_FN void shmemx_grp_put_signal_(int warp, void *dest, const void *source, size_t n,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                          int pe, int nbi, const char *routine)
+{
+    const struct shmemx_dev_state *st = shmemx_st_();
+    unsigned size, rank = shmemx_grp_(warp, &size, routine);
+    char *p = shmemx_peer_(st, pe, routine);
+    if (p) {
+        if (n) {
+            uint64_t d = shmemx_off_(st, dest, n, routine);
+            uint64_t s = shmemx_off_(st, source, n, routine);
+            shmemx_copy_grp_(p + d, st->peer[st->my_pe] + s, n, rank, size);
+        }
+        shmemx_fence_(); /* each share is visible before the signal */
+        shmemx_grp_sync_(warp, size, routine);
+        if (rank == 0) /* the signal alone: the payload is there */
+            shmemx_put_signal_(dest, source, 0, sig_addr, signal, sig_op, pe, nbi, routine);
+    } else if (rank == 0) {
+        shmemx_put_signal_(dest, source, n, sig_addr, signal, sig_op, pe, nbi, routine);
+    }
+    shmemx_grp_sync_(warp, size, routine);
+}
+
+#define SHMEMX_DEV_GRP_(G, W)                                                                \
+    SHMEMX_DEV_FN void shmemx_dev_putmem_##G(void *dest, const void *source, size_t n, int pe) \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, n, pe, 0, 0, "shmemx_dev_putmem_" #G);              \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_putmem_nbi_##G(void *dest, const void *source, size_t n,   \
+                                                 int pe)                                     \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, n, pe, 1, 0, "shmemx_dev_putmem_nbi_" #G);          \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_getmem_##G(void *dest, const void *source, size_t n, int pe) \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, n, pe, 0, 1, "shmemx_dev_getmem_" #G);              \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_getmem_nbi_##G(void *dest, const void *source, size_t n,   \
+                                                 int pe)                                     \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, n, pe, 1, 1, "shmemx_dev_getmem_nbi_" #G);          \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_putmem_signal_##G(void *dest, const void *source, size_t n, \
+                                                    uint64_t *sig_addr, uint64_t signal,     \
+                                                    int sig_op, int pe)                      \
+    {                                                                                        \
+        shmemx_grp_put_signal_(W, dest, source, n, sig_addr, signal, sig_op, pe, 0,          \
+                               "shmemx_dev_putmem_signal_" #G);                              \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_putmem_signal_nbi_##G(void *dest, const void *source,      \
+                                                        size_t n, uint64_t *sig_addr,        \
+                                                        uint64_t signal, int sig_op, int pe) \
+    {                                                                                        \
+        shmemx_grp_put_signal_(W, dest, source, n, sig_addr, signal, sig_op, pe, 1,          \
+                               "shmemx_dev_putmem_signal_nbi_" #G);                          \
+    }
+SHMEMX_DEV_GRP_(warp, 1)
+SHMEMX_DEV_GRP_(block, 0)
+#undef SHMEMX_DEV_GRP_
+
+/* Typed warp and block forms, over the same types as the thread forms. */
+#define SHMEMX_DEV_GRP_T1_(T, N, G, W)                                                       \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_put_##G(T *dest, const T *source, size_t nelems,     \
+                                                int pe)                                      \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, nelems * sizeof(T), pe, 0, 0,                       \
+                        "shmemx_dev_" #N "_put_" #G);                                        \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_put_nbi_##G(T *dest, const T *source, size_t nelems, \
+                                                    int pe)                                  \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, nelems * sizeof(T), pe, 1, 0,                       \
+                        "shmemx_dev_" #N "_put_nbi_" #G);                                    \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_get_##G(T *dest, const T *source, size_t nelems,     \
+                                                int pe)                                      \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, nelems * sizeof(T), pe, 0, 1,                       \
+                        "shmemx_dev_" #N "_get_" #G);                                        \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_get_nbi_##G(T *dest, const T *source, size_t nelems, \
+                                                    int pe)                                  \
+    {                                                                                        \
+        shmemx_grp_rma_(W, dest, source, nelems * sizeof(T), pe, 1, 1,                       \
+                        "shmemx_dev_" #N "_get_nbi_" #G);                                    \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_put_signal_##G(T *dest, const T *source,             \
+                                                       size_t nelems, uint64_t *sig_addr,    \
+                                                       uint64_t signal, int sig_op, int pe)  \
+    {                                                                                        \
+        shmemx_grp_put_signal_(W, dest, source, nelems * sizeof(T), sig_addr, signal,        \
+                               sig_op, pe, 0, "shmemx_dev_" #N "_put_signal_" #G);           \
+    }                                                                                        \
+    SHMEMX_DEV_FN void shmemx_dev_##N##_put_signal_nbi_##G(T *dest, const T *source,         \
+                                                           size_t nelems, uint64_t *sig_addr, \
+                                                           uint64_t signal, int sig_op,      \
+                                                           int pe)                           \
+    {                                                                                        \
+        shmemx_grp_put_signal_(W, dest, source, nelems * sizeof(T), sig_addr, signal,        \
+                               sig_op, pe, 1, "shmemx_dev_" #N "_put_signal_nbi_" #G);       \
+    }
+#define SHMEMX_DEV_GRP_T_(T, N) SHMEMX_DEV_GRP_T1_(T, N, warp, 1) SHMEMX_DEV_GRP_T1_(T, N, block, 0)
+#ifdef SHMEMX_DEV_GPU
+SHMEMX_DEV_PG_TYPES_(SHMEMX_DEV_GRP_T_)
+#else
+SHMEM_RMA_TYPES(SHMEMX_DEV_GRP_T_)
+#endif
+#undef SHMEMX_DEV_GRP_T_
+#undef SHMEMX_DEV_GRP_T1_
 
 #define SHMEMX_DEV_PG_(T, N)                                                                 \
     SHMEMX_DEV_FN void shmemx_dev_##N##_p(T *dest, T value, int pe)                          \

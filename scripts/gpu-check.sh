@@ -87,14 +87,33 @@ else
 fi
 
 # Device-initiated communication: kernels that put, signal and wait (figures printed).
+# Two PEs on one GPU run their kernels at the same time only under MPS, which the
+# kernel-to-kernel round trip needs: started here when the machine has it.
 if [ "$dev" = cuda ] && [ -x tests/device/devinit_cuda ]; then
     echo "== device-initiated communication (CUDA kernels)"
+    mps=off
+    if command -v nvidia-cuda-mps-control >/dev/null 2>&1; then
+        export CUDA_MPS_PIPE_DIRECTORY=${TMPDIR:-/tmp}/shoal-mps-pipe
+        export CUDA_MPS_LOG_DIRECTORY=${TMPDIR:-/tmp}/shoal-mps-log
+        mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+        nvidia-cuda-mps-control -d >>"$out/devinit_cuda.log" 2>&1 && mps=on
+    fi
     for proxy in 0 1; do
         SHOAL_DEVICE=cuda SHMEM_SYMMETRIC_SIZE_DEVICE=256M SHOAL_DEVICE_PROXY_ALL=$proxy \
-            ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda \
+            timeout 300 ./tools/oshrun/oshrun -n 2 --timeout 120 tests/device/devinit_cuda \
             >>"$out/devinit_cuda.log" 2>&1 || { status=1; echo "devinit_cuda (proxy $proxy): FAILED"; }
     done
+    [ $mps = on ] && echo quit | nvidia-cuda-mps-control >/dev/null 2>&1
     grep -E 'devinit_cuda|FAIL|shoal:' "$out/devinit_cuda.log" | head -20
+    # The figures docs/gpu.md records, with what they were measured on.
+    {
+        echo "Device-initiated communication, $(date -u +%Y-%m-%d), commit" \
+            "$(git -C "$OLDPWD" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+            "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)," \
+            "MPS $mps, 2 PEs on one GPU:"
+        grep -E '^devinit_cuda: (direct|proxy):' "$out/devinit_cuda.log" | sed 's/^/    /'
+    } >"$out/figures_devinit.txt"
+    cat "$out/figures_devinit.txt"
 fi
 
 echo "== device benchmarks on $dev"
@@ -162,6 +181,14 @@ if [ "$dev" != emu ]; then
         ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M \
         >"$out/bench_emu.log" 2>&1
 fi
+# Kernel puts on emu (block and warp forms, commands in flight), directly and through
+# the proxy: the emulated counterpart of devinit_cuda's figures.
+for proxy in 0 1; do
+    BENCH_IMPL=shoal-emu SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=64M \
+        SHOAL_DEVICE_PROXY_ALL=$proxy ./tools/oshrun/oshrun -n 2 --timeout 120 \
+        bench/dev_kernel -m 16M -i 5 >>"$out/bench_emu_kernel.log" 2>&1 || status=1
+done
+grep -v '^RESULT' "$out/bench_emu_kernel.log"
 grep -h '^RESULT' "$out"/bench_*.log | sed 's/^RESULT,//' |
     awk 'BEGIN { print "bench,impl,npes,size,metric,value" } { print }' >"$out/results.csv"
 echo "== logs in $out"

@@ -5,14 +5,16 @@
  * Device code reaches a PE directly when it may load and store its device heap
  * (this PE, and same-node PEs through the IPC mapping), otherwise it posts commands
  * into a ring in host memory the device reaches (pinned and mapped). One proxy thread
- * per PE takes them in ticket order and issues them as ordinary Shoal operations on a
- * context of its own, so they take the job's transports (shm, ofi, mpi) and the device
- * routes of transport/dev_route.c. It publishes how many commands are complete (done)
- * after a quiet, which is what device-side quiet waits for; blocking commands (get, g,
- * fetching AMOs, blocking put) are answered in their slot, which their producer then
- * frees. A full ring makes producers wait for their slot; the proxy never waits for a
+ * per PE takes them in ticket order, in batches of what is posted, and issues them as
+ * ordinary non-blocking Shoal operations on a context of its own (neighbouring puts to
+ * one PE merged into one), so they take the job's transports (shm, ofi, mpi) and the
+ * device routes of transport/dev_route.c. It publishes how many commands are complete
+ * (done) after a quiet, which is what device-side quiet waits for; blocking commands
+ * (get, g, fetching AMOs, blocking put) are answered in their slot, after the batch's
+ * quiet where they need one, and their producer then frees it. A full ring makes producers wait for their slot; the proxy never waits for a
  * producer except for the next ticket to be posted, so nothing deadlocks. */
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <shmemx_device.h>
@@ -97,46 +99,69 @@ static uint64_t proxy_amo(shmem_ctx_t ctx, unsigned op, unsigned w, char *d, uin
                 w);
 }
 
-/* Does command c (a copy of a slot that shoal_devcmd_check accepted); returns the
- * answer. *dirty: it left operations that only a quiet completes. base: this PE's
+/* A non-fetching AMO (the producer takes no answer): no round trip to wait for. */
+#define AMO_NF(W, ctx, op, d, v, pe)                                                         \
+    do {                                                                                     \
+        uint##W##_t *q = (uint##W##_t *)(d), x = (uint##W##_t)(v);                           \
+        switch (op) {                                                                        \
+        case SHMEMX_DEV_AMO_SET: shmem_ctx_uint##W##_atomic_set(ctx, q, x, pe); return;      \
+        case SHMEMX_DEV_AMO_ADD: shmem_ctx_uint##W##_atomic_add(ctx, q, x, pe); return;      \
+        case SHMEMX_DEV_AMO_AND: shmem_ctx_uint##W##_atomic_and(ctx, q, x, pe); return;      \
+        case SHMEMX_DEV_AMO_OR: shmem_ctx_uint##W##_atomic_or(ctx, q, x, pe); return;        \
+        case SHMEMX_DEV_AMO_XOR: shmem_ctx_uint##W##_atomic_xor(ctx, q, x, pe); return;      \
+        }                                                                                    \
+    } while (0)
+
+static void proxy_amo_nf(shmem_ctx_t ctx, unsigned op, unsigned w, char *d, uint64_t v,
+                         int pe)
+{
+    if (w == 4)
+        AMO_NF(32, ctx, op, d, v, pe);
+    else
+        AMO_NF(64, ctx, op, d, v, pe);
+    /* fetch, swap, compare-swap without a wait: done, the value dropped */
+    proxy_amo(ctx, op, w, d, v, 0, pe);
+}
+
+/* Does command c (a copy of a slot that shoal_devcmd_check accepted) with a
+ * non-blocking operation; *ret: the answer of a fetching AMO, which is ready at once.
+ * Returns 1 when the producer waits for an answer that is ready only after a quiet
+ * (blocking put, get and put-with-signal, and g, whose value lands in *v). base: this PE's
  * device heap, from the library's own state (kernels may write the shared one). */
-static uint64_t proxy_exec(shmem_ctx_t ctx, char *base, const struct shmemx_dev_cmd *c,
-                           int *dirty)
+static int proxy_exec(shmem_ctx_t ctx, char *base, const struct shmemx_dev_cmd *c,
+                      uint64_t *v, uint64_t *ret)
 {
     unsigned kind = c->op & 0xff, amo = (c->op >> 8) & 0xff, w = (c->op >> 16) & 0xff;
     int wait = (c->op & SHMEMX_DEV_WAIT) != 0;
-    uint64_t v = 0;
     switch (kind) {
     case SHMEMX_DEV_OP_PUT:
-        if (wait)
-            shmem_ctx_putmem(ctx, base + c->dst, base + c->src, c->len, c->pe);
-        else
-            shmem_ctx_putmem_nbi(ctx, base + c->dst, base + c->src, c->len, c->pe);
-        *dirty = 1;
-        return 0;
+        shmem_ctx_putmem_nbi(ctx, base + c->dst, base + c->src, c->len, c->pe);
+        return wait;
     case SHMEMX_DEV_OP_GET:
-        shmem_ctx_getmem(ctx, base + c->dst, base + c->src, c->len, c->pe);
+        shmem_ctx_getmem_nbi(ctx, base + c->dst, base + c->src, c->len, c->pe);
+        return wait;
+    case SHMEMX_DEV_OP_P: {
+        uint64_t x = c->src; /* on the stack: the blocking put returns once it is read */
+        shmem_ctx_putmem(ctx, base + c->dst, &x, w, c->pe);
         return 0;
-    case SHMEMX_DEV_OP_P:
-        v = c->src;
-        shmem_ctx_putmem(ctx, base + c->dst, &v, w, c->pe);
-        *dirty = 1;
-        return 0;
-    case SHMEMX_DEV_OP_G: shmem_ctx_getmem(ctx, &v, base + c->src, w, c->pe); return v;
+    }
+    case SHMEMX_DEV_OP_G:
+        *v = 0;
+        shmem_ctx_getmem_nbi(ctx, v, base + c->src, w, c->pe);
+        return 1;
     case SHMEMX_DEV_OP_AMO:
-        *dirty = 1;
-        return proxy_amo(ctx, amo, w, base + c->dst, c->src, c->len, c->pe);
+        if (!wait) {
+            proxy_amo_nf(ctx, amo, w, base + c->dst, c->src, c->pe);
+            return 0;
+        }
+        *ret = proxy_amo(ctx, amo, w, base + c->dst, c->src, c->len, c->pe);
+        return 0;
     case SHMEMX_DEV_OP_PUT_SIGNAL: {
         int sig_op = c->op & SHMEMX_DEV_SIG_ADD ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET;
         uint64_t *sig = (uint64_t *)(base + c->sig);
-        if (wait)
-            shmem_ctx_putmem_signal(ctx, base + c->dst, base + c->src, c->len, sig, c->signal,
+        shmem_ctx_putmem_signal_nbi(ctx, base + c->dst, base + c->src, c->len, sig, c->signal,
                                     sig_op, c->pe);
-        else
-            shmem_ctx_putmem_signal_nbi(ctx, base + c->dst, base + c->src, c->len, sig,
-                                        c->signal, sig_op, c->pe);
-        *dirty = 1;
-        return 0;
+        return wait;
     }
     }
     shoal_fatal("shmemx_device proxy", "internal: command %u in the command ring", kind);
@@ -160,6 +185,61 @@ __attribute__((noreturn)) static void proxy_refuse(const struct shmemx_dev_cmd *
                 cmd, why, more);
 }
 
+/* The proxy takes up to this many posted commands from the ring at a time, issues
+ * them all, then quiets once for those whose producers wait. */
+#define BATCH 64
+
+/* A put the proxy has not issued yet, which the next put may extend. */
+struct run {
+    int pe; /* -1: none */
+    uint64_t dst, src, len;
+};
+
+static void run_flush(shmem_ctx_t ctx, char *base, struct run *u)
+{
+    if (u->pe >= 0)
+        shmem_ctx_putmem_nbi(ctx, base + u->dst, base + u->src, u->len, u->pe);
+    u->pe = -1;
+}
+
+/* Neighbouring puts to one PE whose both ranges continue the run's become one put
+ * (commands already checked: each range is inside the heap, so their union is). */
+static int run_extend(struct run *u, const struct shmemx_dev_cmd *c)
+{
+    if (u->pe != c->pe || c->dst != u->dst + u->len || c->src != u->src + u->len)
+        return 0;
+    u->len += c->len;
+    return 1;
+}
+
+/* After shmem_finalize has asked the proxy to stop, kernels have ended: a ticket not
+ * posted within this long never will be (a kernel that died mid-post, or one that
+ * wrote the ring's head). */
+#define STOP_GRACE_US 1e6
+
+/* Answers the blocking command of ticket t; its producer then frees the slot. */
+static void answer(uint64_t t, uint64_t v)
+{
+    struct shmemx_dev_cmd *slot = &di.cmd[t & (uint64_t)(shoal.cfg.device_ring - 1)];
+    __atomic_store_n(&slot->ret, v, __ATOMIC_RELAXED);
+    st(&slot->seq, t + 2);
+}
+
+/* shmem_finalize waits for tickets that will never be posted: ends the job. */
+__attribute__((noreturn)) static void proxy_stranded(uint64_t head, uint64_t c)
+{
+    if (head < c)
+        shoal_fatal("shmem_finalize",
+                    "the device command ring's head (%llu) is behind the %llu commands the "
+                    "proxy has done: a kernel wrote into the ring's memory; fix the kernel",
+                    (unsigned long long)head, (unsigned long long)c);
+    shoal_fatal("shmem_finalize",
+                "%llu tickets of the device command ring were taken but never posted (a "
+                "kernel still running or ended mid-command, or one that wrote into the "
+                "ring's memory); end every kernel before shmem_finalize",
+                (unsigned long long)(head - c));
+}
+
 static void *proxy_main(void *arg)
 {
     (void)arg;
@@ -171,33 +251,79 @@ static void *proxy_main(void *arg)
         ctx = SHMEM_CTX_DEFAULT; /* shared, and thread-safe at SHMEM_THREAD_MULTIPLE */
     struct shmemx_dev_ring *r = di.ring;
     uint64_t slots = (uint64_t)shoal.cfg.device_ring, c = 0, since = 0;
+    struct shmemx_dev_cmd batch[BATCH];
+    uint64_t val[BATCH]; /* the values of the batch's g */
+    int owed[BATCH];     /* answers that wait for the batch's quiet */
     int dirty = 0;
     long spin_us = shoal.cfg.device_proxy_spin_us;
     /* Kernels that cannot make a system call (GPUs) only ring the bell: short naps. */
     long nap_us = shoal_dev->host_kernels ? 100000 : 50;
-    double idle_since = 0;
+    double idle_since = 0, stop_since = 0;
     struct shoal_backoff b = { 0 };
     for (;;) {
-        struct shmemx_dev_cmd *slot = &di.cmd[c & (slots - 1)];
-        if (ld(&slot->seq) == c + 1) {
-            struct shmemx_dev_cmd cmd = *slot;
+        unsigned n = 0;
+        while (n < BATCH && n < slots) {
+            struct shmemx_dev_cmd *slot = &di.cmd[(c + n) & (slots - 1)];
+            if (ld(&slot->seq) != c + n + 1)
+                break;
+            batch[n] = *slot;
             /* The copy is checked: the kernel may change the slot meanwhile. */
-            if (SHOAL_UNLIKELY(
-                        shoal_devcmd_check(&cmd, heap_size, shoal.n_pes, why, sizeof why)))
-                proxy_refuse(&cmd, c, why);
-            int wait = (cmd.op & SHMEMX_DEV_WAIT) != 0;
-            if (!wait)
-                st(&slot->seq, c + slots); /* the copy is all the proxy needs */
-            uint64_t ret = proxy_exec(ctx, base, &cmd, &dirty);
-            if (wait) {
-                __atomic_store_n(&slot->ret, ret, __ATOMIC_RELAXED);
-                st(&slot->seq, c + 2);
+            if (SHOAL_UNLIKELY(shoal_devcmd_check(&batch[n], heap_size, shoal.n_pes, why,
+                                                  sizeof why)))
+                proxy_refuse(&batch[n], c + n, why);
+            if (!(batch[n].op & SHMEMX_DEV_WAIT))
+                st(&slot->seq, c + n + slots); /* the copy is all the proxy needs */
+            n++;
+        }
+        if (n) {
+            struct run u = { .pe = -1 };
+            uint64_t merged = 0;
+            int answers = 0;
+            for (unsigned i = 0; i < n; i++) {
+                const struct shmemx_dev_cmd *k = &batch[i];
+                int wait = (k->op & SHMEMX_DEV_WAIT) != 0;
+                owed[i] = 0;
+                /* Puts gather into runs; anything else issues the run first, so the
+                 * context sees the commands in ticket order. */
+                if ((k->op & 0xff) == SHMEMX_DEV_OP_PUT) {
+                    if (run_extend(&u, k)) {
+                        merged++;
+                    } else {
+                        run_flush(ctx, base, &u);
+                        u = (struct run){ k->pe, k->dst, k->src, k->len };
+                    }
+                    owed[i] = wait;
+                } else {
+                    uint64_t v = 0;
+                    run_flush(ctx, base, &u);
+                    owed[i] = proxy_exec(ctx, base, k, &val[i], &v);
+                    if (wait && !owed[i])
+                        answer(c + i, v); /* fetching AMOs: done already */
+                }
+                answers += owed[i];
             }
-            c++;
-            idle_since = 0;
+            run_flush(ctx, base, &u);
+            dirty = 1;
+            if (answers) {
+                shmem_ctx_quiet(ctx);
+                dirty = 0;
+                for (unsigned i = 0; i < n; i++)
+                    if (owed[i])
+                        answer(c + i, (batch[i].op & 0xff) == SHMEMX_DEV_OP_G ? val[i] : 0);
+            }
+            c += n;
+            since += n;
+            __atomic_fetch_add(&r->batches, 1, __ATOMIC_RELAXED);
+            if (merged)
+                __atomic_fetch_add(&r->merged, merged, __ATOMIC_RELAXED);
+            idle_since = stop_since = 0;
             b.polls = 0;
+            if (!dirty) {
+                since = 0;
+                st(&r->done, c);
+            }
             /* Under a steady stream, quiet now and then so that done moves. */
-            if (++since < 64)
+            else if (since < BATCH)
                 continue;
         }
         if (ld(&r->done) != c) {
@@ -209,9 +335,16 @@ static void *proxy_main(void *arg)
             continue;
         }
         int stop = __atomic_load_n(&di.stop, __ATOMIC_ACQUIRE);
-        if (stop && ld(&r->head) == c)
+        uint64_t head = ld(&r->head);
+        if (stop && head == c)
             break;
         double t = now_us();
+        if (stop) {
+            if (stop_since == 0)
+                stop_since = t;
+            if (t - stop_since > STOP_GRACE_US || head < c)
+                proxy_stranded(head, c);
+        }
         if (idle_since == 0)
             idle_since = t;
         if (t - idle_since < (double)spin_us || stop) {
@@ -220,6 +353,7 @@ static void *proxy_main(void *arg)
         }
         /* Asleep: a producer that sees asleep after posting rings the bell (the seq_cst
          * fences on both sides make one of the two see the other). */
+        struct shmemx_dev_cmd *slot = &di.cmd[c & (slots - 1)];
         uint32_t bell = __atomic_load_n(&r->bell, __ATOMIC_ACQUIRE);
         __atomic_store_n(&r->asleep, 1, __ATOMIC_SEQ_CST);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -369,24 +503,81 @@ SHOAL_PROFILED(shmemx_device_quiet)
 
 /* ---- emu kernels --------------------------------------------------------------------- */
 
+/* A barrier of a group of kernel threads: the last to arrive starts the next round. */
+struct bar {
+    uint32_t arrived, round;
+};
+
+static void bar_wait(struct bar *b, uint32_t n)
+{
+    uint32_t round = __atomic_load_n(&b->round, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == n) {
+        __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->round, round + 1, __ATOMIC_RELEASE);
+        syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+        return;
+    }
+    while (__atomic_load_n(&b->round, __ATOMIC_ACQUIRE) == round)
+        futex_nap(&b->round, round, 10000);
+}
+
+#define LAUNCH_MAX 1024
+#define WARPS (LAUNCH_MAX / SHMEMX_DEV_EMU_WARP)
+
 struct launch {
     void (*kernel)(int, int, void *);
     void *arg;
     int n;
     int left; /* threads still running */
+    struct bar block, warp[WARPS];
 };
 struct lane {
     struct launch *l;
     int i;
 };
 
+/* The kernel thread this is, for the warp and block forms. */
+static __thread struct lane *cur_lane;
+
 static void *lane_main(void *p)
 {
     struct lane *ln = p;
+    cur_lane = ln;
     ln->l->kernel(ln->i, ln->l->n, ln->l->arg);
     __atomic_fetch_sub(&ln->l->left, 1, __ATOMIC_RELEASE);
     return NULL;
 }
+
+static struct lane *lane_of(const char *routine)
+{
+    struct lane *ln = cur_lane;
+    if (!ln)
+        shoal_fatal(routine,
+                    "the warp and block forms are for emu kernel threads "
+                    "(shmemx_device_launch); call the thread form here");
+    return ln;
+}
+
+int shmemx_device_group(int warp, int *rank, const char *routine)
+{
+    struct lane *ln = lane_of(routine);
+    if (!warp) {
+        *rank = ln->i;
+        return ln->l->n;
+    }
+    int first = ln->i - ln->i % SHMEMX_DEV_EMU_WARP, left = ln->l->n - first;
+    *rank = ln->i - first;
+    return left < SHMEMX_DEV_EMU_WARP ? left : SHMEMX_DEV_EMU_WARP;
+}
+SHOAL_PROFILED(shmemx_device_group)
+
+void shmemx_device_group_sync(int warp, const char *routine)
+{
+    int rank, n = shmemx_device_group(warp, &rank, routine);
+    struct lane *ln = cur_lane;
+    bar_wait(warp ? &ln->l->warp[ln->i / SHMEMX_DEV_EMU_WARP] : &ln->l->block, (uint32_t)n);
+}
+SHOAL_PROFILED(shmemx_device_group_sync)
 
 void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), int nthreads,
                           void *arg)
@@ -398,9 +589,10 @@ void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), i
                     "the %s device runs its own kernels; launch them with its runtime "
                     "(CUDA: <<<...>>> after shmemx_cuda_bind())",
                     shoal_dev->name);
-    if (!kernel || nthreads < 1 || nthreads > 1024)
-        shoal_fatal(__func__, "needs a kernel and 1 to 1024 threads (got %d)", nthreads);
-    struct launch l = { kernel, arg, nthreads, nthreads };
+    if (!kernel || nthreads < 1 || nthreads > LAUNCH_MAX)
+        shoal_fatal(__func__, "needs a kernel and 1 to %d threads (got %d)", LAUNCH_MAX,
+                    nthreads);
+    struct launch l = { .kernel = kernel, .arg = arg, .n = nthreads, .left = nthreads };
     pthread_t *th = calloc((size_t)nthreads, sizeof *th);
     struct lane *lanes = calloc((size_t)nthreads, sizeof *lanes);
     if (!th || !lanes)

@@ -8,7 +8,9 @@
  *   get_host: GET whose local destination is a host global;
  *   put_host: PUT whose local source is a host global;
  *   bad_pe:   p to a PE past the last;
- *   wrap:     PUT whose length wraps the destination's end around 2^64.
+ *   wrap:     PUT whose length wraps the destination's end around 2^64;
+ *   head:     three tickets taken and never posted (a kernel that ended mid-post, or
+ *             wrote the ring's head): shmem_finalize must end the job, not wait.
  * Stream modes (any PE count), on an emu stream:
  *   stream_past: a put whose source, in the device heap, runs past the heap's end;
  *   stream_wild: a put from a wild host address;
@@ -79,6 +81,12 @@ static int ring_mode(const char *mode, long *obj)
         cmd.op = SHMEMX_DEV_OP_PUT | SHMEMX_DEV_WAIT;
         cmd.dst = off + 32;
         cmd.len = UINT64_MAX - cmd.dst + 9; /* dst + len is 8 */
+    } else if (strcmp(mode, "head") == 0) {
+        CHECK(st->ring != NULL);
+        __atomic_fetch_add(&st->ring->head, 3, __ATOMIC_SEQ_CST);
+        shmem_finalize();
+        fprintf(stderr, "PE %d: test_ring head: shmem_finalize returned\n", me);
+        exit(3);
     } else {
         return 0;
     }

@@ -348,8 +348,9 @@ step_man() {
     comm -23 "$work/exported" "$work/pages" >"$work/no_page"
     [ ! -s "$work/no_page" ] || fail "routines without a manual page: $(head -20 "$work/no_page" | tr '\n' ' ')"
     # Besides exported routines, a page may name a macro or an inline function of
-    # the headers (the C11 generic names, shmemx.h's Sandia OpenSHMEM aliases).
-    printf '#include <shmem.h>\n#include <shmemx.h>\n' >"$work/both.c"
+    # the headers (the C11 generic names, shmemx.h's Sandia OpenSHMEM aliases, the
+    # device routines of shmemx_device.h).
+    printf '#include <shmem.h>\n#include <shmemx.h>\n#include <shmemx_device.h>\n' >"$work/both.c"
     { "$SHOAL_TEST_CC" -dM -E -I"$incdir" "$work/both.c" |
           sed -n 's/^#define \(shmemx\{0,1\}_[a-z0-9_]*\).*/\1/p'
       "$SHOAL_TEST_CC" -E -I"$incdir" "$work/both.c" | grep -oE '\bshmemx_[a-z0-9_]+ *\(' |

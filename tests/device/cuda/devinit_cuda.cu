@@ -4,8 +4,13 @@
  *              kernel, ROUNDS times (round-trip time printed);
  *   all-to-all: one block per target PE puts its block with putmem_block, then
  *              quiet; every PE checks every block it received;
- *   bandwidth: a 16 MiB putmem_block of one block per SM to the next PE, against
- *              cudaMemcpy between the same buffers through shmem_ptr (same node).
+ *   bandwidth: a 16 MiB put to the next PE by one block per SM, with putmem_block
+ *              and with putmem_warp (each warp its slice), timed on the stream over
+ *              REPS kernels, against cudaMemcpyAsync between the same buffers through
+ *              shmem_ptr (same node: the copy engines' rate) and against the host
+ *              path's shmem_putmem of the same bytes to the same PE (checked);
+ *   in flight: one thread posts 1024 putmem_nbi of 16 KiB, then quiet (through the
+ *              proxy: the commands the proxy merged are printed); checked.
  * Same-node peers are reached by stores through the IPC mappings; with
  * SHOAL_DEVICE_PROXY_ALL=1 every peer goes through the proxy thread instead.
  * Run: SHOAL_DEVICE=cuda SHMEM_SYMMETRIC_SIZE_DEVICE=256M oshrun -n 2 ./devinit_cuda */
@@ -20,6 +25,8 @@
 #define ROUNDS 1000
 #define A2A 4096 /* bytes per PE pair */
 #define BIG ((size_t)16 << 20)
+#define REPS 20
+#define PIECES 1024
 
 #define CK(x)                                                                                \
     do {                                                                                     \
@@ -99,6 +106,47 @@ __global__ void bigput(char *dst, const char *src, int pe)
         shmemx_dev_quiet();
 }
 
+/* Each warp puts its slice of BIG bytes to pe; the last one also the remainder. */
+__global__ void bigput_warp(char *dst, const char *src, int pe)
+{
+    unsigned warps = gridDim.x * (blockDim.x / warpSize);
+    unsigned w = blockIdx.x * (blockDim.x / warpSize) + threadIdx.x / warpSize;
+    size_t slice = BIG / warps, off = slice * w;
+    size_t n = w == warps - 1 ? BIG - off : slice;
+    shmemx_dev_putmem_warp(dst + off, src + off, n, pe);
+    if (threadIdx.x == 0)
+        shmemx_dev_quiet();
+}
+
+/* One thread keeps PIECES puts in flight, then waits for all. */
+__global__ void inflight(char *dst, const char *src, int pe)
+{
+    size_t piece = BIG / PIECES;
+    for (int k = 0; k < PIECES; k++)
+        shmemx_dev_putmem_nbi(dst + k * piece, src + k * piece, piece, pe);
+    shmemx_dev_quiet();
+}
+
+/* Seconds per kernel of REPS launched back to back, timed on the stream. */
+template <typename F> static double per_kernel(F launch)
+{
+    cudaEvent_t e0, e1;
+    float ms = 0;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    launch(); /* warm-up */
+    CK(cudaDeviceSynchronize());
+    CK(cudaEventRecord(e0));
+    for (int rep = 0; rep < REPS; rep++)
+        launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return ms / 1e3 / REPS;
+}
+
 __global__ void fill(char *p, size_t n, int seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
@@ -173,37 +221,75 @@ int main(void)
     fill<<<sms, 256>>>(big_src, BIG, me);
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
-    double best = 1e30;
-    for (int rep = 0; rep < 5; rep++) {
-        shmem_barrier_all();
-        double t = now();
-        bigput<<<sms, 1024>>>(big_dst, big_src, right);
-        CK(cudaDeviceSynchronize());
-        t = now() - t;
-        best = t < best ? t : best;
-    }
+    double t_block = per_kernel([&] { bigput<<<sms, 1024>>>(big_dst, big_src, right); });
     shmem_barrier_all();
     int left = (me + np - 1) % np;
     check_big<<<sms, 256>>>(big_dst, BIG, left, errors);
     CK(cudaDeviceSynchronize());
     REQUIRE(*errors == 0);
+    shmem_barrier_all();
+    double t_warp =
+            per_kernel([&] { bigput_warp<<<sms, 1024>>>(big_dst, big_src, right); });
+    shmem_barrier_all();
+    check_big<<<sms, 256>>>(big_dst, BIG, left, errors);
+    CK(cudaDeviceSynchronize());
+    REQUIRE(*errors == 0);
     void *peer = shmem_ptr(big_dst, right);
-    double copy = 0;
-    if (peer) {
-        copy = 1e30;
-        for (int rep = 0; rep < 5; rep++) {
-            double t = now();
-            CK(cudaMemcpy(peer, big_src, BIG, cudaMemcpyDeviceToDevice));
-            t = now() - t;
-            copy = t < copy ? t : copy;
-        }
+    double t_copy = 0;
+    if (peer)
+        t_copy = per_kernel(
+                [&] { CK(cudaMemcpyAsync(peer, big_src, BIG, cudaMemcpyDeviceToDevice)); });
+    /* The host path to the same PE, same buffers. */
+    shmem_barrier_all();
+    double t_host = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        double t = now();
+        shmem_putmem(big_dst, big_src, BIG, right);
+        shmem_quiet();
+        t = now() - t;
+        t_host = t < t_host ? t : t_host;
     }
     shmem_barrier_all();
-    if (me == 0)
+    check_big<<<sms, 256>>>(big_dst, BIG, left, errors);
+    CK(cudaDeviceSynchronize());
+    REQUIRE(*errors == 0);
+    shmem_barrier_all();
+    if (me == 0) {
+        double gb = (double)BIG / 1e9;
         printf("devinit_cuda: %s: kernel putmem_block 16 MiB to PE %d: %.1f GB/s "
-               "(cudaMemcpy through shmem_ptr: %.1f GB/s)\n",
-               path, right, (double)BIG / best / 1e9,
-               peer ? (double)BIG / copy / 1e9 : 0.0);
+               "(%d blocks of 1024 threads; %.0f%% of cudaMemcpyAsync through shmem_ptr, "
+               "%.1f GB/s)\n",
+               path, right, gb / t_block, sms, peer ? 100 * t_copy / t_block : 0.0,
+               peer ? gb / t_copy : 0.0);
+        printf("devinit_cuda: %s: kernel putmem_warp 16 MiB to PE %d: %.1f GB/s\n", path,
+               right, gb / t_warp);
+        printf("devinit_cuda: %s: host shmem_putmem 16 MiB to PE %d: %.1f GB/s (the block "
+               "put: %.0f%% of it)\n",
+               path, right, gb / t_host, 100 * t_host / t_block);
+    }
+
+    /* Many commands in flight from one thread, then quiet. */
+    struct shmemx_dev_state ds;
+    struct shmemx_dev_ring ring0 = {}, ring1 = {};
+    CK(cudaMemcpy(&ds, shmemx_device_state(), sizeof ds, cudaMemcpyDefault));
+    if (ds.ring)
+        CK(cudaMemcpy(&ring0, ds.ring, sizeof ring0, cudaMemcpyDefault));
+    shmem_barrier_all();
+    double t_fly = per_kernel([&] { inflight<<<1, 1>>>(big_dst, big_src, right); });
+    if (ds.ring)
+        CK(cudaMemcpy(&ring1, ds.ring, sizeof ring1, cudaMemcpyDefault));
+    shmem_barrier_all();
+    check_big<<<sms, 256>>>(big_dst, BIG, left, errors);
+    CK(cudaDeviceSynchronize());
+    REQUIRE(*errors == 0);
+    if (me == 0)
+        printf("devinit_cuda: %s: one thread, %d putmem_nbi of %zu KiB then quiet: %.1f "
+               "GB/s (the proxy merged %llu of %d commands in %llu batches)\n",
+               path, PIECES, BIG / PIECES >> 10, (double)BIG / 1e9 / t_fly,
+               ds.ring ? (unsigned long long)(ring1.merged - ring0.merged) : 0ULL,
+               (REPS + 1) * PIECES,
+               ds.ring ? (unsigned long long)(ring1.batches - ring0.batches) : 0ULL);
+    shmem_barrier_all();
     if (me == 0)
         printf("devinit_cuda: passed at %d PEs\n", np);
     shmem_finalize();
