@@ -332,7 +332,7 @@ step_man() {
     for f in oshrun oshcc oshc++ oshcxx shoal-info; do
         out=$(man 1 "$f" 2>&1) || fail "man 1 $f failed: $out"
     done
-    man oshrun | grep -q -- "--bind-to core|hwthread|socket|none" || fail "oshrun(1) lacks oshrun --help"
+    man oshrun | grep -q -- "--bind-to core|hwthread|socket|package|numa|l3cache|none" || fail "oshrun(1) lacks oshrun --help"
     man shoal-info | grep -q -- "--parsable" || fail "shoal-info(1) lacks --parsable"
     man oshc++ | grep -q -- "--showme:libdirs" || fail "oshc++(1) is not oshcc(1)"
     for f in shmem_int_atomic_fetch_add shmem_ctx_uint64_atomic_swap_nbi shmem_double_sum_reduce \
