@@ -52,11 +52,13 @@ static uint64_t apply(const struct amo_msg *m, int fetching, int from)
 {
     size_t w = m->wide ? 8 : 4;
     if (SHOAL_UNLIKELY(m->seg >= SHOAL_NSEGS || m->off + w > mt.st->seg[m->seg].size))
-        MT_FATAL("shmem_atomic", "PE %d sent an AMO to segment %d, offset %llu, outside "
+        MT_FATAL("shmem_atomic",
+                 "PE %d sent an AMO to segment %d, offset %llu, outside "
                  "this PE's symmetric memory; every PE must run the same program with the "
-                 "same SHMEM_SYMMETRIC_SIZE", from, (int)m->seg,
-                 (unsigned long long)m->off);
-    uintptr_t base = m->seg == SHOAL_SEG_DEVICE ? mt.tp->dev_nic_base : mt.st->seg[m->seg].base;
+                 "same SHMEM_SYMMETRIC_SIZE",
+                 from, (int)m->seg, (unsigned long long)m->off);
+    uintptr_t base =
+            m->seg == SHOAL_SEG_DEVICE ? mt.tp->dev_nic_base : mt.st->seg[m->seg].base;
     void *p = (void *)(base + m->off);
     enum shoal_amo_op op = (enum shoal_amo_op)m->op;
     if (w == 4)
@@ -119,7 +121,8 @@ void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
                          .wide = (uint8_t)wide,
                          .off = a->off,
                          .v = a->operand ? load_operand(a->operand, wide) : 0,
-                         .cmp = a->op == SHOAL_AMO_CSWAP ? load_operand(a->compare, wide) : 0 };
+                         .cmp = a->op == SHOAL_AMO_CSWAP ? load_operand(a->compare, wide)
+                                                         : 0 };
     if (pe == mt.st->my_pe) {
         uint64_t old = apply(&m, a->fetch != NULL, pe);
         if (a->fetch) {
