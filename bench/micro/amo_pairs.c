@@ -14,8 +14,8 @@ enum kind { FADD, CSWAP, FETCH, INC, SET, LL_ADD, KINDS };
 static const char *const names[KINDS] = { "int_fadd", "int_cswap", "int_fetch",
                                           "int_inc",  "int_set",   "longlong_add" };
 
-static int iword[KINDS];     /* symmetric: the int targets */
-static long long llword;     /* symmetric: longlong add's target */
+static int iword[KINDS]; /* symmetric: the int targets */
+static long long llword; /* symmetric: longlong add's target */
 
 static double run(enum kind k, long iters, long warmup, int to)
 {
