@@ -10,6 +10,7 @@
  * progress thread serves requests while the program computes; Shoal's own waits, a
  * fetching AMO waiting for its reply and quiet serve them too (mpi_progress). Both
  * take serve_lock, so one PE's requests are applied in the order they arrived. */
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -107,9 +108,13 @@ int mpi_msg_serve(void)
 static void wait_all(MPI_Request *r, int n)
 {
     int done;
+    unsigned polls = 0;
     MPI_Status st[BATCH];
-    while (MPI_Testall(n, r, &done, st), !done)
+    while (MPI_Testall(n, r, &done, st), !done) {
         mpi_msg_serve();
+        if (++polls % 256 == 0)
+            sched_yield(); /* the target may be waiting for this CPU */
+    }
 }
 
 void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
@@ -197,8 +202,12 @@ static void *progress_thread(void *arg)
             ns = 1000;
             continue;
         }
-        if (now_ns() - last < SPIN_NS)
+        if (now_ns() - last < SPIN_NS) {
+            /* Free at once on an idle CPU; where PEs outnumber CPUs, it lets the
+             * program run, as a spinning thread would not. */
+            sched_yield();
             continue;
+        }
         struct timespec ts = { 0, ns };
         nanosleep(&ts, NULL);
         ns = ns * 2 < SLEEP_MAX_NS ? ns * 2 : SLEEP_MAX_NS;
