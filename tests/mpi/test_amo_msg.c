@@ -13,7 +13,7 @@
 
 #include "check.h"
 
-#define ROUNDS 200
+#define ROUNDS 100
 #define WORDS 512
 
 static long counter, incs, last_set; /* symmetric: compute's targets on PE 0 */
