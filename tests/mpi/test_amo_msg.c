@@ -52,7 +52,8 @@ static void compute(int me, int n)
                          "shmem_long_atomic_fetch_add/inc: PE 0 computed for 20 s without "
                          "calling SHMEM and saw %ld fetch-adds and %ld increments of %ld: "
                          "its peers' AMOs did not progress (SHOAL_MPI_AMO=%s)",
-                         *c, *in, expect, getenv("SHOAL_MPI_AMO") ? getenv("SHOAL_MPI_AMO") : "auto");
+                         *c, *in, expect,
+                         getenv("SHOAL_MPI_AMO") ? getenv("SHOAL_MPI_AMO") : "auto");
         (void)work;
     }
     shmem_barrier_all();
@@ -94,9 +95,12 @@ static void fence(int me, int n)
                          r, from, a, p);
     }
     shmem_barrier_all();
-    if (mark != ROUNDS || amo_count != ROUNDS || put_mark != ROUNDS || data[WORDS - 1] != ROUNDS)
-        check_failed(__FILE__, __LINE__, "final mark %ld, AMOs %ld, put mark %ld, data %ld; "
-                     "expected %d each", mark, amo_count, put_mark, data[WORDS - 1], ROUNDS);
+    if (mark != ROUNDS || amo_count != ROUNDS || put_mark != ROUNDS ||
+        data[WORDS - 1] != ROUNDS)
+        check_failed(__FILE__, __LINE__,
+                     "final mark %ld, AMOs %ld, put mark %ld, data %ld; "
+                     "expected %d each",
+                     mark, amo_count, put_mark, data[WORDS - 1], ROUNDS);
 }
 
 int main(int argc, char **argv)
