@@ -2,7 +2,7 @@
  * PE of the lower half works on its partner in the upper half (PE i -> PE i + N/2),
  * all pairs at once, the upper half idle in a barrier. Microseconds per operation,
  * the slowest PE's:
- *   int fadd, cswap, fetch   blocking fetching AMOs, one after the other;
+ *   int fadd, fetch, cswap   blocking fetching AMOs, one after the other;
  *   int inc, set, longlong add   non-fetching, -i of them, then one quiet.
  * Each target then checks its words against what its partner sent, so an AMO that
  * is lost or applied twice fails the run (odd N: the last PE stays idle). */
@@ -10,9 +10,11 @@
 
 #include <stdio.h>
 
-enum kind { FADD, CSWAP, FETCH, INC, SET, LL_ADD, KINDS };
-static const char *const names[KINDS] = { "int_fadd", "int_cswap", "int_fetch",
-                                          "int_inc",  "int_set",   "longlong_add" };
+/* cswap last: Open MPI 4.1's OSHMEM ends with "stack smashing detected" in its int
+ * compare-swap, and the rows before it still come out. */
+enum kind { FADD, FETCH, INC, SET, LL_ADD, CSWAP, KINDS };
+static const char *const names[KINDS] = { "int_fadd", "int_fetch",    "int_inc",
+                                          "int_set",  "longlong_add", "int_cswap" };
 
 static int iword[KINDS]; /* symmetric: the int targets */
 static long long llword; /* symmetric: longlong add's target */
@@ -36,7 +38,7 @@ static double run(enum kind k, long iters, long warmup, int to)
         case KINDS: break;
         }
     }
-    if (k >= INC)
+    if (k == INC || k == SET || k == LL_ADD)
         shmem_quiet();
     (void)sink;
     return (bench_now() - t0) / (double)iters * 1e6;
