@@ -6,7 +6,7 @@
 #   scripts/bench.sh [--pes N[,N...]] [--compare-ompi] [--ofi] [--mpi] [--extensions] [--reps R] [--bind core|none]
 #                    [--targets heap,global] [--programs a,b] [--quick] [--out DIR]
 #                    [--build DIR] [--baseline DIR|REV] [--small-ops] [--busy] [--isx] [--install-deps]
-#                    [--hugepages [--heap SIZE]] [--dry-run]
+#                    [--hugepages [--heap SIZE]] [--mpi-amo] [--dry-run]
 #
 # --compare-ompi  also runs the same sources built with Open MPI's /usr/bin/oshcc and
 #                 started by /usr/bin/oshrun (Debian's openmpi-bin OSHMEM), labelled oshmem.
@@ -62,6 +62,18 @@
 #                 heap is on the pages asked for. Needs root; the pool and shmem_enabled
 #                 are restored on exit. --reps rounds (default 5); ranges.md: medians
 #                 [min, max].
+# --mpi-amo       instead of the suite, the MPI transport's AMOs beside Open MPI's OSHMEM:
+#                 bench/micro/amo_pairs.c (int fadd, cswap, fetch, inc, set, longlong
+#                 add, PE i -> PE i + N/2), rma_latency (put/get 8 B to 1 MiB) and
+#                 coll_small (barrier...) at 2 and 4 PEs (--pes), every PE pinned (--bind):
+#                 Shoal with every operation through MPI (mpi-all) and with nodes of 2 PEs
+#                 (mpi: shared memory inside), each under Open MPI's mpirun (*-ompi) and
+#                 MPICH's mpiexec.hydra (*-mpich), mpi-all also with MPI's atomics
+#                 forced (*-atomics: SHOAL_MPI_AMO=mpi, MPI at the program's thread
+#                 level, the path before AMOs went as messages), and OSHMEM's oshrun
+#                 (oshmem), interleaved, the order rotating by round. Builds nothing but
+#                 Shoal and the programs (oshcc). --reps rounds (default 5); ranges.md:
+#                 medians [min, max].
 # --reference DIR with --small-ops: the results folder of an earlier run (a quiet
 #                 machine's) whose fi_pingpong round trip is drawn and checked too.
 # --mpi           also runs Shoal under mpirun with every operation through the MPI
@@ -110,6 +122,7 @@ small_ops=0
 busy=0
 isx=0
 hugepages=0
+mpi_amo=0
 heap=1G
 pes_given=0
 suite_sel=0 # --programs, --targets, --quick, --mpi: what the suite runs
@@ -132,6 +145,7 @@ while [ $# -gt 0 ]; do
         --small-ops) small_ops=1; shift ;;
         --busy) busy=1; shift ;;
         --isx) isx=1; shift ;;
+        --mpi-amo) mpi_amo=1; shift ;;
         --hugepages) hugepages=1; shift ;;
         --heap) heap="$2"; shift 2 ;;
         --reference) reference="$2"; shift 2 ;;
@@ -177,6 +191,15 @@ if [ "$isx" -eq 1 ]; then
     [ "$pes_given" -eq 1 ] || pes=2,4
     [ "$reps_given" -eq 1 ] || reps=5
 fi
+if [ "$mpi_amo" -eq 1 ]; then
+    [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$busy" -eq 0 ] && [ "$isx" -eq 0 ] &&
+        [ -z "$base" ] && [ "$suite_sel" -eq 0 ] && [ "$ofi" -eq 0 ] || {
+        echo "bench.sh: --mpi-amo runs a fixed set on its own (--pes, --reps, --bind only)" >&2
+        exit 2; }
+    compare=1
+    [ "$pes_given" -eq 1 ] || pes=2,4
+    [ "$reps_given" -eq 1 ] || reps=5
+fi
 if [ "$hugepages" -eq 1 ]; then
     [ "$small_ops" -eq 0 ] && [ "$ext" -eq 0 ] && [ "$busy" -eq 0 ] && [ "$isx" -eq 0 ] &&
         [ -z "$base" ] && [ "$suite_sel" -eq 0 ] && [ "$ofi" -eq 0 ] && [ "$compare" -eq 0 ] || {
@@ -202,6 +225,7 @@ need="cmake ninja python3"
 [ "$compare" -eq 1 ] && need="$need /usr/bin/oshcc /usr/bin/oshrun"
 [ "$ofi" -eq 1 ] && need="$need fi_pingpong"
 [ "$bind" = core ] && need="$need taskset"
+[ "$mpi_amo" -eq 1 ] && need="$need mpirun mpiexec.hydra"
 missing=""
 for t in $need; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
 py=python3
@@ -319,7 +343,7 @@ ncpu=$(nproc)
 pin="$out/raw/pin.sh"
 cat > "$pin" <<EOF
 #!/bin/sh
-r=\${SHOAL_RANK:-\${OMPI_COMM_WORLD_RANK:-\${PMIX_RANK:-0}}}
+r=\${SHOAL_RANK:-\${OMPI_COMM_WORLD_RANK:-\${PMIX_RANK:-\${PMI_RANK:-0}}}}
 exec taskset -c \$((r % $ncpu)) "\$@"
 EOF
 chmod +x "$pin"
@@ -497,6 +521,72 @@ if [ "$isx" -eq 1 ]; then
         done
     done
     summarize "each phase's median [min, max], ms"
+    exit $failed
+fi
+
+# --mpi-amo: every round runs each program at each PE count under the seven
+# configurations, the order rotating by round.
+if [ "$mpi_amo" -eq 1 ]; then
+    [ "$dry" -eq 0 ] || { echo "bench.sh: --dry-run plans the suite, not --mpi-amo" >&2; exit 2; }
+    [ -e "$build/src/libshoal-mpi.so" ] && [ -e "$build/src/libshoal-mpich.so" ] || {
+        echo "bench.sh: --mpi-amo: $build lacks libshoal-mpi.so or libshoal-mpich.so" \
+             "(install libopenmpi-dev and libmpich-dev)" >&2; exit 1; }
+    mkdir -p "$build/bench-oshmem"
+    progs="amo_pairs:-i 2000 -w 100
+rma_latency:-s 8 -m 1M -i 1000 -w 50
+coll_small:-i 2000 -w 100"
+    for p in amo_pairs rma_latency coll_small; do
+        /usr/bin/oshcc -O3 -I"$root/bench/common" "$root/bench/micro/$p.c" \
+            "$root/bench/common/bench.c" -lm -lpthread -ldl -o "$build/bench-oshmem/$p"
+    done
+    asroot=""
+    [ "$(id -u)" -eq 0 ] && asroot="--allow-run-as-root"
+    amo_run() { # CONFIG NP PROG ARGS...
+        c=$1 n=$2; shift 2
+        case "$c" in
+        oshmem) ompi_run "$n" "$@"; return ;;
+        shoal-mpi-all*) t=mpi-all map= ;;
+        *) t=mpi map=block:2 ;;
+        esac
+        mech=auto
+        case "$c" in *-atomics*) mech=mpi ;; esac
+        case "$c" in
+        *-ompi*) SHOAL_TRANSPORT=$t SHOAL_NODE_MAP=$map SHOAL_MPI_AMO=$mech timeout 600 \
+                     mpirun $asroot --oversubscribe --bind-to none -n "$n" $wrap "$@" ;;
+        *) SHOAL_TRANSPORT=$t SHOAL_NODE_MAP=$map SHOAL_MPI_AMO=$mech timeout 600 \
+               mpiexec.hydra -n "$n" $wrap "$@" ;;
+        esac
+    }
+    configs="shoal-mpi-all-ompi shoal-mpi-all-mpich shoal-mpi-all-atomics-ompi
+             shoal-mpi-all-atomics-mpich shoal-mpi-ompi shoal-mpi-mpich oshmem"
+    cd "$out"
+    echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"
+    l0=$(cut -d' ' -f1-3 /proc/loadavg)
+    start=$(date +%s)
+    failed=0
+    for r in $(seq "$reps"); do
+        # shellcheck disable=SC2086 # a rotation of the word list
+        order=$(echo $configs | tr ' ' '\n' | awk -v k="$r" '{ a[NR] = $0 }
+            END { for (i = 0; i < NR; i++) print a[(i + k) % NR + 1] }')
+        for n in $(echo "$pes" | tr ',' ' '); do
+            while IFS=: read -r prog args; do
+                for c in $order; do
+                    echo "== round $r/$reps, $n PEs: $c $prog (load $(cut -d' ' -f1 /proc/loadavg))"
+                    log="$out/raw/np$n/$c.$prog.$r.txt"
+                    mkdir -p "$(dirname "$log")"
+                    bin="$build/bench/$prog"
+                    [ "$c" = oshmem ] && bin="$build/bench-oshmem/$prog"
+                    # shellcheck disable=SC2086 # $args is the program's options
+                    BENCH_IMPL="$c" amo_run "$c" "$n" "$bin" $args < /dev/null > "$log" 2>&1 ||
+                        { echo "   FAILED (see $log)"; failed=1; }
+                    grep '^RESULT,' "$log" | sed "s/^RESULT,/$r,/" >> "$out/runs.csv" || true
+                done
+            done <<EOF
+$progs
+EOF
+        done
+    done
+    summarize "medians [min, max] of each configuration, us"
     exit $failed
 fi
 

@@ -122,6 +122,9 @@
     X(SHOAL_MPI_CONTEXT_WINDOWS, NULL, INT, "4", "0..64", mpi_context_windows,               \
       "mpi transport: window sets for created contexts, shared round robin, so one "         \
       "context's quiet does not wait for another's puts; 0 = all use the default context's") \
+    X(SHOAL_MPI_AMO, NULL, STR, "auto", "auto|mpi|msg", mpi_amo,                             \
+      "mpi transport: how AMOs travel: msg (Shoal's own messages, applied by the target's "  \
+      "CPU atomics), mpi (MPI-3 atomics), auto (the faster for the MPI library)")            \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", NULL, ofi_provider,                                 \
       "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm "     \
       "(default: the first that fits)")                                                      \

@@ -91,8 +91,11 @@ static int mc_barrier(int start, int stride, int size, struct shoal_coll_wait *w
     MPI_Request r;
     int done = 0;
     MPI_Ibarrier(members(start, stride, size), &r);
-    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done)
+    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
+        if (mt.msg)
+            mpi_msg_serve(); /* a peer's AMO may be what keeps it from the barrier */
         w->poll(w);
+    }
     return 0;
 }
 

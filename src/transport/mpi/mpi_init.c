@@ -1,5 +1,6 @@
 /* Start and end of the MPI transport: Shoal's own way into MPI (mpi_world.c), the
  * PE-numbered communicator, the window sets, contexts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,11 +40,49 @@ void mpi_env_defaults(void)
 #endif
 }
 
+/* SHOAL_MPI_AMO=auto: messages, faster than MPI's atomics in both MPIs measured
+ * (docs/transports.md). */
+static int amo_msg_wanted(void)
+{
+    return strcmp(mt.st->cfg.mpi_amo, "mpi") != 0;
+}
+
+/* Messages need the progress thread, so MPI_THREAD_MULTIPLE, and an MPI the
+ * application cannot finalize under the thread: Shoal's own session or MPI_Init. */
+static void choose_amo(int have)
+{
+    int forced = !strcmp(mt.st->cfg.mpi_amo, "msg");
+    mt.msg = 0;
+    if (!amo_msg_wanted()) {
+        mt.amo_why = "MPI-3 atomics (SHOAL_MPI_AMO=mpi)";
+        return;
+    }
+    if (!mt.world.own_mpi)
+        mt.amo_why = "MPI-3 atomics: the application initialised MPI, and its "
+                     "MPI_Finalize may not wait for Shoal's progress thread";
+    else if (have < MPI_THREAD_MULTIPLE)
+        mt.amo_why = "MPI-3 atomics: MPI does not provide MPI_THREAD_MULTIPLE, which "
+                     "the AMO progress thread needs";
+    else if (mpi_msg_open())
+        mt.amo_why = "MPI-3 atomics: the AMO progress thread did not start";
+    else {
+        mt.msg = 1;
+        mt.amo_why = forced ? "Shoal's messages, applied by the target's CPU atomics "
+                              "(SHOAL_MPI_AMO=msg)"
+                            : "Shoal's messages, applied by the target's CPU atomics";
+        return;
+    }
+    if (forced)
+        mt.host->warn("shmem_init", "SHOAL_MPI_AMO=msg: AMOs use %s", mt.amo_why);
+}
+
 static int start_mpi(void)
 {
     int have = MPI_THREAD_SINGLE;
     int want = mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
-    int rc = mpi_world_open(&mt.world, want, &have, "shoal.transport");
+    /* Asked for where MPI is Shoal's to start: the AMO messages' progress thread. */
+    int ask = amo_msg_wanted() ? MPI_THREAD_MULTIPLE : want;
+    int rc = mpi_world_open(&mt.world, ask, &have, "shoal.transport");
     if (rc == MPI_WORLD_FINALIZED) {
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the application has already called "
@@ -57,8 +96,9 @@ static int start_mpi(void)
                       MPI_VERSION >= 4 ? "MPI_Session_init" : "MPI_Init_thread");
         return -1;
     }
-    MT_LOG(INFO, "MPI through %s, thread level %s (SHMEM needs %s)",
-           mpi_world_kind(&mt.world), mpi_level_name(have), mpi_level_name(want));
+    MT_LOG(INFO, "MPI through %s, thread level %s (SHMEM needs %s, asked for %s)",
+           mpi_world_kind(&mt.world), mpi_level_name(have), mpi_level_name(want),
+           mpi_level_name(ask));
     if (have < want) {
         mt.host->warn("shmem_init",
                       "SHOAL_TRANSPORT=%s: the SHMEM thread level needs %s, but "
@@ -70,6 +110,7 @@ static int start_mpi(void)
         mpi_world_close(&mt.world);
         return -1;
     }
+    mt.have = have;
     return 0;
 }
 
@@ -93,11 +134,23 @@ static void open_set(struct mpi_set *set, MPI_Info info)
     set->dirty = 0;
 }
 
-static void ctx_setup(struct mpi_ctx *c, struct mpi_set *rma)
+static int ctx_setup(struct mpi_ctx *c, struct mpi_set *rma)
 {
     memset(c, 0, offsetof(struct mpi_ctx, arena));
     c->rma = rma;
+    c->msg_pes = calloc((size_t)mt.nwords, sizeof(uint64_t));
+    if (!c->msg_pes)
+        return -1;
     pthread_mutex_init(&c->lock, NULL);
+    return 0;
+}
+
+static void ctx_teardown(struct mpi_ctx *c)
+{
+    if (mt.msg)
+        mpi_msg_quiet(c);
+    pthread_mutex_destroy(&c->lock);
+    free(c->msg_pes);
 }
 
 static int mpi_init(void)
@@ -135,13 +188,20 @@ static int mpi_init(void)
            "(SHOAL_MPI_CONTEXT_WINDOWS)",
            mt.nsets, SHOAL_NSEGS, size, mt.nsets - 1);
     mt.locked = mt.st->thread_level == SHMEM_THREAD_MULTIPLE || mt.st->threads_inside;
-    ctx_setup(&mt.dflt, &mt.sets[0]);
+    if (ctx_setup(&mt.dflt, &mt.sets[0]))
+        return -1;
     mt.host->ctx_default->net = &mt.dflt;
+    choose_amo(mt.have);
+    MT_LOG(INFO, "AMOs: %s", mt.amo_why);
     return 0;
 }
 
 static void mpi_fini(void)
 {
+    ctx_teardown(&mt.dflt);
+    if (mt.msg)
+        mpi_msg_close();
+    mt.msg = 0;
     mpi_coll_fini();
     for (int i = 0; i < mt.nsets; i++)
         for (int s = 0; s < SHOAL_NSEGS; s++) {
@@ -152,7 +212,6 @@ static void mpi_fini(void)
     free(mt.sets);
     mt.sets = NULL;
     MPI_Comm_free(&mt.comm);
-    pthread_mutex_destroy(&mt.dflt.lock);
     mt.host->ctx_default->net = NULL;
     mpi_world_close(&mt.world);
 }
@@ -168,7 +227,11 @@ static int mpi_ctx_create(struct shoal_ctx *ctx)
                     __atomic_fetch_add(&mt.next_set, 1, __ATOMIC_RELAXED) %
                             (unsigned)(mt.nsets - 1)
                               : 0;
-    ctx_setup(c, &mt.sets[i]);
+    if (ctx_setup(c, &mt.sets[i])) {
+        free(c);
+        mt.host->warn("shmem_ctx_create", "out of memory");
+        return -1;
+    }
     ctx->net = c;
     MT_LOG(DEBUG, "context %p uses window set %u", (void *)ctx, i);
     return 0;
@@ -179,7 +242,7 @@ static void mpi_ctx_destroy(struct shoal_ctx *ctx)
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     if (!c)
         return;
-    pthread_mutex_destroy(&c->lock);
+    ctx_teardown(c);
     free(c);
     ctx->net = NULL;
 }
@@ -205,8 +268,15 @@ const struct shoal_transport_ops *shoal_module_transport(const struct shoal_modu
     return &mpi_ops;
 }
 
+static void mpi_info(void)
+{
+    printf("MPI (PE 0), thread level %s:\n", mpi_level_name(mt.have));
+    printf("  AMOs: %s\n", mt.amo_why);
+}
+
 const struct shoal_transport_ops mpi_ops = {
     .name = "mpi",
+    .info = mpi_info,
     .init = mpi_init,
     .fini = mpi_fini,
     .ctx_create = mpi_ctx_create,

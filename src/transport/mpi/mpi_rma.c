@@ -2,7 +2,8 @@
  *   put             MPI_Put, then MPI_Win_flush_local (the source may be reused);
  *   get             MPI_Get, then MPI_Win_flush_local (the data has arrived);
  *   *_nbi           the call alone (small puts from a copy); quiet completes it;
- *   AMO             MPI_Fetch_and_op / MPI_Compare_and_swap / MPI_Accumulate, always
+ *   AMO             as Shoal's own messages (mpi_amo.c) where mt.msg is set; else
+ *                   MPI_Fetch_and_op / MPI_Compare_and_swap / MPI_Accumulate, always
  *                   on set 0's windows; fetching ones flush_local for the result;
  *   put-with-signal the put, MPI_Win_flush to that PE (the payload is in place),
  *                   then the signal as an accumulate;
@@ -179,6 +180,10 @@ static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
 
 void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
 {
+    if (mt.msg) {
+        mpi_msg_amo(mpi_ctx_of(ctx), a, pe);
+        return;
+    }
     if (!a->fetch) {
         amo_deferred(mpi_ctx_of(ctx), a, pe);
         return;
@@ -195,9 +200,14 @@ void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
     poll_tick(&mt.poll_left, POLL_PROGRESS);
 }
 
+/* As messages, a fetching _nbi AMO waits for its reply here: quiet would wait for it
+ * anyway, and the reply's buffer needs no bookkeeping. */
 void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
 {
-    amo_deferred(mpi_ctx_of(ctx), a, pe);
+    if (mt.msg)
+        mpi_msg_amo(mpi_ctx_of(ctx), a, pe);
+    else
+        amo_deferred(mpi_ctx_of(ctx), a, pe);
 }
 
 /* ps->nbi aside: the payload must be in place before the signal: both complete here. */
@@ -212,7 +222,10 @@ void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
                            .seg = ps->sig.seg,
                            .off = ps->sig.off,
                            .operand = &ps->signal };
-    amo_deferred(c, &a, pe);
+    if (mt.msg)
+        mpi_msg_amo(c, &a, pe);
+    else
+        amo_deferred(c, &a, pe);
 }
 
 /* Per target rather than MPI_Win_flush_all: with Open MPI 4.1's osc/ucx, flush_all
@@ -250,6 +263,8 @@ void mpi_quiet(struct shoal_ctx *ctx)
     unsigned amo = __atomic_exchange_n(&c->amo_dirty, 0, __ATOMIC_RELAXED);
     if (amo)
         mpi_flush_set(&mt.sets[0], amo, 0);
+    if (mt.msg)
+        mpi_msg_quiet(c);
     poll_tick(&mt.poll_left, POLL_PROGRESS); /* a loop of _nbi fetches and quiet polls too */
 }
 
@@ -277,6 +292,10 @@ void mpi_local_poll(void)
 
 void mpi_progress(void)
 {
+    if (mt.msg) {
+        mpi_msg_serve(); /* its probe drives MPI too */
+        return;
+    }
     int flag;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mt.comm, &flag, MPI_STATUS_IGNORE);
 }

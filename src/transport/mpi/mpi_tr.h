@@ -36,6 +36,8 @@ struct mpi_set {
 struct mpi_ctx {
     struct mpi_set *rma;  /* windows of this context's puts and gets */
     unsigned amo_dirty;   /* bit s: this context left AMOs on set 0's window s */
+    unsigned msg_any;     /* msg_pes may have bits set (atomic) */
+    uint64_t *msg_pes;    /* bit pe: one-way AMO messages to pe not yet acknowledged */
     pthread_mutex_t lock; /* the arena, with SHMEM_THREAD_MULTIPLE */
     size_t used;          /* arena bytes handed out since it was last reset */
     _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
@@ -73,10 +75,22 @@ struct mpi_tr {
     struct mpi_world world;
     MPI_Comm comm; /* every PE, rank = PE number */
     int locked;    /* operand slots need the lock */
+    int have;      /* the thread level MPI provides */
     int nwords;    /* 64-bit words of a targets bitmap */
     int nsets;
     struct mpi_set *sets; /* sets[0]: default context and all AMOs */
     unsigned next_set;
+    /* AMOs as Shoal's own messages (mpi_amo.c), when msg is set: requests on amo_req,
+     * which the progress thread and this PE's polls serve under serve_lock (so one
+     * PE's requests are applied in the order sent), replies on amo_rep. */
+    int msg;
+    MPI_Comm amo_req, amo_rep;
+    int tag_ub;
+    unsigned next_tag;
+    pthread_mutex_t serve_lock;
+    pthread_t thread;
+    int thread_on, stop;
+    const char *amo_why;      /* why AMOs use this mechanism, for SHMEM_INFO */
     unsigned poll_left;       /* fetching AMOs and quiets until progress (mpi_rma.c) */
     unsigned local_poll_left; /* same-node gets until progress (mpi_rma.c) */
     struct mpi_ctx dflt;
@@ -134,6 +148,16 @@ void mpi_session_start(struct shoal_ctx *ctx, long options);
 void mpi_session_stop(struct shoal_ctx *ctx);
 void mpi_progress(void);
 void mpi_local_poll(void);
+
+/* AMOs as messages (mpi_amo.c): msg_open after the windows, msg_close before them
+ * (every PE's one-way AMOs complete first); msg_amo for any AMO, blocking or not, as
+ * the transport's amo does; msg_quiet acknowledges c's one-way AMOs; msg_serve
+ * applies the requests that have arrived. */
+int mpi_msg_open(void);
+void mpi_msg_close(void);
+void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe);
+void mpi_msg_quiet(struct mpi_ctx *c);
+int mpi_msg_serve(void);
 
 extern const struct shoal_transport_ops mpi_ops;
 

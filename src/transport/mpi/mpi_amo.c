@@ -1,0 +1,254 @@
+/* AMOs as Shoal's own messages over MPI point-to-point (SHOAL_MPI_AMO=msg):
+ *   fetching AMO  a request to the target and its reply (the old value);
+ *   other AMO     one request, one way; the context notes its target;
+ *   quiet, fence  a flush request to each noted target, which answers once it has
+ *                 applied every earlier request of this PE (MPI does not let messages
+ *                 from one sender overtake each other on one communicator);
+ *   to itself     the CPU atomic at once.
+ * The target applies each request with a CPU atomic on its own memory, so AMOs stay
+ * atomic with each other whoever sends them, and with same-node PEs' CPU atomics. A
+ * progress thread serves requests while the program computes; Shoal's own waits, a
+ * fetching AMO waiting for its reply and quiet serve them too (mpi_progress). Both
+ * take serve_lock, so one PE's requests are applied in the order they arrived. */
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "transport/mpi/mpi_tr.h"
+#include "transport/shm/shm.h"
+
+enum { MSG_POST, MSG_FETCH, MSG_FLUSH };
+
+struct amo_msg {
+    uint8_t kind, op, seg, wide;
+    int32_t tag; /* the sender's reply tag (MSG_FETCH, MSG_FLUSH) */
+    uint64_t off, v, cmp;
+};
+
+/* Replies go to the thread that asked, by a tag of its own: each thread has at most
+ * one fetching AMO or flush outstanding, so (PE, tag) names it. */
+static __thread int my_tag = -1;
+
+static int reply_tag(void)
+{
+    if (SHOAL_UNLIKELY(my_tag < 0))
+        my_tag = (int)(__atomic_fetch_add(&mt.next_tag, 1, __ATOMIC_RELAXED) %
+                       (unsigned)mt.tag_ub);
+    return my_tag;
+}
+
+static uint64_t load_operand(const void *p, int wide)
+{
+    if (wide) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t apply(const struct amo_msg *m, int fetching, int from)
+{
+    size_t w = m->wide ? 8 : 4;
+    if (SHOAL_UNLIKELY(m->seg >= SHOAL_NSEGS || m->off + w > mt.st->seg[m->seg].size))
+        MT_FATAL("shmem_atomic",
+                 "PE %d sent an AMO to segment %d, offset %llu, outside "
+                 "this PE's symmetric memory; every PE must run the same program with the "
+                 "same SHMEM_SYMMETRIC_SIZE",
+                 from, (int)m->seg, (unsigned long long)m->off);
+    uintptr_t base =
+            m->seg == SHOAL_SEG_DEVICE ? mt.tp->dev_nic_base : mt.st->seg[m->seg].base;
+    void *p = (void *)(base + m->off);
+    enum shoal_amo_op op = (enum shoal_amo_op)m->op;
+    if (w == 4)
+        return shoal_shm_amo32(p, op, (uint32_t)m->v, (uint32_t)m->cmp, fetching,
+                               __ATOMIC_SEQ_CST);
+    return shoal_shm_amo64(p, op, m->v, m->cmp, fetching, __ATOMIC_SEQ_CST);
+}
+
+int mpi_msg_serve(void)
+{
+    if (pthread_mutex_trylock(&mt.serve_lock))
+        return 0; /* another thread is serving */
+    int n = 0;
+    for (;;) {
+        int flag;
+        MPI_Message h;
+        MPI_Status st;
+        MPI_Improbe(MPI_ANY_SOURCE, 0, mt.amo_req, &flag, &h, &st);
+        if (!flag)
+            break;
+        struct amo_msg m;
+        MPI_Mrecv(&m, (int)sizeof m, MPI_BYTE, &h, &st);
+        n++;
+        int from = st.MPI_SOURCE;
+        if (m.kind == MSG_POST) {
+            apply(&m, 0, from);
+        } else if (m.kind == MSG_FETCH) {
+            uint64_t old = apply(&m, 1, from);
+            uint32_t old32 = (uint32_t)old;
+            MPI_Send(m.wide ? (void *)&old : (void *)&old32, m.wide ? 8 : 4, MPI_BYTE, from,
+                     m.tag, mt.amo_rep);
+        } else {
+            MPI_Send(NULL, 0, MPI_BYTE, from, m.tag, mt.amo_rep);
+        }
+    }
+    pthread_mutex_unlock(&mt.serve_lock);
+    return n;
+}
+
+/* Flushes in flight at once, at most. */
+#define BATCH 64
+
+/* Until r[0..n) complete (n <= BATCH), serving requests meanwhile (a peer may be
+ * waiting on this PE while this PE waits on it). Statuses rather than
+ * MPI_STATUSES_IGNORE, which GCC takes for an array of none in MPICH's prototype. */
+static void wait_all(MPI_Request *r, int n)
+{
+    int done;
+    unsigned polls = 0;
+    MPI_Status st[BATCH];
+    while (MPI_Testall(n, r, &done, st), !done) {
+        mpi_msg_serve();
+        if (++polls % 256 == 0)
+            sched_yield(); /* the target may be waiting for this CPU */
+    }
+}
+
+void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
+{
+    int wide = shoal_amo_width(a->type) == 8;
+    struct amo_msg m = { .kind = a->fetch ? MSG_FETCH : MSG_POST,
+                         .op = (uint8_t)a->op,
+                         .seg = (uint8_t)a->seg,
+                         .wide = (uint8_t)wide,
+                         .off = a->off,
+                         .v = a->operand ? load_operand(a->operand, wide) : 0,
+                         .cmp = a->op == SHOAL_AMO_CSWAP ? load_operand(a->compare, wide)
+                                                         : 0 };
+    if (pe == mt.st->my_pe) {
+        uint64_t old = apply(&m, a->fetch != NULL, pe);
+        if (a->fetch) {
+            uint32_t old32 = (uint32_t)old;
+            memcpy(a->fetch, wide ? (void *)&old : (void *)&old32, wide ? 8 : 4);
+        }
+        return;
+    }
+    if (!a->fetch) {
+        MPI_Send(&m, (int)sizeof m, MPI_BYTE, pe, 0, mt.amo_req);
+        /* Noted after sending, so a concurrent quiet that clears the note has sent its
+         * flush after this request. */
+        uint64_t *w = &c->msg_pes[pe >> 6], bit = 1ull << (pe & 63);
+        if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+            __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+        if (!__atomic_load_n(&c->msg_any, __ATOMIC_RELAXED))
+            __atomic_store_n(&c->msg_any, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    MPI_Request r;
+    m.tag = reply_tag();
+    MPI_Irecv(a->fetch, wide ? 8 : 4, MPI_BYTE, pe, m.tag, mt.amo_rep, &r);
+    MPI_Send(&m, (int)sizeof m, MPI_BYTE, pe, 0, mt.amo_req);
+    wait_all(&r, 1);
+}
+
+void mpi_msg_quiet(struct mpi_ctx *c)
+{
+    if (!__atomic_load_n(&c->msg_any, __ATOMIC_ACQUIRE))
+        return;
+    __atomic_store_n(&c->msg_any, 0, __ATOMIC_RELAXED);
+    MPI_Request r[BATCH];
+    int n = 0, tag = reply_tag();
+    struct amo_msg m = { .kind = MSG_FLUSH, .tag = tag };
+    for (int w = 0; w < mt.nwords; w++) {
+        uint64_t bits = __atomic_exchange_n(&c->msg_pes[w], 0, __ATOMIC_ACQ_REL);
+        for (; bits; bits &= bits - 1) {
+            int pe = w * 64 + __builtin_ctzll(bits);
+            MPI_Irecv(NULL, 0, MPI_BYTE, pe, tag, mt.amo_rep, &r[n]);
+            MPI_Send(&m, (int)sizeof m, MPI_BYTE, pe, 0, mt.amo_req);
+            if (++n == BATCH) {
+                wait_all(r, n);
+                n = 0;
+            }
+        }
+    }
+    wait_all(r, n);
+}
+
+/* After a request the thread polls without pause for SPIN_NS, so that a stream of
+ * AMOs (or a lock's tries) finds it awake; then it sleeps between polls, doubling from
+ * 1 us to SLEEP_MAX_NS: a target that computes answers the first request of a burst
+ * within about SLEEP_MAX_NS, and an idle PE's thread costs a poll of about a
+ * microsecond that often. */
+#define SPIN_NS 200000L
+#define SLEEP_MAX_NS 100000L
+
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static void *progress_thread(void *arg)
+{
+    (void)arg;
+    long last = now_ns(), ns = 1000;
+    while (!__atomic_load_n(&mt.stop, __ATOMIC_ACQUIRE)) {
+        if (mpi_msg_serve()) {
+            last = now_ns();
+            ns = 1000;
+            continue;
+        }
+        if (now_ns() - last < SPIN_NS) {
+            /* Free at once on an idle CPU; where PEs outnumber CPUs, it lets the
+             * program run, as a spinning thread would not. */
+            sched_yield();
+            continue;
+        }
+        struct timespec ts = { 0, ns };
+        nanosleep(&ts, NULL);
+        ns = ns * 2 < SLEEP_MAX_NS ? ns * 2 : SLEEP_MAX_NS;
+    }
+    return NULL;
+}
+
+int mpi_msg_open(void)
+{
+    void *ub;
+    int found;
+    MPI_Comm_dup(mt.comm, &mt.amo_req);
+    MPI_Comm_dup(mt.comm, &mt.amo_rep);
+    MPI_Comm_get_attr(mt.amo_rep, MPI_TAG_UB, &ub, &found);
+    mt.tag_ub = found && *(int *)ub > 0 ? *(int *)ub : 32767;
+    pthread_mutex_init(&mt.serve_lock, NULL);
+    mt.stop = 0;
+    int rc = pthread_create(&mt.thread, NULL, progress_thread, NULL);
+    if (rc) {
+        mt.host->warn("shmem_init",
+                      "SHOAL_MPI_AMO: cannot start the AMO progress thread (%s); "
+                      "set SHOAL_MPI_AMO=mpi for MPI's atomics",
+                      strerror(rc));
+        return -1;
+    }
+    mt.thread_on = 1;
+    return 0;
+}
+
+void mpi_msg_close(void)
+{
+    /* Every PE has acknowledged its contexts' one-way AMOs (their destroy) when it
+     * reaches this barrier, and the thread serves the flushes meanwhile: after it no
+     * request is on its way to this PE. */
+    MPI_Barrier(mt.comm);
+    __atomic_store_n(&mt.stop, 1, __ATOMIC_RELEASE);
+    pthread_join(mt.thread, NULL);
+    mt.thread_on = 0;
+    if (mpi_msg_serve())
+        MT_LOG(INFO, "AMO requests arrived after the last barrier; applied");
+    pthread_mutex_destroy(&mt.serve_lock);
+    MPI_Comm_free(&mt.amo_req);
+    MPI_Comm_free(&mt.amo_rep);
+}
