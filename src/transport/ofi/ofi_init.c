@@ -648,7 +648,7 @@ static int startup_connect_wanted(void)
  * Two PEs that connect to each other at once cost rxm a collision: at 64 PEs
  * over 4 nodes, with both PEs of each pair at N/2 connecting, in 3 runs of 4 the
  * PEs of one or two nodes spent 0.3-1.6 s of CPU here instead of 0.01 s and the
- * slowest took 6-17 s instead of about 1; with one initiator, 1 run of 7. Every
+ * slowest took 6-19 s instead of about 1; with one initiator, 1 run of 7. Every
  * PE is here at about the same time (after the barrier of ofi_net_init), driving
  * the provider, so each answers its peers' requests while it makes its own. */
 static void startup_connect(void)
