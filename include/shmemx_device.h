@@ -826,4 +826,6 @@ SHMEM_AMO_BIT_TYPES(SHMEMX_DEV_AMO_BIT_)
 #undef SHMEMX_DEV_AMO_BIT_
 #undef SHMEMX_DEV_AMO_BIT1_
 
+#include <shoal/device_coll.h>
+
 #endif

@@ -23,6 +23,7 @@
 
 #include "api/api.h"
 #include "api/devcmd.h"
+#include "api/devcoll.h"
 #include "api/devinit.h"
 #include "core/progress.h"
 #include "device/device.h"
@@ -374,6 +375,7 @@ struct launch {
     void *arg;
     int n;
     int left; /* threads still running */
+    struct shoal_devcoll_block *block;
 };
 struct lane {
     struct launch *l;
@@ -383,6 +385,7 @@ struct lane {
 static void *lane_main(void *p)
 {
     struct lane *ln = p;
+    shoal_devcoll_lane(ln->l->block, ln->i);
     ln->l->kernel(ln->i, ln->l->n, ln->l->arg);
     __atomic_fetch_sub(&ln->l->left, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -400,7 +403,8 @@ void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), i
                     shoal_dev->name);
     if (!kernel || nthreads < 1 || nthreads > 1024)
         shoal_fatal(__func__, "needs a kernel and 1 to 1024 threads (got %d)", nthreads);
-    struct launch l = { kernel, arg, nthreads, nthreads };
+    struct launch l = { kernel, arg, nthreads, nthreads,
+                        shoal_devcoll_block_new(__func__, nthreads) };
     pthread_t *th = calloc((size_t)nthreads, sizeof *th);
     struct lane *lanes = calloc((size_t)nthreads, sizeof *lanes);
     if (!th || !lanes)
@@ -421,6 +425,7 @@ void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), i
         pthread_join(th[i], NULL);
     free(th);
     free(lanes);
+    shoal_devcoll_block_free(l.block);
     shmemx_device_quiet();
 }
 SHOAL_PROFILED(shmemx_device_launch)

@@ -1,9 +1,16 @@
-/* Collectives on device memory (coll_device.h): one staging engine for all of them. */
+/* Collectives on device memory (coll_device.h): copies through the peers' device-heap
+ * mappings where every member is on this node, one staging engine otherwise. */
 #include "coll/coll_device.h"
 
 #include "core/team.h"
 #include "device/device.h"
 #include "mem/device_heap.h"
+
+_Static_assert((int)SHOAL_DEV_RED_PROD == (int)SHOAL_RED_PROD &&
+                       (int)SHOAL_DEV_RED_AND == (int)SHOAL_RED_AND &&
+                       (int)SHOAL_DEV_RED_COMPLEX == (int)SHOAL_RED_COMPLEX &&
+                       (int)SHOAL_DEV_RED_SIGNED == (int)SHOAL_RED_SIGNED,
+               "the device layer's reductions name transport.h's in its order");
 
 static int is_dev(const void *p)
 {
@@ -25,6 +32,8 @@ static enum shoal_mem_kind kind(const void *p)
 static void copy(void *dst, const void *src, size_t n)
 {
     enum shoal_mem_kind dk = kind(dst), sk = kind(src);
+    if (dk != sk)
+        shoal_dev_bounce(n);
     if (shoal_mem_copy_start(dst, dk, src, sk, n) == 0)
         return;
     if (shoal_mem_copy(dst, dk, src, sk, n))
@@ -101,4 +110,103 @@ int coll_dev_next(struct coll_dev *st)
     st->m = st->nelems - st->at < st->per ? st->nelems - st->at : st->per;
     side_copy(st, &st->src, 0);
     return 1;
+}
+
+/* ---- same node: through the peers' mappings ------------------------------------------ */
+
+int coll_dev_direct(const struct coll *c, const void *dest, const void *source, int sym_src)
+{
+    if (!shoal_dev_sym(dest) || !is_dev(source) || (sym_src && !shoal_dev_sym(source)))
+        return 0;
+    for (int i = 0; i < c->n; i++)
+        if (!shoal_tp.dev_peer[coll_world_pe(c, i)])
+            return 0;
+    return 1;
+}
+
+/* Member i's copy of the device-space object at sym: its heap through the mapping. */
+static char *peer(const struct coll *c, int i, const void *sym)
+{
+    return shoal_tp.dev_peer[coll_world_pe(c, i)] +
+            ((uintptr_t)sym - shoal.seg[SHOAL_SEG_DEVICE].base);
+}
+
+static void d2d(void *dst, const void *src, size_t n)
+{
+    if (shoal_dev_copy_async(dst, src, n) && shoal_dev_d2d(dst, src, n))
+        shoal_fatal("shoal", "the %s device failed a %zu-byte copy of a collective",
+                    shoal_dev->name, n);
+}
+
+/* The members' copies are started on the device's stream and completed once, then the
+ * closing barrier tells every member its dest is whole; the opening one that every
+ * member has entered (its source is ready, its dest free). */
+static void open_(const struct coll *c)
+{
+    coll_barrier(c);
+}
+static void close_(const struct coll *c)
+{
+    shoal_dev_quiet();
+    coll_barrier(c);
+}
+
+void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,
+                        int root, int root_too)
+{
+    open_(c);
+    if (c->me != root || (root_too && dest != source))
+        d2d(dest, c->me == root ? (const char *)source : peer(c, root, source), len);
+    close_(c);
+}
+
+void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_t at,
+                     size_t len)
+{
+    open_(c);
+    for (int k = 0; k < c->n && len; k++) {
+        int i = (c->me + k) % c->n; /* each member starts with a different target */
+        d2d(peer(c, i, (char *)dest + at), source, len);
+    }
+    close_(c);
+}
+
+void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, size_t len)
+{
+    open_(c);
+    for (int k = 0; k < c->n; k++) {
+        int i = (c->me + k) % c->n;
+        d2d(peer(c, i, (char *)dest + (size_t)c->me * len), (const char *)source + i * len,
+            len);
+    }
+    close_(c);
+}
+
+int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
+                    size_t esize, int kind, int op)
+{
+    if (!shoal_dev->reduce)
+        return -1;
+    /* Member me reduces slice me of every member's source and writes it into every
+     * member's dest: no one else reads or writes that slice, so dest may be source. */
+    size_t piece = (nreduce + (size_t)c->n - 1) / (size_t)c->n, lo = (size_t)c->me * piece;
+    size_t m = lo >= nreduce ? 0 : nreduce - lo < piece ? nreduce - lo : piece;
+    size_t off = lo * esize, len = m * esize;
+    char *acc = (char *)dest + off;
+    open_(c);
+    if (m) {
+        if (dest != source)
+            d2d(acc, (const char *)source + off, len);
+        for (int k = 1; k < c->n; k++)
+            if (shoal_dev->reduce(acc, peer(c, (c->me + k) % c->n, source) + off, m, esize,
+                                  kind, op))
+                shoal_fatal("shoal",
+                            "the %s device refused a reduction of %zu elements of %zu "
+                            "bytes",
+                            shoal_dev->name, m, esize);
+        for (int k = 1; k < c->n; k++)
+            d2d(peer(c, (c->me + k) % c->n, acc), acc, len);
+    }
+    close_(c);
+    return 0;
 }

@@ -78,6 +78,30 @@ int coll_dev_next(struct coll_dev *st);
     for (struct coll_dev st = coll_dev_begin(fn, c, nelems, esize, src, dst, wrk);           \
          coll_dev_next(&st);)
 
+/* ---- same node: through the peers' mappings ---------------------------------------
+ * When every member is on this node, each member's device heap is mapped here (IPC), so
+ * the collectives on device-space objects copy from device to device through the
+ * mappings (and reduce with the device's own reduction): no host memory, a barrier
+ * before (every member's source ready, dest free) and one after (every dest whole).
+ * coll_dev_direct says whether a call may: dest a device-space object, source device
+ * memory (a device-space object when sym_src, as a peer reads it). Every member
+ * decides alike, since device-space objects are symmetric. */
+int coll_dev_direct(const struct coll *c, const void *dest, const void *source, int sym_src);
+/* Members pull len bytes from the root's source (a device-space object); the root
+ * copies into its own dest too when root_too. */
+void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,
+                        int root, int root_too);
+/* Each member's len bytes of source into every member's dest at byte at (fcollect:
+ * at = me * len; collect: the sum of the lengths before it). */
+void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_t at,
+                     size_t len);
+/* Block j of len bytes of source into member j's dest, at block me. */
+void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, size_t len);
+/* A reduction with the device's (kind, op: transport.h's); -1 when the backend has
+ * none, before anything is done. */
+int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
+                    size_t esize, int kind, int op);
+
 /* a or b (either may be NULL) is device memory. */
 int coll_dev_involved(const void *a, const void *b);
 
