@@ -43,8 +43,9 @@ void shoal_devcoll_lane(struct shoal_devcoll_block *b, int i)
 static struct shoal_devcoll_block *block(const char *fn)
 {
     if (!lane_block)
-        shoal_fatal(fn, "called outside a kernel: the block forms run in the threads "
-                        "of shmemx_device_launch");
+        shoal_fatal(fn,
+                    "called outside a kernel: the block forms run in the threads "
+                    "of shmemx_device_launch");
     return lane_block;
 }
 

@@ -52,9 +52,9 @@ static uint64_t bounces(void)
 
 /* ---- host-issued reductions over every type of the tables ---------------------------- */
 
-#define V_ARITH(pe, i) (((pe) * 7 + (i) * 3) % 23 + 1)
+#define V_ARITH(pe, i) (((pe)*7 + (i)*3) % 23 + 1)
 #define V_PROD(pe, i) (((pe) + (i)) % 3 ? 1 : 2)
-#define V_BITS(pe, i) ((((pe) + 1) * 37 + (i) * 11) & 0x7f)
+#define V_BITS(pe, i) ((((pe) + 1) * 37 + (i)*11) & 0x7f)
 
 #define X_and(a, b) ((a) & (b))
 #define X_or(a, b) ((a) | (b))
@@ -76,12 +76,12 @@ static uint64_t bounces(void)
 #define HOST_RED(T, N, OP)                                                                   \
     static void host_##N##_##OP(shmem_team_t team, size_t n, int inplace)                    \
     {                                                                                        \
-        int me = shmem_team_my_pe(team), np = shmem_team_n_pes(team);                       \
-        /* every PE allocates (collective over the world); the members reduce */            \
-        T *src = shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));                     \
-        T *dst = inplace ? src : shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));     \
+        int me = shmem_team_my_pe(team), np = shmem_team_n_pes(team);                        \
+        /* every PE allocates (collective over the world); the members reduce */             \
+        T *src = shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));                      \
+        T *dst = inplace ? src : shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));      \
         T *h = malloc(n * sizeof(T));                                                        \
-        CHECK(src && dst && h);                                                              \
+        CHECK(src &&dst &&h);                                                                \
         if (me < 0)                                                                          \
             goto done;                                                                       \
         for (size_t i = 0; i < n; i++)                                                       \
@@ -147,9 +147,14 @@ static void host_moves(shmem_team_t team, size_t esize, size_t nelems)
     int root = np - 1;
     /* The typed forms by element size: the engine moves bytes, so one type per size. */
     switch (esize) {
-    case 1: CHECK(shmem_uint8_broadcast(team, (uint8_t *)dst, (uint8_t *)src, nelems, root) == 0); break;
-    case 4: CHECK(shmem_int_broadcast(team, (int *)dst, (int *)src, nelems, root) == 0); break;
-    default: CHECK(shmem_double_broadcast(team, (double *)dst, (double *)src, nelems, root) == 0);
+    case 1:
+        CHECK(shmem_uint8_broadcast(team, (uint8_t *)dst, (uint8_t *)src, nelems, root) == 0);
+        break;
+    case 4:
+        CHECK(shmem_int_broadcast(team, (int *)dst, (int *)src, nelems, root) == 0);
+        break;
+    default:
+        CHECK(shmem_double_broadcast(team, (double *)dst, (double *)src, nelems, root) == 0);
     }
     EXPECT_BOUNCES(team, dst, b0, "broadcast");
     tdev_d2h(h, dst, len);
@@ -162,8 +167,8 @@ static void host_moves(shmem_team_t team, size_t esize, size_t nelems)
     tdev_d2h(h, dst, total);
     for (int pe = 0; pe < np; pe++)
         for (size_t i = 0; i < len; i++)
-            CHECK_WHILE(h[(size_t)pe * len + i] == byte(pe, i), "fcollect, member %d byte %zu",
-                        pe, i);
+            CHECK_WHILE(h[(size_t)pe * len + i] == byte(pe, i),
+                        "fcollect, member %d byte %zu", pe, i);
 
     /* collect: member i gives i + 1 elements' worth less than the longest */
     size_t mine = len > (size_t)me ? len - (size_t)me : 0, at = 0;
@@ -286,12 +291,12 @@ typedef void (*dev_red_fn)(struct karg *k);
     }                                                                                        \
     static void check_##N##_##OP(shmem_team_t team, size_t n, int block, int inplace)        \
     {                                                                                        \
-        int me = shmem_team_my_pe(team), np = shmem_team_n_pes(team);                       \
-        /* every PE allocates (collective over the world); the members reduce */            \
-        T *src = shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));                     \
-        T *dst = inplace ? src : shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));     \
+        int me = shmem_team_my_pe(team), np = shmem_team_n_pes(team);                        \
+        /* every PE allocates (collective over the world); the members reduce */             \
+        T *src = shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));                      \
+        T *dst = inplace ? src : shmem_space_malloc(SHMEM_SPACE_DEVICE, n * sizeof(T));      \
         T *h = malloc(n * sizeof(T));                                                        \
-        CHECK(src && dst && h);                                                              \
+        CHECK(src &&dst &&h);                                                                \
         if (me < 0)                                                                          \
             goto done;                                                                       \
         for (size_t i = 0; i < n; i++)                                                       \
