@@ -55,7 +55,7 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     }
     size_t total = (size_t)nreduce, n = (size_t)c.n;
     if (coll_dev_needed(dest, source)) {
-        if (coll_dev_direct(&c, dest, source, 1) &&
+        if (coll_dev_direct(dest, source, 1) &&
             !coll_dev_reduce(&c, dest, source, total, esize, kind, rop))
             return;
         /* pWrk too lives on the staging: it may be device memory. */

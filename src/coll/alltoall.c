@@ -248,7 +248,7 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     if (!nelems)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        if (dst == 1 && sst == 1 && coll_dev_direct(&c, dest, source, 0)) {
+        if (dst == 1 && sst == 1 && coll_dev_direct(dest, source, 0)) {
             coll_dev_alltoall(&c, dest, source, nelems * esize);
             return 0;
         }
@@ -302,7 +302,7 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     if (coll_dev_needed(dest, source)) {
-        if (dst == 1 && sst == 1 && coll_dev_direct(&c, dest, source, 0)) {
+        if (dst == 1 && sst == 1 && coll_dev_direct(dest, source, 0)) {
             coll_dev_alltoall(&c, dest, source, nelems * esize);
             return;
         }

@@ -169,7 +169,7 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     if (!len)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        if (coll_dev_direct(&c, dest, source, 1)) {
+        if (coll_dev_direct(dest, source, 1)) {
             coll_dev_broadcast(&c, dest, source, len, root, 1);
             return 0;
         }
@@ -225,7 +225,7 @@ static void set_broadcast(const char *fn, void *dest, const void *source, size_t
         return;
     if (coll_dev_needed(dest, source)) {
         /* The root's dest is left alone, as in the host form. */
-        if (coll_dev_direct(&c, dest, source, 1)) {
+        if (coll_dev_direct(dest, source, 1)) {
             coll_dev_broadcast(&c, dest, source, len, root, 0);
             return;
         }

@@ -112,23 +112,19 @@ int coll_dev_next(struct coll_dev *st)
     return 1;
 }
 
-/* ---- same node: through the peers' mappings ------------------------------------------ */
+/* ---- device to device: the peers' mappings, or the network ---------------------------- */
 
-int coll_dev_direct(const struct coll *c, const void *dest, const void *source, int sym_src)
+int coll_dev_direct(const void *dest, const void *source, int sym_src)
 {
-    if (!shoal_dev_sym(dest) || !is_dev(source) || (sym_src && !shoal_dev_sym(source)))
-        return 0;
-    for (int i = 0; i < c->n; i++)
-        if (!shoal_tp.dev_peer[coll_world_pe(c, i)])
-            return 0;
-    return 1;
+    return shoal_dev_sym(dest) && is_dev(source) && (!sym_src || shoal_dev_sym(source));
 }
 
-/* Member i's copy of the device-space object at sym: its heap through the mapping. */
-static char *peer(const struct coll *c, int i, const void *sym)
+/* Member i's copy of the device-space object at sym through its heap's mapping, or NULL
+ * when it is on another node. */
+static char *mapped(const struct coll *c, int i, const void *sym)
 {
-    return shoal_tp.dev_peer[coll_world_pe(c, i)] +
-            ((uintptr_t)sym - shoal.seg[SHOAL_SEG_DEVICE].base);
+    char *h = shoal_tp.dev_peer[coll_world_pe(c, i)];
+    return h ? h + ((uintptr_t)sym - shoal.seg[SHOAL_SEG_DEVICE].base) : NULL;
 }
 
 static void d2d(void *dst, const void *src, size_t n)
@@ -138,9 +134,31 @@ static void d2d(void *dst, const void *src, size_t n)
                     shoal_dev->name, n);
 }
 
-/* The members' copies are started on the device's stream and completed once, then the
- * closing barrier tells every member its dest is whole; the opening one that every
- * member has entered (its source is ready, its dest free). */
+/* len bytes of src (device memory of this PE) into member i's dst_sym: a device copy
+ * through the mapping, started on the device's stream, or a put over the network (the
+ * device path's: pipelined host bounce buffers where the NIC cannot read the source). */
+static void to(const struct coll *c, int i, void *dst_sym, const void *src, size_t len)
+{
+    char *p = mapped(c, i, dst_sym);
+    if (p)
+        d2d(p, src, len);
+    else
+        coll_put(c, i, dst_sym, src, len);
+}
+
+/* len bytes of member i's src_sym into dst (device memory of this PE). */
+static void from(const struct coll *c, int i, void *dst, const void *src_sym, size_t len)
+{
+    char *p = mapped(c, i, src_sym);
+    if (p)
+        d2d(dst, p, len);
+    else
+        coll_get(c, i, dst, src_sym, len);
+}
+
+/* The copies are started on the device's stream and completed once, then the closing
+ * barrier tells every member its dest is whole; the opening one that every member has
+ * entered (its source is ready, its dest free). */
 static void open_(const struct coll *c)
 {
     coll_barrier(c);
@@ -155,8 +173,10 @@ void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, si
                         int root, int root_too)
 {
     open_(c);
-    if (c->me != root || (root_too && dest != source))
-        d2d(dest, c->me == root ? (const char *)source : peer(c, root, source), len);
+    if (c->me != root)
+        from(c, root, dest, source, len);
+    else if (root_too && dest != source)
+        d2d(dest, source, len);
     close_(c);
 }
 
@@ -164,10 +184,8 @@ void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_
                      size_t len)
 {
     open_(c);
-    for (int k = 0; k < c->n && len; k++) {
-        int i = (c->me + k) % c->n; /* each member starts with a different target */
-        d2d(peer(c, i, (char *)dest + at), source, len);
-    }
+    for (int k = 0; k < c->n && len; k++) /* each member starts with a different target */
+        to(c, (c->me + k) % c->n, (char *)dest + at, source, len);
     close_(c);
 }
 
@@ -176,10 +194,18 @@ void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, siz
     open_(c);
     for (int k = 0; k < c->n; k++) {
         int i = (c->me + k) % c->n;
-        d2d(peer(c, i, (char *)dest + (size_t)c->me * len), (const char *)source + i * len,
-            len);
+        to(c, i, (char *)dest + (size_t)c->me * len, (const char *)source + i * len, len);
     }
     close_(c);
+}
+
+#define REDUCE_INBOX ((size_t)1 << 20) /* bytes of another node's slice fetched at once */
+
+static void reduce_step(void *acc, const void *in, size_t m, size_t esize, int kind, int op)
+{
+    if (shoal_dev->reduce(acc, in, m, esize, kind, op))
+        shoal_fatal("shoal", "the %s device refused a reduction of %zu elements of %zu bytes",
+                    shoal_dev->name, m, esize);
 }
 
 int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
@@ -188,25 +214,42 @@ int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t
     if (!shoal_dev->reduce)
         return -1;
     /* Member me reduces slice me of every member's source and writes it into every
-     * member's dest: no one else reads or writes that slice, so dest may be source. */
+     * member's dest: no one else reads or writes that slice, so dest may be source. A
+     * member on another node sends its slice into a device inbox of this PE first. */
     size_t piece = (nreduce + (size_t)c->n - 1) / (size_t)c->n, lo = (size_t)c->me * piece;
     size_t m = lo >= nreduce ? 0 : nreduce - lo < piece ? nreduce - lo : piece;
     size_t off = lo * esize, len = m * esize;
-    char *acc = (char *)dest + off;
+    char *acc = (char *)dest + off, *inbox = NULL;
+    size_t box = len < REDUCE_INBOX ? len : REDUCE_INBOX / esize * esize;
+    for (int i = 0; i < c->n && m && !inbox; i++)
+        if (!mapped(c, i, dest) && !(inbox = shoal_dev_alloc(box)))
+            shoal_fatal("shoal",
+                        "the %s device has no room for a %zu-byte inbox of a reduction; "
+                        "lower SHMEM_SYMMETRIC_SIZE_DEVICE",
+                        shoal_dev->name, box);
     open_(c);
     if (m) {
         if (dest != source)
             d2d(acc, (const char *)source + off, len);
+        for (int k = 1; k < c->n; k++) {
+            int i = (c->me + k) % c->n;
+            const char *p = mapped(c, i, source);
+            if (p) {
+                reduce_step(acc, p + off, m, esize, kind, op);
+                continue;
+            }
+            for (size_t at = 0; at < len; at += box) {
+                size_t b = len - at < box ? len - at : box;
+                coll_get(c, i, inbox, (const char *)source + off + at, b);
+                reduce_step(acc + at, inbox, b / esize, esize, kind, op);
+            }
+        }
         for (int k = 1; k < c->n; k++)
-            if (shoal_dev->reduce(acc, peer(c, (c->me + k) % c->n, source) + off, m, esize,
-                                  kind, op))
-                shoal_fatal("shoal",
-                            "the %s device refused a reduction of %zu elements of %zu "
-                            "bytes",
-                            shoal_dev->name, m, esize);
-        for (int k = 1; k < c->n; k++)
-            d2d(peer(c, (c->me + k) % c->n, acc), acc, len);
+            to(c, (c->me + k) % c->n, acc, acc, len);
     }
     close_(c);
+    if (inbox && shoal_dev_free(inbox))
+        shoal_fatal("shoal", "the %s device could not free a reduction's inbox",
+                    shoal_dev->name);
     return 0;
 }

@@ -1,6 +1,6 @@
 /* Collectives whose buffers are device memory (a device-space object, or with device
- * awareness a device buffer of the program). The algorithms copy and reduce with the
- * CPU, so the members run the same host collective on a symmetric host staging area
+ * awareness a device buffer of the program). Most go device to device (below); for
+ * the rest, whose algorithms copy and reduce with the CPU, the members run the same host collective on a symmetric host staging area
  * (SHOAL_DEV_STAGE_BYTES per team slot, one more for active sets, reserved with the
  * device heap), one chunk at a time:
  *
@@ -78,15 +78,19 @@ int coll_dev_next(struct coll_dev *st);
     for (struct coll_dev st = coll_dev_begin(fn, c, nelems, esize, src, dst, wrk);           \
          coll_dev_next(&st);)
 
-/* ---- same node: through the peers' mappings ---------------------------------------
- * When every member is on this node, each member's device heap is mapped here (IPC), so
- * the collectives on device-space objects copy from device to device through the
- * mappings (and reduce with the device's own reduction): no host memory, a barrier
- * before (every member's source ready, dest free) and one after (every dest whole).
- * coll_dev_direct says whether a call may: dest a device-space object, source device
- * memory (a device-space object when sym_src, as a peer reads it). Every member
- * decides alike, since device-space objects are symmetric. */
-int coll_dev_direct(const struct coll *c, const void *dest, const void *source, int sym_src);
+/* ---- device to device -----------------------------------------------------------
+ * Collectives on device-space objects move their blocks from device to device: to a
+ * member on this node by a device copy through its heap's mapping (IPC), to one on
+ * another node by the device path's put or get (the NIC into the peer's registered
+ * device heap, from pipelined host bounce buffers where it cannot read the local
+ * device source); reductions combine with the device's own reduction
+ * (shoal_dev_ops.reduce). A barrier before (every member's source ready, dest free)
+ * and one after (every dest whole), none per chunk. coll_dev_direct says whether a
+ * call may: dest a device-space object, source device memory (a device-space object
+ * when sym_src, as the peers read it). Every member decides alike, since device-space
+ * objects are symmetric. What remains (strided alltoalls, scans, a backend without a
+ * device reduction) takes the staging engine above. */
+int coll_dev_direct(const void *dest, const void *source, int sym_src);
 /* Members pull len bytes from the root's source (a device-space object); the root
  * copies into its own dest too when root_too. */
 void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,

@@ -63,7 +63,7 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     if (!len)
         return 0;
     if (coll_dev_needed(dest, source)) {
-        if (coll_dev_direct(&c, dest, source, 0)) {
+        if (coll_dev_direct(dest, source, 0)) {
             coll_dev_allput(&c, dest, source, (size_t)c.me * len, len);
             return 0;
         }
@@ -117,7 +117,7 @@ static void dev_collect(const char *fn, const struct coll *c, char *dest, const 
         longest = lens[i] > longest ? lens[i] : longest;
     }
     /* The sizes are host words; the blocks go device to device where they may. */
-    if (coll_dev_direct(c, dest, source, 0)) {
+    if (coll_dev_direct(dest, source, 0)) {
         coll_dev_allput(c, dest, source, off[c->me], len);
         free(lens);
         return;
@@ -187,7 +187,7 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
     if (!len)
         return;
     if (coll_dev_needed(dest, source)) {
-        if (coll_dev_direct(&c, dest, source, 0)) {
+        if (coll_dev_direct(dest, source, 0)) {
             coll_dev_allput(&c, dest, source, (size_t)c.me * len, len);
             return;
         }
