@@ -27,9 +27,15 @@ static const char *const names[NCOLL] = { "broadcast", "fcollect", "alltoall", "
 static void run(int which, uint64_t *dst, uint64_t *src, size_t nelems)
 {
     switch (which) {
-    case BCAST: CHECK(shmem_uint64_broadcast(SHMEM_TEAM_WORLD, dst, src, nelems, 0) == 0); break;
-    case FCOLLECT: CHECK(shmem_uint64_fcollect(SHMEM_TEAM_WORLD, dst, src, nelems) == 0); break;
-    case ALLTOALL: CHECK(shmem_uint64_alltoall(SHMEM_TEAM_WORLD, dst, src, nelems) == 0); break;
+    case BCAST:
+        CHECK(shmem_uint64_broadcast(SHMEM_TEAM_WORLD, dst, src, nelems, 0) == 0);
+        break;
+    case FCOLLECT:
+        CHECK(shmem_uint64_fcollect(SHMEM_TEAM_WORLD, dst, src, nelems) == 0);
+        break;
+    case ALLTOALL:
+        CHECK(shmem_uint64_alltoall(SHMEM_TEAM_WORLD, dst, src, nelems) == 0);
+        break;
     default: CHECK(shmem_uint64_sum_reduce(SHMEM_TEAM_WORLD, dst, src, nelems) == 0);
     }
 }
@@ -93,8 +99,10 @@ int main(int argc, char **argv)
             tdev_d2h(h, dst, got * sizeof(uint64_t));
             for (size_t i = 0; i < got; i++)
                 if (h[i] != want(c, np, me, n, i)) {
-                    fprintf(stderr, "FAIL PE %d: dev_coll: %s of %zu bytes, element %zu: %llu, "
-                            "want %llu\n", me, names[c], len, i, (unsigned long long)h[i],
+                    fprintf(stderr,
+                            "FAIL PE %d: dev_coll: %s of %zu bytes, element %zu: %llu, "
+                            "want %llu\n",
+                            me, names[c], len, i, (unsigned long long)h[i],
                             (unsigned long long)want(c, np, me, n, i));
                     shmem_global_exit(1);
                 }
