@@ -8,7 +8,9 @@
  * device heap (same-node peers: the IPC mapping; emu: the backend's read-write alias),
  * and the command ring of the host proxy thread that serves every other PE through
  * the library's transports. docs/gpu.md, "Device-initiated communication", says what
- * each routine does, which threads may call it, and its limits.
+ * each routine does, which threads may call it, and its limits. Collectives from device
+ * code (barriers, reductions over a team) are in shoal/device_coll.h, included at the
+ * end.
  *
  * CUDA: call shmemx_cuda_bind() once per translation unit that uses the routines,
  * after shmem_init and before launching its kernels. */
