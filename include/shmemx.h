@@ -146,6 +146,10 @@ void *shmem_space_realloc(shmem_space_t space, void *ptr, size_t size);
 void *shmem_space_align(shmem_space_t space, size_t alignment, size_t size);
 void shmem_space_free(shmem_space_t space, void *ptr);
 int shmem_query_device_awareness(void);
+/* Device data this PE has staged through host memory since shmem_init (operations and
+ * bytes; either pointer may be NULL): collectives and network transfers of device
+ * buffers that the device and the network cannot do directly. */
+void shmemx_device_host_bounces(uint64_t *ops, uint64_t *bytes);
 
 /* Their profiling twins (pshmem.h holds those of shmem.h). */
 void *pshmem_space_malloc(shmem_space_t space, size_t size);
@@ -154,6 +158,7 @@ void *pshmem_space_realloc(shmem_space_t space, void *ptr, size_t size);
 void *pshmem_space_align(shmem_space_t space, size_t alignment, size_t size);
 void pshmem_space_free(shmem_space_t space, void *ptr);
 int pshmem_query_device_awareness(void);
+void pshmemx_device_host_bounces(uint64_t *ops, uint64_t *bytes);
 
 /* ---- Stream-ordered operations (docs/gpu.md) ----------------------------------------
  * Each is queued on the program's GPU stream and runs after the work queued on that

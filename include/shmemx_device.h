@@ -8,7 +8,9 @@
  * device heap (same-node peers: the IPC mapping; emu: the backend's read-write alias),
  * and the command ring of the host proxy thread that serves every other PE through
  * the library's transports. docs/gpu.md, "Device-initiated communication", says what
- * each routine does, which threads may call it, and its limits.
+ * each routine does, which threads may call it, and its limits. Collectives from device
+ * code (barriers, reductions over a team) are in shoal/device_coll.h, included at the
+ * end.
  *
  * CUDA: call shmemx_cuda_bind() once per translation unit that uses the routines,
  * after shmem_init and before launching its kernels. */
@@ -989,5 +991,7 @@ SHMEM_AMO_EXT_TYPES(SHMEMX_DEV_AMO_EXT_)
 SHMEM_AMO_BIT_TYPES(SHMEMX_DEV_AMO_BIT_)
 #undef SHMEMX_DEV_AMO_BIT_
 #undef SHMEMX_DEV_AMO_BIT1_
+
+#include <shoal/device_coll.h>
 
 #endif

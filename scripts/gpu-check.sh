@@ -140,6 +140,7 @@ export BENCH_IMPL=shoal-$dev
     SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=64M SHMEM_SYMMETRIC_SIZE=64M \
         SHMEM_ENABLE_DEVICE_AWARENESS=1 ./tools/oshrun/oshrun -n 2 bench/dev_stream -m 16M -i 20
     SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=16M ./tools/oshrun/oshrun -n 2 bench/dev_put -m 4M
+    SHOAL_DEVICE=$dev SHMEM_SYMMETRIC_SIZE_DEVICE=512M ./tools/oshrun/oshrun -n 2 bench/dev_coll -s 64K -m 16M -i 10
 } >"$out/bench_$dev.log" 2>&1
 # The summary: everything but the result lines and dev_put's numeric rows.
 grep -v -E '^(RESULT|[0-9]+[[:space:]]+[0-9])' "$out/bench_$dev.log" | head -80

@@ -53,13 +53,21 @@
     X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) X(int64_t, int64)       \
     X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) \
     X(size_t, size)
-#define SHMEM_REDUCE_MINMAX_TYPES(X)                                            \
+#define SHMEM_REDUCE_SIGNED_TYPES(X)                                            \
     X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
-    X(long long, longlong) X(ptrdiff_t, ptrdiff)                                \
-    SHMEM_REDUCE_BITWISE_TYPES(X)                                               \
+    X(long long, longlong) X(ptrdiff_t, ptrdiff)
+#define SHMEM_REDUCE_MINMAX_TYPES(X)                                            \
+    SHMEM_REDUCE_SIGNED_TYPES(X) SHMEM_REDUCE_BITWISE_TYPES(X)                  \
     X(float, float) X(double, double) X(long double, longdouble)
 #define SHMEM_REDUCE_ARITH_TYPES(X) \
     SHMEM_REDUCE_MINMAX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+
+/* Reductions from device code (shmemx_device.h): the standard ones, less long double
+ * and the complex types, which GPU device code does not have. */
+#define SHMEMX_DEV_REDUCE_BITWISE_TYPES(X) SHMEM_REDUCE_BITWISE_TYPES(X)
+#define SHMEMX_DEV_REDUCE_MINMAX_TYPES(X) \
+    SHMEM_REDUCE_SIGNED_TYPES(X) SHMEM_REDUCE_BITWISE_TYPES(X) X(float, float) X(double, double)
+#define SHMEMX_DEV_REDUCE_ARITH_TYPES(X) SHMEMX_DEV_REDUCE_MINMAX_TYPES(X)
 
 /* Deprecated active-set reductions (shmem_TYPENAME_OP_to_all). */
 #define SHMEM_TO_ALL_BITWISE_TYPES(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)

@@ -13,6 +13,7 @@
 #include "api/api.h"
 #include "coll/coll.h"
 #include "env/log.h"
+#include "mem/device_heap.h"
 
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
@@ -38,6 +39,7 @@ static void team_release(struct shoal_team *t)
     shoal_ctx_release(t);
     slot_team[t->slot] = NULL;
     t->destroyed = 1;
+    shoal_dev_heap_team(t);
     t->next_dead = dead_teams;
     dead_teams = t;
 }
@@ -102,6 +104,7 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
     /* No other member touches this copy until the parent barrier that follows. */
     memset(t->res->sync, 0, sizeof t->res->sync);
     slot_team[slot] = t;
+    shoal_dev_heap_team(t);
     SHOAL_LOG(TEAM, DEBUG, "%s: team of %d (start %d, stride %d) in slot %d, this PE %d", fn,
               t->size, t->start, t->stride, slot, t->my_pe);
     return t;

@@ -55,6 +55,9 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
     }
     size_t total = (size_t)nreduce, n = (size_t)c.n;
     if (coll_dev_needed(dest, source)) {
+        if (coll_dev_direct(dest, source, 1) &&
+            !coll_dev_reduce(&c, dest, source, total, esize, kind, rop))
+            return;
         /* pWrk too lives on the staging: it may be device memory. */
         COLL_DEV_STAGED (st, fn, &c, total, esize, coll_dev_one(source), coll_dev_one(dest),
                          1)

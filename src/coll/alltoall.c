@@ -248,6 +248,10 @@ static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const vo
     if (!nelems)
         return 0;
     if (coll_dev_needed(dest, source)) {
+        if (dst == 1 && sst == 1 && coll_dev_direct(dest, source, 0)) {
+            coll_dev_alltoall(&c, dest, source, nelems * esize);
+            return 0;
+        }
         COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
                          dev_side(dest, c.n, nelems, dst, esize), 0)
             team_alltoall(fn, team, st.out, st.in, 1, 1, st.m, esize);
@@ -298,6 +302,10 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
     if (!nelems)
         return;
     if (coll_dev_needed(dest, source)) {
+        if (dst == 1 && sst == 1 && coll_dev_direct(dest, source, 0)) {
+            coll_dev_alltoall(&c, dest, source, nelems * esize);
+            return;
+        }
         COLL_DEV_STAGED (st, fn, &c, nelems, esize, dev_side(source, c.n, nelems, sst, esize),
                          dev_side(dest, c.n, nelems, dst, esize), 0)
             set_alltoall(fn, st.out, st.in, 1, 1, st.m, esize, PE_start, logPE_stride,

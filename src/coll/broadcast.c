@@ -169,6 +169,10 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     if (!len)
         return 0;
     if (coll_dev_needed(dest, source)) {
+        if (coll_dev_direct(dest, source, 1)) {
+            coll_dev_broadcast(&c, dest, source, len, root, 1);
+            return 0;
+        }
         COLL_DEV_STAGED (st, fn, &c, nelems, esize,
                          coll_dev_one(c.me == root ? source : NULL), coll_dev_one(dest), 0)
             team_broadcast(fn, team, st.out, st.in, st.m, esize, root);
@@ -221,6 +225,10 @@ static void set_broadcast(const char *fn, void *dest, const void *source, size_t
         return;
     if (coll_dev_needed(dest, source)) {
         /* The root's dest is left alone, as in the host form. */
+        if (coll_dev_direct(dest, source, 1)) {
+            coll_dev_broadcast(&c, dest, source, len, root, 0);
+            return;
+        }
         COLL_DEV_STAGED (st, fn, &c, len, 1, coll_dev_one(c.me == root ? source : NULL),
                          coll_dev_one(c.me == root ? NULL : dest), 0)
             set_broadcast(fn, st.out, st.in, st.m, root, PE_start, logPE_stride, PE_size,

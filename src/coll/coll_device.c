@@ -1,9 +1,16 @@
-/* Collectives on device memory (coll_device.h): one staging engine for all of them. */
+/* Collectives on device memory (coll_device.h): copies through the peers' device-heap
+ * mappings where every member is on this node, one staging engine otherwise. */
 #include "coll/coll_device.h"
 
 #include "core/team.h"
 #include "device/device.h"
 #include "mem/device_heap.h"
+
+_Static_assert((int)SHOAL_DEV_RED_PROD == (int)SHOAL_RED_PROD &&
+                       (int)SHOAL_DEV_RED_AND == (int)SHOAL_RED_AND &&
+                       (int)SHOAL_DEV_RED_COMPLEX == (int)SHOAL_RED_COMPLEX &&
+                       (int)SHOAL_DEV_RED_SIGNED == (int)SHOAL_RED_SIGNED,
+               "the device layer's reductions name transport.h's in its order");
 
 static int is_dev(const void *p)
 {
@@ -25,6 +32,8 @@ static enum shoal_mem_kind kind(const void *p)
 static void copy(void *dst, const void *src, size_t n)
 {
     enum shoal_mem_kind dk = kind(dst), sk = kind(src);
+    if (dk != sk)
+        shoal_dev_bounce(n);
     if (shoal_mem_copy_start(dst, dk, src, sk, n) == 0)
         return;
     if (shoal_mem_copy(dst, dk, src, sk, n))
@@ -101,4 +110,146 @@ int coll_dev_next(struct coll_dev *st)
     st->m = st->nelems - st->at < st->per ? st->nelems - st->at : st->per;
     side_copy(st, &st->src, 0);
     return 1;
+}
+
+/* ---- device to device: the peers' mappings, or the network ---------------------------- */
+
+int coll_dev_direct(const void *dest, const void *source, int sym_src)
+{
+    return shoal_dev_sym(dest) && is_dev(source) && (!sym_src || shoal_dev_sym(source));
+}
+
+/* Member i's copy of the device-space object at sym through its heap's mapping, or NULL
+ * when it is on another node. */
+static char *mapped(const struct coll *c, int i, const void *sym)
+{
+    char *h = shoal_tp.dev_peer[coll_world_pe(c, i)];
+    return h ? h + ((uintptr_t)sym - shoal.seg[SHOAL_SEG_DEVICE].base) : NULL;
+}
+
+static void d2d(void *dst, const void *src, size_t n)
+{
+    if (shoal_dev_copy_async(dst, src, n) && shoal_dev_d2d(dst, src, n))
+        shoal_fatal("shoal", "the %s device failed a %zu-byte copy of a collective",
+                    shoal_dev->name, n);
+}
+
+/* len bytes of src (device memory of this PE) into member i's dst_sym: a device copy
+ * through the mapping, started on the device's stream, or a put over the network (the
+ * device path's: pipelined host bounce buffers where the NIC cannot read the source). */
+static void to(const struct coll *c, int i, void *dst_sym, const void *src, size_t len)
+{
+    char *p = mapped(c, i, dst_sym);
+    if (p)
+        d2d(p, src, len);
+    else
+        coll_put(c, i, dst_sym, src, len);
+}
+
+/* len bytes of member i's src_sym into dst (device memory of this PE). */
+static void from(const struct coll *c, int i, void *dst, const void *src_sym, size_t len)
+{
+    char *p = mapped(c, i, src_sym);
+    if (p)
+        d2d(dst, p, len);
+    else
+        coll_get(c, i, dst, src_sym, len);
+}
+
+/* The copies are started on the device's stream and completed once, then the closing
+ * barrier tells every member its dest is whole; the opening one that every member has
+ * entered (its source is ready, its dest free). */
+static void open_(const struct coll *c)
+{
+    coll_barrier(c);
+}
+static void close_(const struct coll *c)
+{
+    shoal_dev_quiet();
+    coll_barrier(c);
+}
+
+void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,
+                        int root, int root_too)
+{
+    open_(c);
+    if (c->me != root)
+        from(c, root, dest, source, len);
+    else if (root_too && dest != source)
+        d2d(dest, source, len);
+    close_(c);
+}
+
+void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_t at,
+                     size_t len)
+{
+    open_(c);
+    for (int k = 0; k < c->n && len; k++) /* each member starts with a different target */
+        to(c, (c->me + k) % c->n, (char *)dest + at, source, len);
+    close_(c);
+}
+
+void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, size_t len)
+{
+    open_(c);
+    for (int k = 0; k < c->n; k++) {
+        int i = (c->me + k) % c->n;
+        to(c, i, (char *)dest + (size_t)c->me * len, (const char *)source + i * len, len);
+    }
+    close_(c);
+}
+
+#define REDUCE_INBOX ((size_t)1 << 20) /* bytes of another node's slice fetched at once */
+
+static void reduce_step(void *acc, const void *in, size_t m, size_t esize, int kind, int op)
+{
+    if (shoal_dev->reduce(acc, in, m, esize, kind, op))
+        shoal_fatal("shoal", "the %s device refused a reduction of %zu elements of %zu bytes",
+                    shoal_dev->name, m, esize);
+}
+
+int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
+                    size_t esize, int kind, int op)
+{
+    if (!shoal_dev->reduce)
+        return -1;
+    /* Member me reduces slice me of every member's source and writes it into every
+     * member's dest: no one else reads or writes that slice, so dest may be source. A
+     * member on another node sends its slice into a device inbox of this PE first. */
+    size_t piece = (nreduce + (size_t)c->n - 1) / (size_t)c->n, lo = (size_t)c->me * piece;
+    size_t m = lo >= nreduce ? 0 : nreduce - lo < piece ? nreduce - lo : piece;
+    size_t off = lo * esize, len = m * esize;
+    char *acc = (char *)dest + off, *inbox = NULL;
+    size_t box = len < REDUCE_INBOX ? len : REDUCE_INBOX / esize * esize;
+    for (int i = 0; i < c->n && m && !inbox; i++)
+        if (!mapped(c, i, dest) && !(inbox = shoal_dev_alloc(box)))
+            shoal_fatal("shoal",
+                        "the %s device has no room for a %zu-byte inbox of a reduction; "
+                        "lower SHMEM_SYMMETRIC_SIZE_DEVICE",
+                        shoal_dev->name, box);
+    open_(c);
+    if (m) {
+        if (dest != source)
+            d2d(acc, (const char *)source + off, len);
+        for (int k = 1; k < c->n; k++) {
+            int i = (c->me + k) % c->n;
+            const char *p = mapped(c, i, source);
+            if (p) {
+                reduce_step(acc, p + off, m, esize, kind, op);
+                continue;
+            }
+            for (size_t at = 0; at < len; at += box) {
+                size_t b = len - at < box ? len - at : box;
+                coll_get(c, i, inbox, (const char *)source + off + at, b);
+                reduce_step(acc + at, inbox, b / esize, esize, kind, op);
+            }
+        }
+        for (int k = 1; k < c->n; k++)
+            to(c, (c->me + k) % c->n, acc, acc, len);
+    }
+    close_(c);
+    if (inbox && shoal_dev_free(inbox))
+        shoal_fatal("shoal", "the %s device could not free a reduction's inbox",
+                    shoal_dev->name);
+    return 0;
 }

@@ -1,6 +1,6 @@
 /* Collectives whose buffers are device memory (a device-space object, or with device
- * awareness a device buffer of the program). The algorithms copy and reduce with the
- * CPU, so the members run the same host collective on a symmetric host staging area
+ * awareness a device buffer of the program). Most go device to device (below); for
+ * the rest, whose algorithms copy and reduce with the CPU, the members run the same host collective on a symmetric host staging area
  * (SHOAL_DEV_STAGE_BYTES per team slot, one more for active sets, reserved with the
  * device heap), one chunk at a time:
  *
@@ -77,6 +77,34 @@ int coll_dev_next(struct coll_dev *st);
 #define COLL_DEV_STAGED(st, fn, c, nelems, esize, src, dst, wrk)                             \
     for (struct coll_dev st = coll_dev_begin(fn, c, nelems, esize, src, dst, wrk);           \
          coll_dev_next(&st);)
+
+/* ---- device to device -----------------------------------------------------------
+ * Collectives on device-space objects move their blocks from device to device: to a
+ * member on this node by a device copy through its heap's mapping (IPC), to one on
+ * another node by the device path's put or get (the NIC into the peer's registered
+ * device heap, from pipelined host bounce buffers where it cannot read the local
+ * device source); reductions combine with the device's own reduction
+ * (shoal_dev_ops.reduce). A barrier before (every member's source ready, dest free)
+ * and one after (every dest whole), none per chunk. coll_dev_direct says whether a
+ * call may: dest a device-space object, source device memory (a device-space object
+ * when sym_src, as the peers read it). Every member decides alike, since device-space
+ * objects are symmetric. What remains (strided alltoalls, scans, a backend without a
+ * device reduction) takes the staging engine above. */
+int coll_dev_direct(const void *dest, const void *source, int sym_src);
+/* Members pull len bytes from the root's source (a device-space object); the root
+ * copies into its own dest too when root_too. */
+void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,
+                        int root, int root_too);
+/* Each member's len bytes of source into every member's dest at byte at (fcollect:
+ * at = me * len; collect: the sum of the lengths before it). */
+void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_t at,
+                     size_t len);
+/* Block j of len bytes of source into member j's dest, at block me. */
+void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, size_t len);
+/* A reduction with the device's (kind, op: transport.h's); -1 when the backend has
+ * none, before anything is done. */
+int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
+                    size_t esize, int kind, int op);
 
 /* a or b (either may be NULL) is device memory. */
 int coll_dev_involved(const void *a, const void *b);

@@ -63,6 +63,10 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
     if (!len)
         return 0;
     if (coll_dev_needed(dest, source)) {
+        if (coll_dev_direct(dest, source, 0)) {
+            coll_dev_allput(&c, dest, source, (size_t)c.me * len, len);
+            return 0;
+        }
         COLL_DEV_STAGED (st, fn, &c, nelems, esize, coll_dev_one(source),
                          coll_dev_blocks(dest, c.n, len), 0)
             team_fcollect(fn, team, st.out, st.in, st.m, esize);
@@ -111,6 +115,12 @@ static void dev_collect(const char *fn, const struct coll *c, char *dest, const 
         off[i] = at;
         at += lens[i];
         longest = lens[i] > longest ? lens[i] : longest;
+    }
+    /* The sizes are host words; the blocks go device to device where they may. */
+    if (coll_dev_direct(dest, source, 0)) {
+        coll_dev_allput(c, dest, source, off[c->me], len);
+        free(lens);
+        return;
     }
     struct coll_dev_side in = { (char *)source, 1, 0, 0, NULL, &lens[c->me] },
                          out = { dest, c->n, 0, 0, off, lens };
@@ -177,6 +187,10 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
     if (!len)
         return;
     if (coll_dev_needed(dest, source)) {
+        if (coll_dev_direct(dest, source, 0)) {
+            coll_dev_allput(&c, dest, source, (size_t)c.me * len, len);
+            return;
+        }
         COLL_DEV_STAGED (st, fn, &c, len, 1, coll_dev_one(source),
                          coll_dev_blocks(dest, c.n, len), 0)
             host_fcollect(&c, st.out, st.in, st.m);

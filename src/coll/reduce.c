@@ -159,6 +159,9 @@ int coll_team_reduce(const char *fn, shmem_team_t team, void *dest, const void *
     if (!bytes)
         return 0;
     if (coll_dev_needed(dest, source)) {
+        if (coll_dev_direct(dest, source, 1) &&
+            !coll_dev_reduce(&c, dest, source, nreduce, esize, kind, rop))
+            return 0;
         COLL_DEV_STAGED (st, fn, &c, nreduce, esize, coll_dev_one(source), coll_dev_one(dest),
                          0)
             coll_team_reduce(fn, team, st.out, st.in, st.m, esize, op, kind, rop);

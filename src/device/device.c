@@ -8,6 +8,7 @@
 #include <string.h>
 
 const struct shoal_dev_ops *shoal_dev;
+struct shoal_dev_bounces shoal_dev_bounced;
 
 static const struct shoal_dev_ops *const backends[] = { &shoal_dev_cuda, &shoal_dev_rocm,
                                                         &shoal_dev_emu };

@@ -107,7 +107,45 @@ struct shoal_dev_ops {
     void (*host_free)(void *p);
     void *(*kernel_ptr)(void *p);
     int host_kernels;
+    /* Collectives on device memory (coll/coll_device.c): dst[i] = dst[i] op src[i] for
+     * n elements of esize bytes, kind and op as enum shoal_dev_red_kind and _op say;
+     * dst is device memory of this process, src device memory it reaches (its own or a
+     * peer's IPC mapping). Ordered after the copies started before it and complete
+     * when it returns: 0, or -1 when the backend refuses. NULL where the backend has
+     * no device reduction, and the collectives then stage through host memory. */
+    int (*reduce)(void *dst, const void *src, size_t n, size_t esize, int kind, int op);
 };
+
+/* The reductions' operations and element kinds, in the order of transport.h's
+ * enum shoal_red_op and enum shoal_red_kind (the backends know neither). */
+enum shoal_dev_red_op {
+    SHOAL_DEV_RED_AND,
+    SHOAL_DEV_RED_OR,
+    SHOAL_DEV_RED_XOR,
+    SHOAL_DEV_RED_MAX,
+    SHOAL_DEV_RED_MIN,
+    SHOAL_DEV_RED_SUM,
+    SHOAL_DEV_RED_PROD
+};
+enum shoal_dev_red_kind {
+    SHOAL_DEV_RED_SIGNED,
+    SHOAL_DEV_RED_UNSIGNED,
+    SHOAL_DEV_RED_REAL,
+    SHOAL_DEV_RED_COMPLEX
+};
+
+/* Device data this process staged through host memory (a host bounce): operations
+ * and bytes, counted where a device path copies through a host buffer on its way
+ * elsewhere (the staged collectives, a network put or get of a device buffer). */
+struct shoal_dev_bounces {
+    uint64_t ops, bytes;
+};
+extern struct shoal_dev_bounces shoal_dev_bounced;
+static inline void shoal_dev_bounce(size_t n)
+{
+    __atomic_fetch_add(&shoal_dev_bounced.ops, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&shoal_dev_bounced.bytes, n, __ATOMIC_RELAXED);
+}
 
 extern const struct shoal_dev_ops shoal_dev_emu;
 extern const struct shoal_dev_ops shoal_dev_cuda;

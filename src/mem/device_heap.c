@@ -19,6 +19,8 @@
 #include "mem/segment.h"
 #include "transport/transport.h"
 
+#include <shmemx_device.h>
+
 struct shoal_dev_heap shoal_dev_heap;
 
 struct dev_card {
@@ -81,6 +83,23 @@ static void heap_create(const struct shoal_config *c, size_t size)
     SHOAL_LOG(DEVICE, INFO, "device heap %zu bytes at %p; the network reaches it as %s", size,
               base, shoal_dev_iface_name(nic.iface));
     shoal_dev_heap.alloc = shoal_alloc_create(size);
+    /* The state of collectives from device code (shoal/device_coll.h), at offset 0,
+     * zeroed, with the world and node teams' shapes. */
+    size_t area = shoal_dev_heap.alloc
+            ? shoal_alloc_get(shoal_dev_heap.alloc, SHMEMX_DEV_COLL_BYTES, 4096)
+            : SHOAL_ALLOC_FAIL;
+    if (area != 0)
+        shoal_fatal("shmem_init",
+                    "the device heap of %zu bytes has no room for the %zu bytes that "
+                    "collectives from device code keep in it; raise "
+                    "SHMEM_SYMMETRIC_SIZE_DEVICE",
+                    size, (size_t)SHMEMX_DEV_COLL_BYTES);
+    char *zero = calloc(1, SHMEMX_DEV_COLL_BYTES);
+    if (!zero || shoal_dev_h2d(base, zero, SHMEMX_DEV_COLL_BYTES))
+        shoal_fatal("shmem_init", "cannot clear the device heap's collective state");
+    free(zero);
+    shoal_dev_heap_team(&shoal_team_world);
+    shoal_dev_heap_team(&shoal_team_shared);
     /* In the host heap, at the same offset on every PE, before any user allocation:
      * the lock of the device AMO fallback (transport/dev_route.c) and the staging of
      * collectives on device memory (coll/coll_device.c), one part per team slot and
@@ -95,6 +114,23 @@ static void heap_create(const struct shoal_config *c, size_t size)
                     stage + 64);
     shoal_tp.dev_amo_lock = (uint64_t *)(shoal.seg[SHOAL_SEG_HEAP].base + off);
     shoal_dev_heap.stage = (char *)shoal_tp.dev_amo_lock + 64;
+}
+
+void shoal_dev_heap_team(const struct shoal_team *t)
+{
+    if (!shoal.seg[SHOAL_SEG_DEVICE].size)
+        return;
+    struct shmemx_dev_team_desc d = { .handle = t->destroyed ? 0 : (uint64_t)(uintptr_t)t,
+                                      .start = t->start,
+                                      .stride = t->stride,
+                                      .size = t->size,
+                                      .me = t->my_pe };
+    struct shmemx_dev_coll_sync y = { 0 };
+    struct shmemx_dev_coll_area *a = (void *)shoal.seg[SHOAL_SEG_DEVICE].base;
+    if (shoal_dev_h2d(&a->team[t->slot], &d, sizeof d) ||
+        shoal_dev_h2d(&a->sync[t->slot], &y, sizeof y))
+        shoal_fatal("shoal", "the %s device failed to record a team for device code",
+                    shoal_dev->name);
 }
 
 void shoal_device_init(int local_index)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 struct shoal_alloc;
+struct shoal_team;
 /* The device heap's own state (what the transports need of it is in shoal_tp,
  * transport/transport.h). */
 struct shoal_dev_heap {
@@ -20,6 +21,9 @@ extern struct shoal_dev_heap shoal_dev_heap;
  * the device heap where the NIC can reach it). local_index: this PE's index among the
  * PEs of its node, which picks its device. */
 void shoal_device_init(int local_index);
+/* Records team t's shape (a destroyed team: its slot freed) where device code finds
+ * it, in this PE's device heap (shoal/device_coll.h); nothing without a device heap. */
+void shoal_dev_heap_team(const struct shoal_team *t);
 /* After the network has stopped. */
 void shoal_device_fini(void);
 

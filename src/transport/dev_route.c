@@ -119,6 +119,7 @@ static void staged_put(shmem_ctx_t ctx, const struct shoal_rref *r, const char *
         if (done >= 2 * STAGE_CHUNK)
             r->tp->local_complete(ctx);
         char *b = buf + k * STAGE_CHUNK;
+        shoal_dev_bounce(n);
         if (shoal_dev_d2h(b, src + done, n))
             copy_failed(b, src + done, n);
         rk.off = r->off + done;
@@ -136,6 +137,7 @@ static void staged_get(shmem_ctx_t ctx, char *dst, const struct shoal_rref *r, s
     for (size_t done = 0; done < len; done += STAGE_CHUNK, k ^= 1) {
         size_t n = len - done < STAGE_CHUNK ? len - done : STAGE_CHUNK;
         char *b = buf + k * STAGE_CHUNK;
+        shoal_dev_bounce(n);
         r->tp->get(ctx, b, r->seg, r->off + done, n, r->pe);
         shoal_dev_quiet(); /* chunk k - 1 is out, and with it buffer k ^ 1 */
         if (shoal_dev_copy_async(dst + done, b, n) && shoal_dev_h2d(dst + done, b, n))

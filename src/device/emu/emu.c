@@ -325,6 +325,78 @@ static int emu_sync(void)
     return 0;
 }
 
+/* The device's reduction is host code over the aliases, as a kernel would run it over
+ * device memory: one loop per element type and operation. */
+#define EMU_RED_LOOP(T, EXPR)                                                                \
+    do {                                                                                     \
+        T *a = (T *)d;                                                                       \
+        const T *b = (const T *)s;                                                           \
+        for (size_t i = 0; i < n; i++)                                                       \
+            a[i] = EXPR;                                                                     \
+    } while (0)
+#define EMU_RED_ARITH(T)                                                                     \
+    switch (op) {                                                                            \
+    case SHOAL_DEV_RED_SUM: EMU_RED_LOOP(T, a[i] + b[i]); return 0;                          \
+    case SHOAL_DEV_RED_PROD: EMU_RED_LOOP(T, a[i] * b[i]); return 0;                         \
+    case SHOAL_DEV_RED_MAX: EMU_RED_LOOP(T, a[i] > b[i] ? a[i] : b[i]); return 0;            \
+    case SHOAL_DEV_RED_MIN: EMU_RED_LOOP(T, a[i] < b[i] ? a[i] : b[i]); return 0;            \
+    }
+#define EMU_RED_INT(T)                                                                       \
+    do {                                                                                     \
+        EMU_RED_ARITH(T)                                                                     \
+        switch (op) {                                                                        \
+        case SHOAL_DEV_RED_AND: EMU_RED_LOOP(T, a[i] & b[i]); return 0;                      \
+        case SHOAL_DEV_RED_OR: EMU_RED_LOOP(T, a[i] | b[i]); return 0;                       \
+        case SHOAL_DEV_RED_XOR: EMU_RED_LOOP(T, a[i] ^ b[i]); return 0;                      \
+        }                                                                                    \
+        return -1;                                                                           \
+    } while (0)
+#define EMU_RED_REAL(T)                                                                      \
+    do {                                                                                     \
+        EMU_RED_ARITH(T)                                                                     \
+        return -1;                                                                           \
+    } while (0)
+#define EMU_RED_COMPLEX(T)                                                                   \
+    do {                                                                                     \
+        if (op == SHOAL_DEV_RED_SUM)                                                         \
+            EMU_RED_LOOP(T, a[i] + b[i]);                                                    \
+        else if (op == SHOAL_DEV_RED_PROD)                                                   \
+            EMU_RED_LOOP(T, a[i] * b[i]);                                                    \
+        else                                                                                 \
+            return -1;                                                                       \
+        return 0;                                                                            \
+    } while (0)
+
+static int emu_reduce_rw(char *d, const char *s, size_t n, size_t esize, int kind, int op)
+{
+    switch (kind * 32 + (int)esize) {
+    case SHOAL_DEV_RED_SIGNED * 32 + 1: EMU_RED_INT(int8_t);
+    case SHOAL_DEV_RED_SIGNED * 32 + 2: EMU_RED_INT(int16_t);
+    case SHOAL_DEV_RED_SIGNED * 32 + 4: EMU_RED_INT(int32_t);
+    case SHOAL_DEV_RED_SIGNED * 32 + 8: EMU_RED_INT(int64_t);
+    case SHOAL_DEV_RED_UNSIGNED * 32 + 1: EMU_RED_INT(uint8_t);
+    case SHOAL_DEV_RED_UNSIGNED * 32 + 2: EMU_RED_INT(uint16_t);
+    case SHOAL_DEV_RED_UNSIGNED * 32 + 4: EMU_RED_INT(uint32_t);
+    case SHOAL_DEV_RED_UNSIGNED * 32 + 8: EMU_RED_INT(uint64_t);
+    case SHOAL_DEV_RED_REAL * 32 + sizeof(float): EMU_RED_REAL(float);
+    case SHOAL_DEV_RED_REAL * 32 + sizeof(double): EMU_RED_REAL(double);
+    case SHOAL_DEV_RED_REAL * 32 + sizeof(long double): EMU_RED_REAL(long double);
+    case SHOAL_DEV_RED_COMPLEX * 32 + sizeof(float _Complex): EMU_RED_COMPLEX(float _Complex);
+    case SHOAL_DEV_RED_COMPLEX * 32 + sizeof(double _Complex):
+        EMU_RED_COMPLEX(double _Complex);
+    }
+    return -1;
+}
+
+static int emu_reduce(void *dst, const void *src, size_t n, size_t esize, int kind, int op)
+{
+    size_t len = n * esize;
+    char *d = rw_of(dst, len), *s = rw_of(src, len);
+    if (!d || !s || emu_sync()) /* after the copies queued before it, as on a stream */
+        return -1;
+    return emu_reduce_rw(d, s, n, esize, kind, op);
+}
+
 /* The network registers the read-write alias as host memory, as it would register
  * GPU memory for GPUDirect RDMA. */
 static void emu_nic(void *p, struct shoal_dev_nic *nic)
@@ -567,4 +639,5 @@ const struct shoal_dev_ops shoal_dev_emu = {
     .host_free = emu_host_free,
     .kernel_ptr = emu_kernel_ptr,
     .host_kernels = 1,
+    .reduce = emu_reduce,
 };
