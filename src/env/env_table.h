@@ -347,5 +347,5 @@
     X(SHMEM_CXX,                                                                             \
       "oshc++: the C++ compiler it runs, as Sandia OpenSHMEM names it (SHOAL_CXX wins)")     \
     X(SHOAL_SANITIZE, "scripts/test.sh: the sanitizer build to test")                        \
-    X(SHOAL_TEST_, "the test suite's own settings (tests/, scripts/test.sh)")               \
+    X(SHOAL_TEST_, "the test suite's own settings (tests/, scripts/test.sh)")                \
     X(SHOAL_CLUSTER_DIR, "scripts/cluster.sh: where the virtual cluster keeps its state")

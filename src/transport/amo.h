@@ -45,4 +45,49 @@ struct shoal_amo {
 /* Or'ed in likewise by the signal routines (struct shoal_amo.signal). */
 #define SHOAL_AMO_SIGNAL 4
 
+/* The memory orders a load, a store and a failed compare-and-swap may take for an
+ * atomic of order mo (the C11 rules). */
+#define SHOAL_CPU_LOAD_MO(mo) ((mo) == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_ACQUIRE)
+#define SHOAL_CPU_STORE_MO(mo)                                                               \
+    ((mo) == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE)
+
+/* One CPU atomic on the word at p (enum shoal_amo_op values); returns the old value:
+ * the same-node path on a peer's mapped word, and any transport that applies an AMO
+ * on this PE's own memory for a peer, so that the two stay atomic with each
+ * other. A WRITE that fetches nothing is a plain atomic store. */
+#define SHOAL_CPU_AMO(T, p, op, v, cmp, fetching, mo)                                        \
+    do {                                                                                     \
+        T *w_ = (T *)(p);                                                                    \
+        switch (op) {                                                                        \
+        case SHOAL_AMO_READ: return __atomic_load_n(w_, SHOAL_CPU_LOAD_MO(mo));              \
+        case SHOAL_AMO_WRITE:                                                                \
+            if (!(fetching)) {                                                               \
+                __atomic_store_n(w_, (v), SHOAL_CPU_STORE_MO(mo));                           \
+                return 0;                                                                    \
+            }                                                                                \
+            return __atomic_exchange_n(w_, (v), (mo));                                       \
+        case SHOAL_AMO_CSWAP: {                                                              \
+            T c_ = (cmp);                                                                    \
+            __atomic_compare_exchange_n(w_, &c_, (v), 0, (mo), SHOAL_CPU_LOAD_MO(mo));       \
+            return c_;                                                                       \
+        }                                                                                    \
+        case SHOAL_AMO_ADD: return __atomic_fetch_add(w_, (v), (mo));                        \
+        case SHOAL_AMO_AND: return __atomic_fetch_and(w_, (v), (mo));                        \
+        case SHOAL_AMO_OR: return __atomic_fetch_or(w_, (v), (mo));                          \
+        default: return __atomic_fetch_xor(w_, (v), (mo));                                   \
+        }                                                                                    \
+    } while (0)
+
+static inline uint32_t shoal_cpu_amo32(void *p, enum shoal_amo_op op, uint32_t v,
+                                       uint32_t cmp, int fetching, int mo)
+{
+    SHOAL_CPU_AMO(uint32_t, p, op, v, cmp, fetching, mo);
+}
+
+static inline uint64_t shoal_cpu_amo64(void *p, enum shoal_amo_op op, uint64_t v,
+                                       uint64_t cmp, int fetching, int mo)
+{
+    SHOAL_CPU_AMO(uint64_t, p, op, v, cmp, fetching, mo);
+}
+
 #endif

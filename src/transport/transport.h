@@ -415,12 +415,12 @@ static inline void shoal_tp_amo_host(shmem_ctx_t ctx, const struct shoal_rref *r
 {
     if (SHOAL_LIKELY(shoal_amo_on_cpu(r))) {
         if (shoal_amo_width(type) == 4) {
-            uint32_t old = shoal_shm_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp,
+            uint32_t old = shoal_cpu_amo32(r->ptr, op, (uint32_t)v, (uint32_t)cmp,
                                            fetch != NULL, mo);
             if (fetch)
                 memcpy(fetch, &old, 4);
         } else {
-            uint64_t old = shoal_shm_amo64(r->ptr, op, v, cmp, fetch != NULL, mo);
+            uint64_t old = shoal_cpu_amo64(r->ptr, op, v, cmp, fetch != NULL, mo);
             if (fetch)
                 memcpy(fetch, &old, 8);
         }

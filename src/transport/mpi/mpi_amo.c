@@ -15,7 +15,6 @@
 #include <time.h>
 
 #include "transport/mpi/mpi_tr.h"
-#include "transport/shm/shm.h"
 
 enum { MSG_POST, MSG_FETCH, MSG_FLUSH };
 
@@ -63,9 +62,9 @@ static uint64_t apply(const struct amo_msg *m, int fetching, int from)
     void *p = (void *)(base + m->off);
     enum shoal_amo_op op = (enum shoal_amo_op)m->op;
     if (w == 4)
-        return shoal_shm_amo32(p, op, (uint32_t)m->v, (uint32_t)m->cmp, fetching,
+        return shoal_cpu_amo32(p, op, (uint32_t)m->v, (uint32_t)m->cmp, fetching,
                                __ATOMIC_SEQ_CST);
-    return shoal_shm_amo64(p, op, m->v, m->cmp, fetching, __ATOMIC_SEQ_CST);
+    return shoal_cpu_amo64(p, op, m->v, m->cmp, fetching, __ATOMIC_SEQ_CST);
 }
 
 int mpi_msg_serve(void)

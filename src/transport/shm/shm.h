@@ -68,47 +68,4 @@ static inline void shoal_shm_fence(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* The memory orders a load, a store and a failed compare-and-swap may take for an
- * atomic of order mo (the C11 rules). */
-#define SHOAL_SHM_LOAD_MO(mo) ((mo) == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_ACQUIRE)
-#define SHOAL_SHM_STORE_MO(mo)                                                               \
-    ((mo) == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE)
-
-/* One CPU atomic on the word at p (enum shoal_amo_op values, transport.h); returns
- * the old value. A WRITE that fetches nothing is a plain atomic store. */
-#define SHOAL_SHM_AMO(T, p, op, v, cmp, fetching, mo)                                        \
-    do {                                                                                     \
-        T *w_ = (T *)(p);                                                                    \
-        switch (op) {                                                                        \
-        case SHOAL_AMO_READ: return __atomic_load_n(w_, SHOAL_SHM_LOAD_MO(mo));              \
-        case SHOAL_AMO_WRITE:                                                                \
-            if (!(fetching)) {                                                               \
-                __atomic_store_n(w_, (v), SHOAL_SHM_STORE_MO(mo));                           \
-                return 0;                                                                    \
-            }                                                                                \
-            return __atomic_exchange_n(w_, (v), (mo));                                       \
-        case SHOAL_AMO_CSWAP: {                                                              \
-            T c_ = (cmp);                                                                    \
-            __atomic_compare_exchange_n(w_, &c_, (v), 0, (mo), SHOAL_SHM_LOAD_MO(mo));       \
-            return c_;                                                                       \
-        }                                                                                    \
-        case SHOAL_AMO_ADD: return __atomic_fetch_add(w_, (v), (mo));                        \
-        case SHOAL_AMO_AND: return __atomic_fetch_and(w_, (v), (mo));                        \
-        case SHOAL_AMO_OR: return __atomic_fetch_or(w_, (v), (mo));                          \
-        default: return __atomic_fetch_xor(w_, (v), (mo));                                   \
-        }                                                                                    \
-    } while (0)
-
-static inline uint32_t shoal_shm_amo32(void *p, enum shoal_amo_op op, uint32_t v,
-                                       uint32_t cmp, int fetching, int mo)
-{
-    SHOAL_SHM_AMO(uint32_t, p, op, v, cmp, fetching, mo);
-}
-
-static inline uint64_t shoal_shm_amo64(void *p, enum shoal_amo_op op, uint64_t v,
-                                       uint64_t cmp, int fetching, int mo)
-{
-    SHOAL_SHM_AMO(uint64_t, p, op, v, cmp, fetching, mo);
-}
-
 #endif
