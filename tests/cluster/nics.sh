@@ -8,6 +8,8 @@
 #   one:  SHMEM_OFI_NUM_NICS=1: eth0 alone
 #   user: a USER mapping that sends every local PE to NIC 1: eth1 alone
 #   rr1:  ROUND-ROBIN with 1 PE a node: eth0 alone (local PE 0 takes NIC 0)
+#   asym: the second node restricted to eth0 (FI_TCP_IFACE): shmem_init stops, naming
+#         the counts and SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST, which then lets it run
 # usage: nics.sh SKIPFILE SECONDS CASE PES NICS_CHECK
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +31,30 @@ case "$case" in
 rr) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=ROUND-ROBIN" want="eth0 eth1" ;;
 one) vars="SHMEM_OFI_NUM_NICS=1" want="eth0" ;;
 user) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=USER SHMEM_OFI_NIC_MAPPING=1:0-$((per_node - 1))" want="eth1" ;;
+asym) ;;
 rr1) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=ROUND-ROBIN" want="eth0" ;;
 *) echo "nics.sh: unknown case $case"; exit 2 ;;
 esac
+if [ "$case" = asym ]; then
+    # shellcheck disable=SC2016 # for the PEs' shell
+    one_nic='[ "$(hostname)" = shoal-n1 ] || export FI_TCP_IFACE=eth0; exec "$@"'
+    for skip in 0 1; do
+        out=$(timeout -k 5 "$secs" "$cluster" run env SHMEM_OFI_NUM_NICS=2 \
+            SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST=$skip srun --mpi=pmix -w shoal-n1,shoal-n2 -N 2 \
+            -n "$pes" --ntasks-per-node="$per_node" sh -c "$one_nic" sh "$prog" 2 4096 1 2>&1)
+        rc=$?
+        echo "$out"
+        if [ "$skip" = 0 ]; then
+            [ "$rc" -ne 0 ] || { echo "FAIL: nodes with 2 and 1 NICs ran; shmem_init should stop"; exit 1; }
+            echo "$out" | grep -q "node has 1 NIC(s) for provider .*, PE 0's 2: .*SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST=1" ||
+                { echo "FAIL: no message naming the NIC counts and SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST"; exit 1; }
+        else
+            [ "$rc" -eq 0 ] || { echo "FAIL: with SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST=1 the job ended with status $rc"; exit 1; }
+        fi
+    done
+    echo "nics.sh: asym: refused with 2 and 1 NICs, run with the test skipped"
+    exit 0
+fi
 counters() { # the tx_bytes of eth0 and eth1 on nodes 1 and 2, one line
     for n in 1 2; do
         "$cluster" on "$n" cat /sys/class/net/eth0/statistics/tx_bytes \
