@@ -7,10 +7,12 @@ set -e
 # install test reads the installed manual pages with man; slurm-wlm and munge: the
 # virtual cluster of the cluster tests (scripts/cluster.sh) and the srun --mpi=pmi2
 # test; mpich and libmpich-dev: the hydra tests and the MPI transport's MPICH module
-# (Open MPI stays the default mpicc/mpirun: Debian's alternatives rank it first).
+# (Open MPI stays the default mpicc/mpirun: Debian's alternatives rank it first);
+# libhwloc-dev: the layout of hwloc's objects for the node topology (the library is
+# loaded at run time); hwloc-nox: lstopo, which the topology tests read their files with.
 pkgs="build-essential cmake ninja-build pkg-config libfabric-dev libfabric-bin libpmix-dev
       openmpi-bin libopenmpi-dev clang clang-format python3-matplotlib python3-venv iproute2
-      valgrind man-db slurm-wlm munge mpich libmpich-dev"
+      valgrind man-db slurm-wlm munge mpich libmpich-dev libhwloc-dev hwloc-nox"
 missing=""
 for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

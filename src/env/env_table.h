@@ -87,6 +87,10 @@
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
       "PEs fit, else own hardware thread, else spread over the cores), core, hwthread, "     \
       "socket, none")                                                                        \
+    X(SHOAL_TOPOLOGY_FILE, NULL, STR, "", NULL, topology_file,                               \
+      "An hwloc XML file describing the node (lstopo --of xml), read instead of this "       \
+      "machine's topology by oshrun's placement and the NIC policy; hwloc's own "            \
+      "HWLOC_XMLFILE works too; this one wins and is an error when unreadable")              \
     X(SHOAL_BIND_LOCKDIR, NULL, STR, "/tmp", NULL, bind_lockdir,                             \
       "Where oshrun keeps a lock file per CPU it binds to, so that concurrent jobs take "    \
       "different CPUs; empty = no locks")                                                    \
@@ -184,8 +188,8 @@
     X(SHOAL_RANK, NULL, INT, "-1", NULL, rank, "Set by oshrun: this PE's number")            \
     X(SHOAL_SIZE, NULL, INT, "0", NULL, size, "Set by oshrun: number of PEs in the job")     \
     X(SHOAL_BINDING, NULL, STR, "", NULL, binding,                                           \
-      "Set by oshrun: how it bound the PEs (core, hwthread, socket or none; :shared when "   \
-      "PEs share CPUs)")
+      "Set by oshrun: how it bound the PEs (core, hwthread, socket, numa, l3cache, package " \
+      "or none; :shared when PEs share CPUs)")
 
 #define SHOAL_ENV_FOREIGN(X)                                                                 \
     X(OMPI_COMM_WORLD_SIZE, NULL, INT, "0", NULL, foreign_ompi_size,                         \
@@ -205,6 +209,8 @@
     X(PMI_PORT, NULL, STR, "", NULL, foreign_pmi_port,                                       \
       "Read only to detect a PMI launcher that offers a TCP port instead of PMI_FD")         \
     X(SLURM_NTASKS, NULL, INT, "0", NULL, foreign_slurm_ntasks, "Read only to detect srun")  \
+    X(HWLOC_XMLFILE, NULL, STR, "", NULL, hwloc_xmlfile,                                     \
+      "Read by hwloc itself: the topology from this XML file; Shoal names it in reports")    \
     X(SLINGSHOT_VNIS, NULL, STR, "", NULL, slingshot_vnis,                                   \
       "Read only to warn when the cxi provider runs without a job VNI from the launcher")
 
@@ -260,17 +266,20 @@
     X(SHMEM_OFI_GLOBAL_EXIT, NULL, BOOL, "1", NULL, ofi_global_exit,                         \
       "0: shmem_global_exit ends only the calling PE, as exit() does")                       \
     X(SHMEM_OFI_NUM_NICS, NULL, STR, "", NULL, ofi_num_nics,                                 \
-      "Most NICs per node, optionally which: 2 or 2:1,3 (NICs numbered in name order, the "  \
-      "same on every node)")                                                                 \
+      "Most NICs per node the job uses, optionally which (indices into the node's NICs, "    \
+      "in name order): 2 or 2:1,3; default: all, with AUTO, when the node has several")      \
     X(SHMEM_OFI_NIC_POLICY, NULL, STR, "",                                                   \
-      "BLOCK|ROUND-ROBIN|NUMA|USER|block|round-robin|numa|user", ofi_nic_policy,             \
-      "How local PEs share the NICs: BLOCK, ROUND-ROBIN, NUMA or USER "                      \
-      "(SHMEM_OFI_NIC_MAPPING)")                                                             \
+      "BLOCK|ROUND-ROBIN|NUMA|USER|AUTO|block|round-robin|numa|user|auto", ofi_nic_policy,   \
+      "How local PEs share the NICs: BLOCK (consecutive local PEs, ceil(PEs/NICs) each; "    \
+      "the default with SHMEM_OFI_NUM_NICS), ROUND-ROBIN (local PE i on NIC i mod NICs), "   \
+      "NUMA (the NIC on the PE's NUMA domain, else the nearest), USER "                      \
+      "(SHMEM_OFI_NIC_MAPPING) or AUTO (the default on a node with several NICs: a GPU "     \
+      "PE's nearest its GPU, a CPU PE's nearest its CPUs, equally near ones shared)")        \
     X(SHMEM_OFI_NIC_MAPPING, NULL, STR, "", NULL, ofi_nic_mapping,                           \
       "With SHMEM_OFI_NIC_POLICY=USER, NIC : local PEs, e.g. \"0:0-7; 1:8-15\", every "      \
-      "local PE mapped once")                                                                \
+      "local PE mapped once; NICs are counted among those SHMEM_OFI_NUM_NICS selects")       \
     X(SHMEM_OFI_SKIP_NIC_SELECTION, NULL, BOOL, "0", NULL, ofi_skip_nic_selection,           \
-      "Use the node's first NIC, ignoring the NIC variables")                                \
+      "Use the node's first NIC (in name order), ignoring the NIC variables")                \
     X(SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST, NULL, BOOL, "0", NULL, ofi_skip_nic_symmetry_test,   \
       "Skip the check that every node has as many NICs; each node then numbers its own")
 

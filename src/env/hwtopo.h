@@ -68,22 +68,27 @@ int shoal_hwtopo_numa_of(const struct shoal_hwtopo *t, const cpu_set_t *cpus);
 unsigned shoal_hwtopo_distance(const struct shoal_hwtopo *t, int a, int b);
 /* The NIC named name (a libfabric domain or interface name), or -1. */
 int shoal_hwtopo_nic_find(const struct shoal_hwtopo *t, const char *name);
-/* How far device b is from device a: 0 under the same PCI switch, larger further
- * (fewer common bridges, then NUMA distance); comparable between calls. */
+/* The GPU (index into gpus[]) of device ordinal (cuda's and rocm's numbering, taken
+ * modulo the GPUs): the one hwloc names cudaN or rsmiN for N = ordinal, else the
+ * ordinal-th; -1 when the topology has no GPU. */
+int shoal_hwtopo_gpu_of(const struct shoal_hwtopo *t, int ordinal);
+/* How far device b is from device a, smaller nearer: below 10 when they share PCI
+ * bridges (fewer the more they share), else the NUMA distance of their domains;
+ * UINT_MAX when unknown. */
 unsigned shoal_hwtopo_dev_distance(const struct shoal_hwtopo *t,
                                    const struct shoal_hwtopo_dev *a,
                                    const struct shoal_hwtopo_dev *b);
-/* How far device d is from CPUs cpus: 0 when they lie in its NUMA domain,
- * else the NUMA distance from the domain holding most of them. */
+/* How far device d is from CPUs cpus: the mean NUMA distance from their domains to
+ * its domain, in tenths (100: all in its domain); UINT_MAX when unknown. */
 unsigned shoal_hwtopo_cpu_distance(const struct shoal_hwtopo *t,
                                    const struct shoal_hwtopo_dev *d, const cpu_set_t *cpus);
 
 /* One PE's request for a NIC. */
 struct shoal_nic_req {
-    int pe;              /* for messages */
-    int local_rank;      /* 0 .. local_size-1 on its node */
+    int pe;         /* for messages */
+    int local_rank; /* 0 .. local_size-1 on its node */
     int local_size;
-    int nnic;            /* NICs the provider offers, in its order */
+    int nnic;                    /* NICs the provider offers, in its order */
     const char *const *nic_name; /* their names (may be NULL) */
     const int *nic_topo; /* each one's index in topo->nics, -1 not found; NULL: none */
     cpu_set_t cpus;      /* the PE's CPUs; empty when unknown */

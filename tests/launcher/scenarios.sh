@@ -447,7 +447,7 @@ binding)
     expect_rc 0
     for ((r = 0; r < NP; r++)); do
         c=$(sed -n "s/^where $r cpus=\([^ ]*\) .*/\1/p" "$T/out")
-        expect_err "^oshrun: PE $r bound to CPUs $c \(hwthread(, shared with other PEs)?\)$"
+        expect_err "^oshrun: PE $r bound to CPUs $c \(hwthread(, shared with other PEs)?\), NUMA [0-9,-]+(, NIC [^ ]+ \([A-Z-]+\))?$"
     done
     osh -n "$NP" --report-bindings --bind-to none "$CHECK" where
     expect_err "^oshrun: PEs 0-$LAST not bound \(--bind-to none\): each may run on CPUs [0-9]"
@@ -479,7 +479,7 @@ binding)
         sets=$(sed -n 's/^where [0-9]* cpus=\([^ ]*\) .*/\1/p' "$T/out")
         [ "$(sort <<<"$sets" | uniq -d | wc -l)" -eq 0 ] || fail "PEs share CPUs beside another job: $sets"
         ! grep -q "^where 0 cpus=$held " "$T/out" || fail "PE 0 was put on the held CPU $held while others were free"
-        expect_err "^oshrun: PE 0 bound to CPUs [0-9,-]+ \((core|hwthread), free ones first, then ones another oshrun job holds\)$"
+        expect_err "^oshrun: PE 0 bound to CPUs [0-9,-]+ \((core|hwthread), free ones first, then ones another oshrun job holds\), NUMA [0-9,-]+(, NIC [^ ]+ \([A-Z-]+\))?$"
     fi
     # Under a mask of one CPU, every PE stays on it.
     last=$(tr ',' '\n' <<<"$allowed" | tail -1 | sed 's/.*-//')

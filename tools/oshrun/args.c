@@ -116,7 +116,10 @@ static int parse_bind(struct parser *p, const char *s, struct options *opt)
     if (!s)
         return -1;
     if (bind_parse(s, &opt->bind))
-        return fail(p, "--bind-to wants core, hwthread, socket or none, not '%s'", s);
+        return fail(p,
+                    "--bind-to wants core, hwthread, socket, package, numa, l3cache or none, "
+                    "not '%s'",
+                    s);
     opt->bind_given = true;
     opt->bind_arg = s;
     return 0;
@@ -133,8 +136,9 @@ static int parse_map(struct parser *p, const char *s, struct options *opt)
         const char *name;
         enum map_by map;
     } maps[] = {
-        { "core", MAP_CORE },     { "slot", MAP_CORE },      { "node", MAP_CORE },
-        { "socket", MAP_SOCKET }, { "package", MAP_SOCKET }, { "hwthread", MAP_HWTHREAD },
+        { "core", MAP_CORE },     { "slot", MAP_CORE },       { "node", MAP_CORE },
+        { "socket", MAP_SOCKET }, { "package", MAP_SOCKET },  { "hwthread", MAP_HWTHREAD },
+        { "numa", MAP_NUMA },     { "l3cache", MAP_L3CACHE }, { "gpu", MAP_GPU },
     };
     size_t n = strcspn(s, ":");
     const char *qual = s + n;
@@ -158,8 +162,10 @@ static int parse_map(struct parser *p, const char *s, struct options *opt)
             opt->map = maps[i].map;
             return 0;
         }
-    return fail(p, "--map-by wants core, slot, node, socket or hwthread, not '%.*s'", (int)n,
-                s);
+    return fail(p,
+                "--map-by wants core, slot, node, socket, package, numa, l3cache, gpu or "
+                "hwthread, not '%.*s'",
+                (int)n, s);
 }
 
 static int parse_env(struct parser *p, const char *s, struct options *opt)
@@ -210,6 +216,7 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
     static const char *const root_names[] = { "--allow-run-as-root", NULL };
     static const char *const report_names[] = { "--report-bindings", "-report-bindings",
                                                 NULL };
+    static const char *const dry_names[] = { "--dry-run", "-dry-run", NULL };
     static const char *const help_names[] = { "-h", "--help", NULL };
     static const char *const version_names[] = { "-V", "--version", NULL };
 
@@ -268,6 +275,8 @@ enum opt_result parse_options(int argc, char *const *argv, struct options *opt, 
             opt->allow_root = true;
         } else if (is_opt(a, report_names, &val) && !val) {
             opt->report_bindings = true;
+        } else if (is_opt(a, dry_names, &val) && !val) {
+            opt->dry_run = true;
         } else if (is_opt(a, help_names, &val) && !val) {
             return OPT_HELP;
         } else if (is_opt(a, version_names, &val) && !val) {

@@ -118,11 +118,11 @@ static int by_socket_core_thread(const void *a, const void *b)
 
 const char *bind_name(enum bind_to b)
 {
-    static const char *const names[] = { [BIND_AUTO] = "auto",
-                                         [BIND_NONE] = "none",
-                                         [BIND_CORE] = "core",
-                                         [BIND_HWTHREAD] = "hwthread",
-                                         [BIND_SOCKET] = "socket" };
+    static const char *const names[] = {
+        [BIND_AUTO] = "auto",         [BIND_NONE] = "none",      [BIND_CORE] = "core",
+        [BIND_HWTHREAD] = "hwthread", [BIND_SOCKET] = "socket",  [BIND_NUMA] = "numa",
+        [BIND_L3CACHE] = "l3cache",   [BIND_PACKAGE] = "package"
+    };
     return names[b];
 }
 
@@ -130,7 +130,7 @@ int bind_parse(const char *s, enum bind_to *out)
 {
     /* Open MPI qualifiers such as core:overload-allowed change nothing here. */
     size_t n = strcspn(s, ":");
-    for (int b = BIND_AUTO; b <= BIND_SOCKET; b++)
+    for (int b = BIND_AUTO; b <= BIND_PACKAGE; b++)
         if (strlen(bind_name(b)) == n && !strncmp(s, bind_name(b), n)) {
             *out = b;
             return 0;
@@ -464,6 +464,10 @@ fail:
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set)
 {
     const struct cpu *cpus = plan->cpus;
+    if (plan->pe_sets) {
+        *set = plan->pe_sets[r];
+        return;
+    }
     CPU_ZERO(set);
     if (plan->how == BIND_HWTHREAD) {
         CPU_SET(cpus[plan->thread_order[r % plan->ncpu_use]].id, set);
@@ -488,4 +492,8 @@ void bind_plan_free(struct bind_plan *plan)
     free((void *)plan->thread_order);
     plan->cpus = NULL;
     plan->core_first = plan->core_order = plan->thread_order = NULL;
+    free(plan->pe_sets);
+    free(plan->pe_gpu);
+    plan->pe_sets = NULL;
+    plan->pe_gpu = NULL;
 }

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
         if (*env && bind_parse(env, &j.opt.bind)) {
             fprintf(stderr,
                     "oshrun: SHOAL_BIND=\"%s\" is not valid: expected auto, core, "
-                    "hwthread, socket or none\n",
+                    "hwthread, socket, package, numa, l3cache or none\n",
                     env);
             return 2;
         }
@@ -84,6 +84,8 @@ int main(int argc, char **argv)
                                 .stdin_fd = -1,
                                 .out = { .fd = -1, .dest = 1, .file = -1 },
                                 .err = { .fd = -1, .dest = 2, .file = -1 } };
+    if (j.opt.dry_run)
+        place_job(&j); /* exits */
     setup_signals(&j);
     streams_init(&j);
     if (j.opt.timeout > 0)

@@ -13,8 +13,17 @@
 #include <sys/types.h>
 #include <time.h>
 
-enum bind_to { BIND_AUTO, BIND_NONE, BIND_CORE, BIND_HWTHREAD, BIND_SOCKET };
-enum map_by { MAP_CORE, MAP_SOCKET, MAP_HWTHREAD };
+enum bind_to {
+    BIND_AUTO,
+    BIND_NONE,
+    BIND_CORE,
+    BIND_HWTHREAD,
+    BIND_SOCKET,
+    BIND_NUMA,
+    BIND_L3CACHE,
+    BIND_PACKAGE
+};
+enum map_by { MAP_CORE, MAP_SOCKET, MAP_HWTHREAD, MAP_NUMA, MAP_L3CACHE, MAP_GPU };
 
 /* Most -x and --mca options one command line may carry. */
 #define OSHRUN_X_MAX 128
@@ -44,6 +53,7 @@ struct options {
     int n_mca;
     bool oversubscribe, allow_root; /* accepted; passed on when the job is handed off */
     bool report_bindings;           /* print each PE's CPUs before starting it */
+    bool dry_run;                   /* --dry-run: print the placement, start nothing */
     char *const *argv;              /* program and its arguments */
 };
 
@@ -62,6 +72,8 @@ struct bind_plan {
     const int *core_first, *core_order, *thread_order;
     int *locks;          /* per entry of cpus: the held lock file, or -1 (-2: unusable) */
     const char *lockdir; /* where the lock files are, for messages */
+    cpu_set_t *pe_sets;  /* placement by topology (place.c): each PE's CPUs */
+    int *pe_gpu;         /* with --map-by gpu: each PE's GPU (index in the topology) */
 };
 int bind_parse(const char *s, enum bind_to *out);
 const char *bind_name(enum bind_to b);
@@ -69,6 +81,11 @@ void bind_plan(const char *root, const char *lockdir, const cpu_set_t *allowed, 
                enum bind_to want, enum map_by map, struct bind_plan *plan);
 void bind_cpus(const struct bind_plan *plan, int r, cpu_set_t *set);
 void bind_plan_free(struct bind_plan *plan);
+
+/* place.c: placement by the node's topology. Plans the job's placement into j->bind and reports it (--report-bindings); with
+ * --dry-run, exits after the report. */
+struct job;
+void place_job(struct job *j);
 
 /* A reply shared by every PE that receives it (an allgather result goes to all). */
 struct blob {
@@ -116,8 +133,9 @@ struct job {
     struct options opt;
     struct pe *pes;
     int size;
-    int running; /* started and not yet reaped */
-    pid_t pgid;  /* process group holding every PE */
+    bool gpu_pes; /* the PEs use GPUs the topology knows: PE r GPU r mod GPUs */
+    int running;  /* started and not yet reaped */
+    pid_t pgid;   /* process group holding every PE */
     int sigfd;
 
     /* What the PEs get back of what oshrun changed for itself. */

@@ -397,31 +397,6 @@ static void open_output_files(struct job *j)
     close(one);
 }
 
-/* --report-bindings, as Open MPI users read it: one line per PE on stderr. */
-static void report_bindings(const struct job *j)
-{
-    char list[1024];
-    if (j->bind.how == BIND_NONE) {
-        cpulist_format(&j->bind.allowed, list, sizeof list);
-        fprintf(stderr, "oshrun: PEs 0-%d not bound (%s): each may run on CPUs %s\n",
-                j->size - 1,
-                j->opt.bind == BIND_NONE ? "--bind-to none"
-                        : j->bind.others ? "other oshrun jobs hold the CPUs they would get"
-                                         : "more PEs than CPUs",
-                list);
-        return;
-    }
-    for (int r = 0; r < j->size; r++) {
-        cpu_set_t set;
-        bind_cpus(&j->bind, r, &set);
-        cpulist_format(&set, list, sizeof list);
-        fprintf(stderr, "oshrun: PE %d bound to CPUs %s (%s%s%s)\n", r, list,
-                bind_name(j->bind.how), j->bind.shared ? ", shared with other PEs" : "",
-                j->bind.foreign ? ", free ones first, then ones another oshrun job holds"
-                                : "");
-    }
-}
-
 void binding_env(const struct job *j, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s", bind_name(j->bind.how),
@@ -439,13 +414,7 @@ void spawn_pes(struct job *j)
     }
     char *path = resolve_program(j->opt.argv[0]);
     check_fd_limit(j);
-    cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask))
-        CPU_ZERO(&mask);
-    bind_plan("/sys", shoal_env_value("SHOAL_BIND_LOCKDIR"), &mask, j->size, j->opt.bind,
-              j->opt.map, &j->bind);
-    if (j->opt.report_bindings)
-        report_bindings(j);
+    place_job(j);
     build_env(j);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0) {

@@ -361,9 +361,11 @@ static struct fi_info *choose_nic(struct fi_info *first, const char *fab, const 
         ofi.nic.index = 0;
         return n ? nic[0] : first;
     }
-    /* Locality (NUMA, AUTO) comes from the topology; the other policies need none. */
+    /* Locality (NUMA, AUTO) comes from the topology; the other policies need none,
+     * and each PE loading it costs start-up time. */
     char err[512], terr[256];
-    struct shoal_hwtopo *topo = shoal_hwtopo_load(terr, sizeof terr);
+    int local = !strcmp(ofi.nic.policy, "NUMA") || !strcmp(ofi.nic.policy, "AUTO");
+    struct shoal_hwtopo *topo = local ? shoal_hwtopo_load(terr, sizeof terr) : NULL;
     int where[OFI_NICS_MAX];
     if (topo) {
         for (int k = 0; k < n; k++)
