@@ -34,7 +34,8 @@ int main(int argc, char **argv)
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (argc != 4 || n > MAX_PES) {
         if (me == 0)
-            fprintf(stderr, "usage: nics_check HOSTS BYTES ROUNDS (at most %d PEs)\n", MAX_PES);
+            fprintf(stderr, "usage: nics_check HOSTS BYTES ROUNDS (at most %d PEs)\n",
+                    MAX_PES);
         shmem_global_exit(2);
     }
     int want_hosts = atoi(argv[1]);
@@ -84,8 +85,8 @@ int main(int argc, char **argv)
     elapsed = now() - t0;
     shmem_double_max_reduce(SHMEM_TEAM_WORLD, &slowest, &elapsed, 1);
     if (me == 0)
-        printf("nics_check: %d PEs on %d hosts: ok, %.1f MB/s between hosts\n", n,
-               want_hosts, (double)n * nremote * (double)bytes * (double)rounds / slowest / 1e6);
+        printf("nics_check: %d PEs on %d hosts: ok, %.1f MB/s between hosts\n", n, want_hosts,
+               (double)n * nremote * (double)bytes * (double)rounds / slowest / 1e6);
     shmem_free(dst);
     free(src);
     shmem_finalize();
