@@ -101,13 +101,15 @@ if "$info" --parsable | grep -q '^transport:ofi:'; then
     status prov 0
     count prov out '2 PEs on 2 nodes; .*ofi \(provider tcp;ofi_rxm\)' 1
     # SHMEM_OFI_PROVIDER_DISPLAY: PE 0 names the provider, and the NIC and address of
-    # each PE of its node (here itself: one PE a node; on one host, loopback).
+    # each PE of its node (here itself: one PE a node; on one host, loopback);
+    # SHMEM_INFO says which NIC PE 0 is bound to.
     run pdisp 2 SHOAL_NODE_MAP=pe "SHMEM_OFI_PROVIDER=tcp;ofi_rxm" SHMEM_OFI_PROVIDER_DISPLAY=1 \
-        -- plain
+        SHMEM_INFO=1 -- plain
     status pdisp 0
-    count pdisp out '^shmem: provider tcp;ofi_rxm, 1 NIC\(s\) a node' 1
+    count pdisp out '^shmem: provider tcp;ofi_rxm, 1 NIC\(s\) a node \(policy ONE\)$' 1
     count pdisp out '^shmem: PE 0: NIC 0 lo, address fi_sockaddr_in://127\.0\.0\.1:[0-9]+$' 1
     count pdisp out '^shmem: PE 1:' 0
+    count pdisp out '^  NIC: PE 0 bound to NIC 0 lo, address fi_sockaddr_in://127\.0\.0\.1:[0-9]+ \(node.s NICs: lo; policy ONE\)$' 1
 fi
 
 # Not applicable: one warning per job, from PE 0. The NIC variables apply (a node
