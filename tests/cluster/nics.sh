@@ -8,6 +8,9 @@
 #   one:  SHMEM_OFI_NUM_NICS=1: eth0 alone
 #   user: a USER mapping that sends every local PE to NIC 1: eth1 alone
 #   rr1:  ROUND-ROBIN with 1 PE a node: eth0 alone (local PE 0 takes NIC 0)
+#   gpu:  AUTO for GPU PEs (emu, device heap) on a node described by a topology file
+#         whose GPU 0 shares a PCI switch with eth1 and GPU 1 with eth0: local PE 0 on
+#         eth1, local PE 1 on eth0 (CPU PEs would take eth0 first)
 #   asym: the second node restricted to eth0 (FI_TCP_IFACE): shmem_init stops, naming
 #         the counts and SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST, which then lets it run
 # usage: nics.sh SKIPFILE SECONDS CASE PES NICS_CHECK
@@ -32,6 +35,15 @@ rr) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=ROUND-ROBIN" want="eth0 eth1
 one) vars="SHMEM_OFI_NUM_NICS=1" want="eth0" ;;
 user) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=USER SHMEM_OFI_NIC_MAPPING=1:0-$((per_node - 1))" want="eth1" ;;
 asym) ;;
+gpu)
+    # The Perlmutter-like node of tests/topology, its first two NICs renamed to the
+    # cluster's interfaces, crossed; on the shared file system, beside the program.
+    topo=$(mktemp "$(dirname "$prog")/nics-topo.XXXXXX.xml")
+    trap 'rm -f "$topo"' EXIT
+    sed 's/name="cxi0"/name="eth1"/; s/name="cxi1"/name="eth0"/' \
+        "$here/../topology/perlmutter.xml" >"$topo"
+    vars="SHOAL_TOPOLOGY_FILE=$topo SHOAL_DEVICE=emu SHMEM_SYMMETRIC_SIZE_DEVICE=16M"
+    vars="$vars SHMEM_ENABLE_DEVICE_AWARENESS=1" want="eth0 eth1" ;;
 rr1) vars="SHMEM_OFI_NUM_NICS=2 SHMEM_OFI_NIC_POLICY=ROUND-ROBIN" want="eth0" ;;
 *) echo "nics.sh: unknown case $case"; exit 2 ;;
 esac
@@ -65,12 +77,19 @@ before=$(counters)
 echo "nics.sh: $vars srun -N 2 -n $pes nics_check ($sent bytes a node between nodes)"
 # shellcheck disable=SC2086 # one variable a word
 # The nodes whose counters are read, with as many PEs on each.
-timeout -k 5 "$secs" "$cluster" run env $vars SHMEM_OFI_PROVIDER_DISPLAY=1 srun --mpi=pmix \
-    -w shoal-n1,shoal-n2 -N 2 -n "$pes" --ntasks-per-node="$per_node" "$prog" 2 "$bytes" "$rounds"
+job=$(timeout -k 5 "$secs" "$cluster" run env $vars SHMEM_OFI_PROVIDER_DISPLAY=1 srun --mpi=pmix \
+    -w shoal-n1,shoal-n2 -N 2 -n "$pes" --ntasks-per-node="$per_node" "$prog" 2 "$bytes" "$rounds" 2>&1)
 rc=$?
 after=$(counters)
+echo "$job"
 [ "$rc" -eq 0 ] || { echo "FAIL: the job ended with status $rc"; exit 1; }
 status=0
+if [ "$case" = gpu ]; then
+    for pn in "PE 0: NIC 1 eth1" "PE 1: NIC 0 eth0"; do
+        echo "$job" | grep -q "^shmem: $pn," ||
+            { echo "FAIL: SHMEM_OFI_PROVIDER_DISPLAY does not say \"$pn\" (the NIC on the PE's GPU's switch)"; status=1; }
+    done
+fi
 set -- $after
 for b in $before; do
     d=$(($1 - b))

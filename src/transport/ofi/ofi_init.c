@@ -371,6 +371,14 @@ static struct fi_info *choose_nic(struct fi_info *first, const char *fab, const 
         for (int k = 0; k < n; k++)
             where[k] = shoal_hwtopo_nic_find(topo, names[k]);
         req.nic_topo = where;
+        /* A PE with a device heap is a GPU PE: its GPU is the backend's device (cuda,
+         * rocm), or for emu, which has none of its own, its local rank's (as oshrun
+         * places it). */
+        int own = shoal_tp.dev_nic_iface == SHOAL_DEV_IFACE_CUDA ||
+                shoal_tp.dev_nic_iface == SHOAL_DEV_IFACE_ROCR;
+        if (shoal.seg[SHOAL_SEG_DEVICE].size)
+            req.gpu =
+                    shoal_hwtopo_gpu_of(topo, own ? shoal_tp.dev_nic_device : req.local_rank);
     }
     int k = shoal_nic_choose(topo, &req, err, sizeof err);
     shoal_hwtopo_free(topo);
