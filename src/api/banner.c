@@ -1,6 +1,7 @@
 /* What a PE says at start-up: a warning for SHMEM_* / SHOAL_* variables nothing
  * reads (PE 0), and with SHMEM_VERSION / SHMEM_INFO the version, bootstrap and
- * transports in use (PE 0) and, with SHMEM_INFO, every PE's CPU binding; warnings
+ * transports in use (PE 0) and, with SHMEM_INFO, PE 0's node topology and every
+ * PE's CPU binding; warnings
  * for Cray OpenSHMEMX variables that do not apply, and SHMEM_MEMINFO_DISPLAY's
  * segments (PE 0). */
 #include <sched.h>
@@ -12,8 +13,33 @@
 #include "bootstrap/bootstrap.h"
 #include "build_info.h"
 #include "env/cpulist.h"
+#include "env/hwtopo.h"
 
 extern char **environ;
+
+/* PE 0's node as hwloc (or /sys) shows it, with the devices the NIC policy and the
+ * GPU placement work from. */
+static void print_topology(void)
+{
+    char err[256];
+    struct shoal_hwtopo *t = shoal_hwtopo_load(err, sizeof err);
+    if (!t) {
+        printf("Topology (PE 0's node): unknown: %s\n", err);
+        return;
+    }
+    printf("Topology (PE 0's node, %s): %d package%s, %d NUMA domain%s, %d L3 cache%s, %d "
+           "cores, %d hardware threads",
+           t->source, t->npackage, t->npackage == 1 ? "" : "s", t->nnuma,
+           t->nnuma == 1 ? "" : "s", t->nl3, t->nl3 == 1 ? "" : "s", t->ncore, t->npu);
+    for (int i = 0; i < t->nnic; i++)
+        printf("%s%s (NUMA %d)", i ? ", " : "; NICs ", t->nics[i].name,
+               t->nics[i].numa >= 0 ? t->numa[t->nics[i].numa].os_index : -1);
+    for (int i = 0; i < t->ngpu; i++)
+        printf("%s%s (NUMA %d)", i ? ", " : "; GPUs ", t->gpus[i].name,
+               t->gpus[i].numa >= 0 ? t->numa[t->gpus[i].numa].os_index : -1);
+    printf("%s%s\n", *t->note ? "; note: " : "", t->note);
+    shoal_hwtopo_free(t);
+}
 
 static void print_binding(void)
 {
@@ -93,6 +119,7 @@ void shoal_banner(void)
                            : shoal_wait.own_core  ? "it has a core of its own"
                            : shoal_wait.host_busy ? "the host was busy at start-up"
                                                   : "PEs outnumber its cores");
+            print_topology();
             if (shoal.multi_node)
                 shoal_tp_info();
             printf("Environment variables (SHMEM_INFO):\n");

@@ -40,8 +40,9 @@ int shoal_dev_select(const char *name, int local_index, int only_loaded, char *e
         char why[256] = "";
         if (b->init(local_index, why, sizeof why) == 0) {
             shoal_dev = b;
-            SHOAL_LOG(DEVICE, INFO, "backend %s started for local PE %d (SHOAL_DEVICE=%s)",
-                      b->name, local_index, *name ? name : "auto");
+            SHOAL_LOG(DEVICE, INFO,
+                      "backend %s started for local PE %d: device %d (SHOAL_DEVICE=%s)",
+                      b->name, local_index, b->ordinal(), *name ? name : "auto");
             return 0;
         }
         SHOAL_LOG(DEVICE, INFO, "backend %s did not start: %s", b->name, why);

@@ -52,6 +52,9 @@ struct shoal_dev_ops {
     /* Loads the backend's library and readies device (local_index modulo the devices
      * present) for this process. 0, or -1 with the reason in err. */
     int (*init)(int local_index, char *err, size_t len);
+    /* The device init readied, in the runtime's numbering (emu: local_index modulo the
+     * GPUs of a topology file, 0 without one): a PE's GPU for placement and NICs. */
+    int (*ordinal)(void);
     void (*fini)(void);
     void *(*alloc)(size_t size); /* NULL when the device has no room */
     int (*free)(void *p);        /* 0, or -1 if p is not an allocation */

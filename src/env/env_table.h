@@ -86,7 +86,7 @@
     X(SHOAL_BIND, NULL, STR, "auto", NULL, bind,                                             \
       "How oshrun binds PEs to CPUs when --bind-to is not given: auto (own core when the "   \
       "PEs fit, else own hardware thread, else spread over the cores), core, hwthread, "     \
-      "socket, none")                                                                        \
+      "socket, package, numa, l3cache, none")                                                \
     X(SHOAL_TOPOLOGY_FILE, NULL, STR, "", NULL, topology_file,                               \
       "An hwloc XML file describing the node (lstopo --of xml), read instead of this "       \
       "machine's topology by oshrun's placement and the NIC policy; hwloc's own "            \

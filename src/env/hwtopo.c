@@ -231,8 +231,19 @@ static int load_sys(struct shoal_hwtopo *t)
     }
     if (t->npackage == 0 && add_set(&t->packages, &t->npackage, &t->all))
         return -1;
+    bool nodes[4096] = { false };
+    DIR *nd = opendir("/sys/devices/system/node");
+    for (struct dirent *e; nd && (e = readdir(nd));) {
+        int node;
+        if (sscanf(e->d_name, "node%d", &node) == 1 && node >= 0 && node < 4096)
+            nodes[node] = true;
+    }
+    if (nd)
+        closedir(nd);
     for (int node = 0; node < 4096; node++) {
         cpu_set_t s;
+        if (!nodes[node])
+            continue;
         snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
         if (read_cpulist(path, &s))
             continue;
@@ -544,6 +555,17 @@ static struct shoal_hwtopo *load(const char *file, char *err, size_t len)
              why);
     if (load_sys(t)) {
         snprintf(err, len, "cannot read the CPU topology from /sys (%s)", why);
+        shoal_hwtopo_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+struct shoal_hwtopo *shoal_hwtopo_load_sys(char *err, size_t len)
+{
+    struct shoal_hwtopo *t = calloc(1, sizeof *t);
+    if (!t || load_sys(t)) {
+        snprintf(err, len, "cannot read the CPU topology from /sys");
         shoal_hwtopo_free(t);
         return NULL;
     }

@@ -59,6 +59,9 @@ struct shoal_hwtopo {
 struct shoal_hwtopo *shoal_hwtopo_load(char *err, size_t len);
 /* Loads an hwloc XML file (NULL and err when it cannot). */
 struct shoal_hwtopo *shoal_hwtopo_load_xml(const char *path, char *err, size_t len);
+/* This machine's topology from /sys alone, as without hwloc (NULL and err when
+ * /sys cannot be read). */
+struct shoal_hwtopo *shoal_hwtopo_load_sys(char *err, size_t len);
 void shoal_hwtopo_free(struct shoal_hwtopo *t);
 
 /* The NUMA domain (index into numa[]) holding every CPU of cpus; -1 when they

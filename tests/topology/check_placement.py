@@ -79,8 +79,8 @@ class Node:
         self.cores.sort(key=min)
 
     def numa_of(self, cpus):
-        homes = {m for m, s in self.numa.items() if s & cpus}
-        return homes
+        """The NUMA domains (kernel numbers) holding any of cpus."""
+        return {m for m, s in self.numa.items() if s & cpus}
 
     def gpu(self, r):
         """PE r's GPU: device r mod GPUs, named with that number."""
@@ -151,10 +151,6 @@ def cpulist(s):
     return out
 
 
-def numalist(s):
-    return cpulist(s)
-
-
 def oshrun(args, env):
     e = dict(os.environ)
     for k in list(e):
@@ -190,7 +186,7 @@ def check(design, np, mapping, bind, policy, env, show):
         if not m or int(m.group(1)) != r:
             fail("%s: PE %d: report line not understood: %s" % (what, r, line))
             return
-        cpus, numa, gpu, nic = cpulist(m.group(2)), numalist(m.group(4)), m.group(5), m.group(6)
+        cpus, numa, gpu, nic = cpulist(m.group(2)), cpulist(m.group(4)), m.group(5), m.group(6)
         want_gpu = node.gpu(r) if gpu_pes and node.gpus else None
         want_nic = expected_nic(node, policy, r, np, cpus, want_gpu, nnics,
                                 env.get("SHMEM_OFI_NIC_MAPPING", ""))
@@ -262,6 +258,13 @@ def main():
         # A PE over a whole socket: AUTO takes its socket's NIC.
         check(d, 4, "numa", "package", "AUTO", {}, True)
 
+    # Two nodes of 128: the plan of the first, not handed to another launcher.
+    p = oshrun(["-n", "256", "-N", "128", "--map-by", "numa"],
+               {"SHOAL_TOPOLOGY_FILE": os.path.join(DIR, "milan-nps4.xml")})
+    lines = p.stderr.splitlines()
+    if p.returncode or lines[:1] != ["oshrun: --dry-run: the first node's 128 PEs of 256"] or \
+            len(lines) != 129 or not lines[-1].startswith("oshrun: PE 127 bound to CPUs 127 "):
+        fail("--dry-run -n 256 -N 128: exit %d: %s" % (p.returncode, "\n".join(lines[:3] + lines[-1:])))
     check_error("milan-nps4", ["-n", "2", "--bind-to", "package"], {"SHMEM_OFI_NIC_POLICY": "NUMA"},
                 1, r"PE 0: SHMEM_OFI_NIC_POLICY=NUMA, but the PE's CPUs \(0-63\) span several "
                    r"NUMA domains; bind each PE inside one")

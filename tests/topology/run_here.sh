@@ -2,9 +2,11 @@
 # oshrun --map-by numa and --bind-to numa on this machine, for real: the PEs start,
 # each runs where --report-bindings says, in the NUMA domain it names; and the same
 # with the Milan topology file, whose domains beyond this machine's CPUs get no PEs.
-# usage: run_here.sh OSHRUN BOOT_CHECK TOPOLOGY_DIR
+# Then GPU PEs on emu with the Perlmutter file: PE r's device is r mod 4, the GPU
+# --report-bindings names.
+# usage: run_here.sh OSHRUN BOOT_CHECK API_CHECK TOPOLOGY_DIR
 set -u
-OSHRUN=$1 CHECK=$2 DIR=$3
+OSHRUN=$1 CHECK=$2 API=$3 DIR=$4
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 scale=${SHOAL_TEST_TIMEOUT_SCALE:-1}
@@ -47,5 +49,19 @@ for np in 1 2 4 $((ncpu + 1)); do
         done
     done
 done
-[ $fails -eq 0 ] && echo "oshrun --map-by numa runs here at 1, 2, 4 and $((ncpu + 1)) PEs"
+for np in 1 2 4 5; do
+    SHOAL_DEVICE=emu SHOAL_TOPOLOGY_FILE=$DIR/perlmutter.xml SHOAL_LOG=device:info \
+        SHOAL_BIND_LOCKDIR= timeout $((30 * scale)) "$OSHRUN" -n $np --report-bindings \
+        --timeout $((20 * scale)) "$API" plain >"$T/out" 2>"$T/err"
+    rc=$?
+    [ $rc -eq 0 ] || { fail "emu -n $np: exit $rc: $(cat "$T/err")"; continue; }
+    for ((r = 0; r < np; r++)); do
+        grep -q "backend emu started for local PE $r: device $((r % 4)) " "$T/err" ||
+            fail "emu -n $np: PE $r does not use device $((r % 4)): $(grep -a 'backend emu' "$T/err")"
+        grep -Eq "^oshrun: PE $r bound to CPUs [0-9,-]+ \(core[^)]*\), NUMA [0-9]+, GPU cuda$((r % 4)), NIC cxi$((r % 4)) \(AUTO\)$" "$T/err" ||
+            fail "emu -n $np: PE $r is not reported with GPU cuda$((r % 4)) and NIC cxi$((r % 4)): $(grep "PE $r " "$T/err")"
+    done
+done
+[ $fails -eq 0 ] && echo "oshrun --map-by numa runs here at 1, 2, 4 and $((ncpu + 1)) PEs;" \
+    "emu GPU PEs use device r mod 4 of perlmutter.xml"
 exit $((fails > 0))

@@ -120,6 +120,8 @@ void maybe_hand_off(const struct options *opt)
 {
     char host[256], why[512];
     const char *remote = NULL;
+    if (opt->dry_run) /* plans this node (main.c), starts nothing anywhere */
+        return;
     for (int i = 0; !remote && i < opt->n_hosts; i++)
         remote = remote_in_list(opt->hosts[i], host, sizeof host);
     if (remote)

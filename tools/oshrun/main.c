@@ -72,6 +72,12 @@ int main(int argc, char **argv)
     if (bad)
         return bad;
     j.size = j.opt.np;
+    if (j.opt.dry_run && j.opt.npernode && j.opt.np > j.opt.npernode) {
+        /* Every node is placed alike: show the first. */
+        fprintf(stderr, "oshrun: --dry-run: the first node's %d PEs of %d\n", j.opt.npernode,
+                j.opt.np);
+        j.size = j.opt.npernode;
+    }
     j.pes = calloc((size_t)j.size, sizeof *j.pes);
     if (!j.pes) {
         fprintf(stderr, "oshrun: out of memory for %d PEs\n", j.size);

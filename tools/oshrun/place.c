@@ -30,20 +30,25 @@ static bool place_bind_needs_topology(enum bind_to b)
     return b == BIND_NUMA || b == BIND_L3CACHE || b == BIND_PACKAGE;
 }
 
+static bool place_topology_file(void)
+{
+    const char *f = shoal_env_get("SHOAL_TOPOLOGY_FILE"), *x = shoal_env_get("HWLOC_XMLFILE");
+    return (f && *f) || (x && *x);
+}
+
 /* Whether the job asks for a device (docs/gpu.md): its PEs are GPU PEs on a node
- * whose topology has GPUs. */
+ * whose topology has GPUs. emu stands only for the GPUs of a topology file, so an
+ * emu job on this machine does not read its topology at all. */
 static bool place_device_job(void)
 {
     const char *dev = shoal_env_value("SHOAL_DEVICE");
     size_t heap = 0;
     shoal_parse_size(shoal_env_value("SHMEM_SYMMETRIC_SIZE_DEVICE"), &heap);
-    return (*dev && strcmp(dev, "none")) || heap > 0;
-}
-
-static bool place_topology_file(void)
-{
-    const char *f = shoal_env_get("SHOAL_TOPOLOGY_FILE"), *x = shoal_env_get("HWLOC_XMLFILE");
-    return (f && *f) || (x && *x);
+    if (!strcmp(dev, "none"))
+        return false;
+    if (!strcmp(dev, "emu"))
+        return place_topology_file();
+    return *dev || heap > 0;
 }
 
 /* The objects PEs are dealt over, as CPU sets (into obj, room for every NUMA
@@ -104,7 +109,14 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
     int *gpu = map == MAP_GPU ? calloc((size_t)np, sizeof *gpu) : NULL;
     cpu_set_t *obj = calloc((size_t)(t->nnuma + t->nl3 + t->npackage + 1), sizeof *obj);
     int *users = calloc(CPU_SETSIZE, sizeof *users);
-    if (!pe || !cores || !obj || !users || (map == MAP_GPU && !gpu)) {
+    /* With --map-by gpu: each GPU's CPUs (all of them when its place is unknown or
+     * none may be used), and the GPU whose CPUs those are first, whose PEs take
+     * their cores in turn with the PEs of every GPU that shares them. */
+    cpu_set_t *near = map == MAP_GPU ? calloc((size_t)t->ngpu + 1, sizeof *near) : NULL;
+    int *owner = map == MAP_GPU ? calloc((size_t)t->ngpu + 1, sizeof *owner) : NULL;
+    int *next = map == MAP_GPU ? calloc((size_t)t->ngpu + 1, sizeof *next) : NULL;
+    if (!pe || !cores || !obj || !users ||
+        (map == MAP_GPU && (!gpu || !near || !owner || !next))) {
         snprintf(err, len, "out of memory placing %d PEs", np);
         goto fail;
     }
@@ -123,6 +135,23 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
             if (cores_in(t, allowed, &obj[i], cores) > 0)
                 obj[kept++] = obj[i];
         nobj = kept;
+        if (nobj == 0) { /* no L3 caches (or NUMA domains) known */
+            snprintf(err, len,
+                     "--map-by %s: the topology (%s) has no such objects; map by core "
+                     "instead",
+                     map == MAP_L3CACHE        ? "l3cache"
+                             : map == MAP_NUMA ? "numa"
+                                               : "socket",
+                     t->source);
+            goto fail;
+        }
+    }
+    for (int g = 0; near && g < t->ngpu; g++) {
+        near[g] = cores_in(t, allowed, &t->gpus[g].cpus, cores) ? t->gpus[g].cpus : t->all;
+        owner[g] = g;
+        for (int h = g - 1; h >= 0; h--)
+            if (CPU_EQUAL(&near[h], &near[g]))
+                owner[g] = owner[h];
     }
     enum bind_to how = want == BIND_AUTO ? BIND_CORE
             : want == BIND_SOCKET        ? BIND_PACKAGE
@@ -133,16 +162,8 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
         cpu_set_t region;
         if (map == MAP_GPU) {
             gpu[r] = shoal_hwtopo_gpu_of(t, r);
-            region = t->gpus[gpu[r]].cpus;
-            if (cores_in(t, allowed, &region, cores) ==
-                0) /* unknown place, or none allowed */
-                region = t->all;
-            /* GPUs near the same CPUs share them: the PE takes the next core there. */
-            k = 0;
-            for (int q = 0; q < r; q++) {
-                const cpu_set_t *qs = &t->gpus[gpu[q]].cpus;
-                k += CPU_EQUAL(cores_in(t, allowed, qs, cores) ? qs : &t->all, &region);
-            }
+            region = near[gpu[r]];
+            k = next[owner[gpu[r]]]++;
         } else {
             region = obj[o];
         }
@@ -195,6 +216,9 @@ static int place_plan(const struct shoal_hwtopo *t, const cpu_set_t *allowed, in
     free(cores);
     free(obj);
     free(users);
+    free(near);
+    free(owner);
+    free(next);
     plan->how = how;
     plan->shared = shared && how != BIND_NONE;
     plan->pe_sets = pe;
@@ -207,6 +231,9 @@ fail:
     free(gpu);
     free(obj);
     free(users);
+    free(near);
+    free(owner);
+    free(next);
     return -1;
 }
 

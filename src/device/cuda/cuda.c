@@ -150,6 +150,11 @@ static int load(char *err, size_t len)
     return 0;
 }
 
+static int cuda_ordinal(void)
+{
+    return cu.ordinal;
+}
+
 static int cuda_init(int local_index, char *err, size_t len)
 {
     int n = 0;
@@ -447,6 +452,7 @@ static void *cuda_kernel_ptr(void *p)
 
 const struct shoal_dev_ops shoal_dev_cuda = {
     .name = "cuda",
+    .ordinal = cuda_ordinal,
     .init = cuda_init,
     .fini = cuda_fini,
     .alloc = cuda_alloc,

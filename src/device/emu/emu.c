@@ -27,6 +27,8 @@
 
 #include "device/device.h"
 #include "device/emu/emu.h"
+#include "env/env.h"
+#include "env/hwtopo.h"
 
 struct region {
     uintptr_t dev; /* what the program sees: PROT_NONE */
@@ -54,10 +56,29 @@ struct pending {
 static struct pending *queue;
 static size_t nqueued, qcap;
 
+/* The emulated GPU: on a node a topology file describes with GPUs, the one of this
+ * local PE by the rule of cuda and rocm (docs/gpu.md), so that placement and NIC
+ * choice for GPU PEs run without a GPU. */
+static int emu_device;
+
 static int emu_init(int local_index, char *err, size_t len)
 {
-    (void)local_index, (void)err, (void)len;
+    (void)err, (void)len;
+    emu_device = 0;
+    const char *f = shoal_env_get("SHOAL_TOPOLOGY_FILE"), *x = shoal_env_get("HWLOC_XMLFILE");
+    if ((f && *f) || (x && *x)) {
+        char why[256];
+        struct shoal_hwtopo *t = shoal_hwtopo_load(why, sizeof why);
+        if (t && t->ngpu > 0)
+            emu_device = local_index % t->ngpu;
+        shoal_hwtopo_free(t);
+    }
     return 0;
+}
+
+static int emu_ordinal(void)
+{
+    return emu_device;
 }
 
 static void emu_fini(void)
@@ -521,6 +542,7 @@ static void *emu_kernel_ptr(void *p)
 
 const struct shoal_dev_ops shoal_dev_emu = {
     .name = "emu",
+    .ordinal = emu_ordinal,
     .init = emu_init,
     .fini = emu_fini,
     .alloc = emu_alloc,

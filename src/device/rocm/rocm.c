@@ -83,6 +83,11 @@ static inline void leave(int prev)
         hip.SetDevice(prev);
 }
 
+static int rocm_ordinal(void)
+{
+    return hip.dev;
+}
+
 static int rocm_init(int local_index, char *err, size_t len)
 {
     static const char *const names[] = { "libamdhip64.so", "libamdhip64.so.6",
@@ -381,6 +386,7 @@ static int rocm_stream_wait(void *stream, uint32_t *w, uint32_t v)
 
 const struct shoal_dev_ops shoal_dev_rocm = {
     .name = "rocm",
+    .ordinal = rocm_ordinal,
     .init = rocm_init,
     .fini = rocm_fini,
     .alloc = rocm_alloc,
