@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/routine.h"
+#include "device/device.h"
 #include "env/hwtopo.h"
 #include "transport/ofi/ofi.h"
 
@@ -371,14 +372,10 @@ static struct fi_info *choose_nic(struct fi_info *first, const char *fab, const 
         for (int k = 0; k < n; k++)
             where[k] = shoal_hwtopo_nic_find(topo, names[k]);
         req.nic_topo = where;
-        /* A PE with a device heap is a GPU PE: its GPU is the backend's device (cuda,
-         * rocm), or for emu, which has none of its own, its local rank's (as oshrun
-         * places it). */
-        int own = shoal_tp.dev_nic_iface == SHOAL_DEV_IFACE_CUDA ||
-                shoal_tp.dev_nic_iface == SHOAL_DEV_IFACE_ROCR;
-        if (shoal.seg[SHOAL_SEG_DEVICE].size)
-            req.gpu =
-                    shoal_hwtopo_gpu_of(topo, own ? shoal_tp.dev_nic_device : req.local_rank);
+        /* A PE with a device heap is a GPU PE: its GPU is its backend's device (emu
+         * stands for one of a topology file's GPUs). */
+        if (shoal.seg[SHOAL_SEG_DEVICE].size && shoal_dev)
+            req.gpu = shoal_hwtopo_gpu_of(topo, shoal_dev->ordinal());
     }
     int k = shoal_nic_choose(topo, &req, err, sizeof err);
     shoal_hwtopo_free(topo);
