@@ -1,16 +1,21 @@
 #!/bin/sh
 # A virtual cluster on this machine: K nodes (2 to 4), each a network + UTS + mount
-# namespace with its own host name (shoal-n1 ...), /dev/shm, /tmp and /run, and an
-# address on a bridge (10.213.0.0/24) that lives in a namespace of its own, so no
-# packet reaches the machine's own interfaces. The rest of the file system is shared,
+# namespace with its own host name (shoal-n1 ...), /dev/shm, /tmp and /run, and M
+# network interfaces (eth0 ... ethM-1, 1 to 4), interface i with address 10.213.i.N on
+# bridge br<i> (subnet 10.213.i.0/24); the bridges live in a namespace of their own, so
+# no packet reaches the machine's own interfaces. Like the NICs of one fabric, every
+# interface reaches every other node: a packet leaves through the interface that owns
+# its source address (a routing table per interface), so a process bound to eth1 sends
+# through eth1 whichever node it reaches. The rest of the file system is shared,
 # like a cluster's shared file system. Each node runs munged and slurmd; the first
 # also runs slurmctld. Needs root and Debian's slurm-wlm and munge packages.
 #
-# usage: cluster.sh up [K]        bring up K nodes (default 2)
+# usage: cluster.sh up [K] [--nics M]  bring up K nodes (default 2), M interfaces each (1)
 #        cluster.sh run CMD...    run CMD on the first node, in the current directory
 #        cluster.sh on NODE CMD...  run CMD on node NODE (1..K or its host name)
 #        cluster.sh rsh HOST CMD... Open MPI's rsh agent: CMD (one shell line) on HOST
-#        cluster.sh status        say whether a cluster is up and its nodes' states
+#        cluster.sh status        say whether a cluster is up, its nodes' states and
+#                                 interfaces
 #        cluster.sh down          stop everything and remove every trace of it
 #
 # Inside, srun/sbatch/sinfo work as on a cluster (the nodes' /etc/slurm is this
@@ -28,7 +33,8 @@ set -u
 # The state (config, logs, namespace handles; shared by all nodes): root's alone, checked
 # at every use (check_state), at the same path inside the nodes.
 S=${SHOAL_CLUSTER_DIR:-/run/shoal-cluster}
-NET=10.213.0
+NET_PREFIX=10.213
+NET=$NET_PREFIX.0 # the first interfaces' subnet: host names and Slurm
 NS=shoalcl # prefix of the named network namespaces: shoalcl-TAG-sw, shoalcl-TAG-nK
 me=$(basename "$0")
 
@@ -100,6 +106,12 @@ check_state() {
 nodes() {
     k=$(cat "$S/nodes" 2>/dev/null)
     case "$k" in [2-4]) echo "$k" ;; *) echo 0 ;; esac
+}
+
+# The interfaces each node has (1 when the cluster recorded none).
+nics() {
+    m=$(cat "$S/nics" 2>/dev/null)
+    case "$m" in [1-4]) echo "$m" ;; *) echo 1 ;; esac
 }
 
 # ns_ids FILE...: the namespaces FILEs name, as nsfs device:inode, on one line.
@@ -318,14 +330,30 @@ add_netns() {
     echo "$1 $(ns_ids "/run/netns/$1")" >>"$S/netns"
 }
 
+# add_nic N I: node N's interface ethI, address 10.213.I.N on bridge brI. With more
+# than one, packets from ethI's address leave through ethI to any node (table 100+I,
+# taken before the main table): the far node's interface on that bridge answers for
+# every address of its node. Strict reverse-path filtering would drop what then
+# arrives on another interface than the one the node replies through: off.
+add_nic() {
+    n=$1 i=$2 node=$NS-$tag-n$1
+    ip -n "$NS-$tag-sw" link add "v$n-$i" type veth peer name "eth$i" netns "$node" &&
+        ip -n "$NS-$tag-sw" link set "v$n-$i" master "br$i" up &&
+        ip -n "$node" addr add "$NET_PREFIX.$i.$n/24" dev "eth$i" &&
+        ip -n "$node" link set "eth$i" up || return 1
+    [ "$(nics)" -gt 1 ] || return 0
+    ip -n "$node" rule add from "$NET_PREFIX.$i.$n" lookup $((100 + i)) pref $((100 + i)) &&
+        ip -n "$node" route add "$NET_PREFIX.0.0/16" dev "eth$i" table $((100 + i)) &&
+        nsenter --net="/run/netns/$node" sysctl -q -w "net.ipv4.conf.eth$i.rp_filter=0" \
+            net.ipv4.conf.all.rp_filter=0
+}
+
 make_node() {
     n=$1
-    add_netns "$NS-$tag-n$n" &&
-        ip -n "$NS-$tag-sw" link add "v$n" type veth peer name eth0 netns "$NS-$tag-n$n" &&
-        ip -n "$NS-$tag-sw" link set "v$n" master br0 up &&
-        ip -n "$NS-$tag-n$n" addr add "$NET.$n/24" dev eth0 &&
-        ip -n "$NS-$tag-n$n" link set eth0 up &&
-        ip -n "$NS-$tag-n$n" link set lo up || return 1
+    add_netns "$NS-$tag-n$n" && ip -n "$NS-$tag-n$n" link set lo up || return 1
+    for i in $(seq 0 $(($(nics) - 1))); do
+        add_nic "$n" "$i" || return 1
+    done
     touch "$S/ns/n$n.uts" "$S/ns/n$n.mnt"
     # The node's own /tmp, /dev/shm and /run; /sys shows its own interfaces; its
     # /etc/hosts and /etc/slurm are the cluster's. Its /run is made aside and moved into
@@ -359,8 +387,16 @@ make_node() {
 }
 
 up() {
-    k=${1:-2}
+    k=2 m=1
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --nics) [ $# -gt 1 ] || die "up: --nics needs a count (1 to 4)"; m=$2; shift 2 ;;
+        --nics=*) m=${1#--nics=}; shift ;;
+        *) k=$1; shift ;;
+        esac
+    done
     case "$k" in [2-4]) ;; *) die "up: K must be 2, 3 or 4 (got $k)" ;; esac
+    case "$m" in [1-4]) ;; *) die "up: --nics M must be 1, 2, 3 or 4 (got $m)" ;; esac
     [ "$(id -u)" -eq 0 ] || cannot_run "namespaces and Slurm's daemons need root"
     for c in ip nsenter unshare munged slurmctld slurmd srun sinfo; do
         command -v "$c" >/dev/null 2>&1 ||
@@ -397,10 +433,16 @@ up() {
     mount --bind "$S" "$S" && mount --make-private "$S" ||
         { down; cannot_run "cannot make a private mount of $S"; }
     echo "$k" >"$S/nodes"
+    echo "$m" >"$S/nics"
     write_config "$k"
     err="$S/log/netns.err"
-    if ! { add_netns "$NS-$tag-sw" && ip -n "$NS-$tag-sw" link add br0 type bridge &&
-        ip -n "$NS-$tag-sw" link set br0 up; } 2>"$err"; then
+    bridges() {
+        for i in $(seq 0 $((m - 1))); do
+            ip -n "$NS-$tag-sw" link add "br$i" type bridge &&
+                ip -n "$NS-$tag-sw" link set "br$i" up || return 1
+        done
+    }
+    if ! { add_netns "$NS-$tag-sw" && bridges; } 2>"$err"; then
         why=$(cat "$err")
         down
         cannot_run "cannot make network namespaces: $why"
@@ -433,7 +475,8 @@ up() {
         [ "$i" -lt 60 ] || fail_up "after 30 s, $idle of $k nodes are idle: $(enter 1 sinfo -N 2>&1)"
         sleep 0.5
     done
-    echo "$me: $k nodes up in $(($(date +%s) - t0)) s: shoal-n1..shoal-n$k ($NET.1-$k)"
+    echo "$me: $k nodes up in $(($(date +%s) - t0)) s: shoal-n1..shoal-n$k ($NET.1-$k)$(
+        [ "$m" -eq 1 ] || echo ", $m interfaces each (eth0-eth$((m - 1)): $NET_PREFIX.0-$((m - 1)).N)")"
 }
 
 status() {
@@ -441,8 +484,12 @@ status() {
         echo "no cluster is up"
         return 1
     fi
-    echo "cluster of $(nodes) nodes; state in $S"
+    echo "cluster of $(nodes) nodes, $(nics) interface(s) each; state in $S"
     run_on 1 / sinfo -N
+    for n in $(seq "$(nodes)"); do
+        echo "shoal-n$n:"
+        run_on "$n" / ip -br -4 addr show | grep -v '^lo ' | sed 's/@[^ ]*//; s/^/  /'
+    done
 }
 
 cmd=${1:-}
@@ -471,5 +518,5 @@ rsh)
     run_on "$n" "$PWD" sh -c "$*"
     ;;
 status) status ;;
-*) die "usage: $me up [K] | run CMD... | on NODE CMD... | rsh HOST CMD... | status | down" ;;
+*) die "usage: $me up [K] [--nics M] | run CMD... | on NODE CMD... | rsh HOST CMD... | status | down" ;;
 esac

@@ -792,17 +792,6 @@ int shoal_env_warn_na(FILE *out, const struct shoal_config *cfg)
             count++;
         }
     }
-    static const char *const nic_vars[] = { "SHMEM_OFI_NUM_NICS", "SHMEM_OFI_NIC_POLICY",
-                                            "SHMEM_OFI_NIC_MAPPING",
-                                            "SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST" };
-    for (size_t i = 0; i < sizeof nic_vars / sizeof nic_vars[0]; i++)
-        if (getenv(nic_vars[i])) {
-            fprintf(out,
-                    "shoal: warning: %s=%s: parsed; one NIC per node is used (Shoal does "
-                    "not choose among NICs)\n",
-                    nic_vars[i], getenv(nic_vars[i]));
-            count++;
-        }
     long long smp;
     if (!shoal_parse_smp_limit(cfg->smp_size_limit, &smp) && smp > 0) {
         fprintf(out,

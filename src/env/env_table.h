@@ -128,6 +128,8 @@
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", NULL, ofi_provider,                                 \
       "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm "     \
       "(default: the first that fits)")                                                      \
+    X(SHMEM_OFI_PROVIDER_DISPLAY, NULL, BOOL, "0", NULL, ofi_provider_display,               \
+      "PE 0 prints the provider and, for each PE of its node, the NIC and its address")      \
     X(SHMEM_OFI_FABRIC, NULL, STR, "", NULL, ofi_fabric,                                     \
       "libfabric fabric name to use (default: any)")                                         \
     X(SHMEM_OFI_DOMAIN, NULL, STR, "", NULL, ofi_domain,                                     \
@@ -267,8 +269,8 @@
     X(SHMEM_OFI_GLOBAL_EXIT, NULL, BOOL, "1", NULL, ofi_global_exit,                         \
       "0: shmem_global_exit ends only the calling PE, as exit() does")                       \
     X(SHMEM_OFI_NUM_NICS, NULL, STR, "", NULL, ofi_num_nics,                                 \
-      "Most NICs per node the job uses, optionally which (indices into the provider's "      \
-      "list): 2 or 2:1,3; default: all, with AUTO, when the node has several")               \
+      "Most NICs per node the job uses, optionally which (indices into the node's NICs, "    \
+      "in name order): 2 or 2:1,3; default: all, with AUTO, when the node has several")      \
     X(SHMEM_OFI_NIC_POLICY, NULL, STR, "",                                                   \
       "BLOCK|ROUND-ROBIN|NUMA|USER|AUTO|block|round-robin|numa|user|auto", ofi_nic_policy,   \
       "How local PEs share the NICs: BLOCK (consecutive local PEs, ceil(PEs/NICs) each; "    \
@@ -280,10 +282,9 @@
       "With SHMEM_OFI_NIC_POLICY=USER, NIC : local PEs, e.g. \"0:0-7; 1:8-15\", every "      \
       "local PE mapped once; NICs are counted among those SHMEM_OFI_NUM_NICS selects")       \
     X(SHMEM_OFI_SKIP_NIC_SELECTION, NULL, BOOL, "0", NULL, ofi_skip_nic_selection,           \
-      "Use the first NIC libfabric offers, ignoring the NIC variables")                      \
+      "Use the node's first NIC (in name order), ignoring the NIC variables")                \
     X(SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST, NULL, BOOL, "0", NULL, ofi_skip_nic_symmetry_test,   \
-      "Skip the check that every node has the same NICs; parsed, but Shoal uses one NIC "    \
-      "per node and has no such check")
+      "Skip the check that every node has as many NICs; each node then numbers its own")
 
 #define SHOAL_ENV_CX_SPELLING(X)                                                             \
     X(SHMEM_VERSION_DISPLAY, SHMEM_VERSION)                                                  \
@@ -320,8 +321,6 @@
       "shmem_team_destroy in Shoal frees only the team named, never teams split from it")    \
     X(SHMEM_TEAMS_MEM_OPT_LEVEL,                                                             \
       "a Shoal team's synchronisation memory is one fixed slot of the symmetric heap")       \
-    X(SHMEM_OFI_PROVIDER_DISPLAY,                                                            \
-      "SHMEM_VERSION=1 prints the provider; SHOAL_LOG=ofi:info each PE's domain")            \
     X(SHMEM_OFI_FABRIC_DISPLAY,                                                              \
       "SHOAL_LOG=ofi:info prints the fabric chosen and its limits")                          \
     X(SHMEM_OFI_USE_SEP,                                                                     \

@@ -100,14 +100,24 @@ if "$info" --parsable | grep -q '^transport:ofi:'; then
         -- plain
     status prov 0
     count prov out '2 PEs on 2 nodes; .*ofi \(provider tcp;ofi_rxm\)' 1
+    # SHMEM_OFI_PROVIDER_DISPLAY: PE 0 names the provider, and the NIC and address of
+    # each PE of its node (here itself: one PE a node; on one host, loopback);
+    # SHMEM_INFO says which NIC PE 0 is bound to.
+    run pdisp 2 SHOAL_NODE_MAP=pe "SHMEM_OFI_PROVIDER=tcp;ofi_rxm" SHMEM_OFI_PROVIDER_DISPLAY=1 \
+        SHMEM_INFO=1 -- plain
+    status pdisp 0
+    count pdisp out '^shmem: provider tcp;ofi_rxm, 1 NIC\(s\) a node \(policy ONE\)$' 1
+    count pdisp out '^shmem: PE 0: NIC 0 lo, address fi_sockaddr_in://127\.0\.0\.1:[0-9]+$' 1
+    count pdisp out '^shmem: PE 1:' 0
+    count pdisp out '^  NIC: PE 0 bound to NIC 0 lo, address fi_sockaddr_in://127\.0\.0\.1:[0-9]+ \(node.s NICs: lo; policy ONE\)$' 1
 fi
 
-# Not applicable, and the NIC choices: one warning per job, from PE 0.
+# Not applicable: one warning per job, from PE 0. The NIC variables apply (a node
+# with one NIC has nothing to choose) and warn of nothing.
 run na 2 SHMEM_USE_DSMML=1 SHMEM_OFI_NUM_NICS=2:1,3 SHMEM_OFI_NIC_POLICY=ROUND-ROBIN -- plain
 status na 0
 count na err '^shoal: warning: SHMEM_USE_DSMML is a Cray OpenSHMEMX variable that does not apply' 1
-count na err '^shoal: warning: SHMEM_OFI_NUM_NICS=2:1,3: parsed; one NIC per node is used' 1
-count na err '^shoal: warning: SHMEM_OFI_NIC_POLICY=ROUND-ROBIN: parsed; one NIC' 1
+count na err 'SHMEM_OFI_N' 0
 
 # Bad NIC values: refused, naming the variable, before any PE runs the program (the
 # parser's other cases: unit.env).

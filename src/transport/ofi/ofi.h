@@ -50,6 +50,8 @@
 /* Signals a put-with-signal session (SHMEM_SESSION_OP_PWS) holds back before it
  * sends them behind one fence. */
 #define OFI_PWS_MAX 64
+/* NICs of a node Shoal chooses among (a libfabric domain each). */
+#define OFI_NICS_MAX 16
 
 /* One registered buffer of a context. fctx comes first: the CQ hands back
  * &slot->fctx as the operation's context. */
@@ -234,6 +236,14 @@ struct ofi_progress {
     uint64_t pe_drove_ns; /* when a PE thread's wait last drove the network */
 };
 
+/* This PE's NIC: index of count in the node's list (ofi_init.c, node_nics), which
+ * every node orders alike, and the policy that chose it. */
+struct ofi_nic {
+    int index, count;
+    const char *policy;
+    char name[OFI_NICS_MAX][64];
+};
+
 struct ofi_state {
     /* The provider's objects, opened at init and kept until fini. */
     struct fi_info *info;
@@ -256,6 +266,7 @@ struct ofi_state {
     struct fid_cntr *target_cntr; /* SHOAL_PCNTR with FI_RMA_EVENT: RMA and atomics that
                                        targeted this PE (ofi_pcntr.c); NULL otherwise */
     struct ofi_modes mode;
+    struct ofi_nic nic;
     /* The contexts, which come and go while the transport runs. */
     struct ofi_ctx *dflt;      /* the default context: the target endpoint */
     struct ofi_ctx *ctxs;      /* every context (progress walks them) */

@@ -1,9 +1,11 @@
 /* Start-up and shutdown of the libfabric transport: provider selection, fabric,
  * domain and address vector, the default context, segment registration and the
  * exchange of addresses and keys with every PE. */
+#include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include <unistd.h>
 
 #include "base/routine.h"
+#include "device/device.h"
+#include "env/hwtopo.h"
 #include "transport/ofi/ofi.h"
 
 struct ofi_state ofi;
@@ -251,36 +255,147 @@ static int names_match(const struct fi_info *i, const char *fab, const char *dom
             (!set(dom) || strcmp(i->domain_attr->name, dom) == 0);
 }
 
-/* Of first and the later entries of the same provider that would do as well, the
- * one whose interface reaches the most PEs of other hosts (peer_reach); first when
- * that is unknown or a tie. */
-static struct fi_info *widest_reach(struct fi_info *first, const char *fab, const char *dom)
+static int loopback_entry(const struct fi_info *i)
 {
-    struct fi_info *best = first;
-    int most = peer_reach(first);
-    for (struct fi_info *i = first->next; i; i = i->next) {
-        if (strcmp(i->fabric_attr->prov_name, first->fabric_attr->prov_name) != 0 ||
-            !names_match(i, fab, dom) || refusal(i))
-            continue;
-        int r = peer_reach(i);
-        if (r > most)
-            best = i, most = r;
-    }
-    if (best != first)
-        SHOAL_LOG(OFI, INFO,
-                  "interface %s (fabric %s) reaches %d PE(s) of other hosts; %s, "
-                  "listed first, fewer",
-                  best->domain_attr->name, best->fabric_attr->name, most,
-                  first->domain_attr->name);
-    return best;
+    if (i->src_addr && i->addr_format == FI_SOCKADDR_IN)
+        return ntohl(((const struct sockaddr_in *)i->src_addr)->sin_addr.s_addr) >> 24 == 127;
+    if (i->src_addr && i->addr_format == FI_SOCKADDR_IN6)
+        return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)i->src_addr)->sin6_addr);
+    return strcmp(i->domain_attr->name, "lo") == 0;
 }
 
-/* Keeps the first usable entry of list that matches SHMEM_OFI_FABRIC and
- * SHMEM_OFI_DOMAIN (layered providers such as ofi_rxm ignore the names in hints),
- * or ends the job naming the choices there are. */
-static struct fi_info *match_names(struct fi_info *list)
+/* The same host as this PE (and network namespace): the PEs that share its NICs. */
+static int same_host(int pe)
 {
-    const char *fab = shoal.cfg.ofi_fabric, *dom = shoal.cfg.ofi_domain;
+    if (!hosts)
+        return shoal_pe_local(pe);
+    const struct host_id *a = &hosts[pe], *me = &hosts[shoal.my_pe];
+    return strcmp(a->name, me->name) == 0 && a->netns == me->netns;
+}
+
+/* Name order, digits by value (eth2 before eth10): every node numbers the NICs
+ * alike, whatever order libfabric lists them in. */
+static int nic_order(const void *a, const void *b)
+{
+    const struct fi_info *x = *(struct fi_info *const *)a, *y = *(struct fi_info *const *)b;
+    int c = strverscmp(x->domain_attr->name, y->domain_attr->name);
+    return c ? c : strverscmp(x->fabric_attr->name, y->fabric_attr->name);
+}
+
+/* The node's NICs: first and the later entries of its provider that would do as
+ * well and have its address format, one per domain (for tcp, an interface), in
+ * nic_order. Left out: loopback, unless it is all there is, and an interface that
+ * reaches fewer PEs of other hosts than the best (peer_reach; a container bridge
+ * or a management network that libfabric may list first). */
+static int node_nics(struct fi_info *first, const char *fab, const char *dom,
+                     struct fi_info **nic)
+{
+    struct fi_info *cand[OFI_NICS_MAX];
+    int reach[OFI_NICS_MAX], n = 0, most = -1, any_other = 0;
+    for (struct fi_info *i = first; i && n < OFI_NICS_MAX; i = i->next) {
+        if (strcmp(i->fabric_attr->prov_name, first->fabric_attr->prov_name) != 0 ||
+            i->addr_format != first->addr_format || !names_match(i, fab, dom) || refusal(i))
+            continue;
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = strcmp(cand[k]->domain_attr->name, i->domain_attr->name) == 0;
+        if (dup)
+            continue;
+        cand[n] = i;
+        reach[n] = peer_reach(i);
+        any_other |= !loopback_entry(i);
+        n++;
+    }
+    for (int k = 0; k < n; k++)
+        if ((!any_other || !loopback_entry(cand[k])) && reach[k] > most)
+            most = reach[k];
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+        if (any_other && loopback_entry(cand[k]))
+            continue;
+        if (reach[k] < most) {
+            SHOAL_LOG(OFI, INFO,
+                      "interface %s (fabric %s) reaches %d PE(s) of other hosts, others %d: "
+                      "not one of this node's NICs",
+                      cand[k]->domain_attr->name, cand[k]->fabric_attr->name, reach[k], most);
+            continue;
+        }
+        nic[kept++] = cand[k];
+    }
+    qsort(nic, (size_t)kept, sizeof *nic, nic_order);
+    return kept;
+}
+
+/* The NIC this PE uses, of the node's (node_nics), by the NIC policy
+ * (shoal_nic_choose: SHMEM_OFI_NUM_NICS, SHMEM_OFI_NIC_POLICY, ...); noted in
+ * ofi.nic for the reports. */
+static struct fi_info *choose_nic(struct fi_info *first, const char *fab, const char *dom)
+{
+    struct fi_info *nic[OFI_NICS_MAX];
+    int n = node_nics(first, fab, dom, nic);
+    const char *names[OFI_NICS_MAX];
+    ofi.nic.count = n;
+    for (int k = 0; k < n; k++) {
+        snprintf(ofi.nic.name[k], sizeof ofi.nic.name[k], "%s", nic[k]->domain_attr->name);
+        names[k] = ofi.nic.name[k];
+    }
+    struct shoal_nic_req req = {
+        .pe = shoal.my_pe,
+        .nnic = n,
+        .nic_name = names,
+        .gpu = -1,
+        .num_nics = shoal.cfg.ofi_num_nics,
+        .policy = shoal.cfg.ofi_nic_policy,
+        .mapping = shoal.cfg.ofi_nic_mapping,
+        .skip_selection = shoal.cfg.ofi_skip_nic_selection,
+    };
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        if (same_host(pe)) {
+            req.local_rank += pe < shoal.my_pe;
+            req.local_size++;
+        }
+    CPU_ZERO(&req.cpus);
+    if (sched_getaffinity(0, sizeof req.cpus, &req.cpus) != 0)
+        CPU_ZERO(&req.cpus);
+    ofi.nic.policy = shoal_nic_policy_name(&req);
+    if (n < 2) { /* nothing to choose: the policy cannot change the answer */
+        ofi.nic.index = 0;
+        return n ? nic[0] : first;
+    }
+    /* Locality (NUMA, AUTO) comes from the topology; the other policies need none,
+     * and each PE loading it costs start-up time. */
+    char err[512], terr[256];
+    int local = !strcmp(ofi.nic.policy, "NUMA") || !strcmp(ofi.nic.policy, "AUTO");
+    struct shoal_hwtopo *topo = local ? shoal_hwtopo_load(terr, sizeof terr) : NULL;
+    int where[OFI_NICS_MAX];
+    if (topo) {
+        for (int k = 0; k < n; k++)
+            where[k] = shoal_hwtopo_nic_find(topo, names[k]);
+        req.nic_topo = where;
+        /* A PE with a device heap is a GPU PE: its GPU is its backend's device (emu
+         * stands for one of a topology file's GPUs). */
+        if (shoal.seg[SHOAL_SEG_DEVICE].size && shoal_dev)
+            req.gpu = shoal_hwtopo_gpu_of(topo, shoal_dev->ordinal());
+    }
+    int k = shoal_nic_choose(topo, &req, err, sizeof err);
+    shoal_hwtopo_free(topo);
+    if (k < 0 || k >= n)
+        shoal_fatal("shmem_init", "%s", err);
+    ofi.nic.index = k;
+    SHOAL_LOG(OFI, INFO, "NIC %d of %d: %s (fabric %s), policy %s, local PE %d of %d", k, n,
+              names[k], nic[k]->fabric_attr->name, ofi.nic.policy, req.local_rank,
+              req.local_size);
+    return nic[k];
+}
+
+/* Keeps the entry of list for this PE's NIC (choose_nic) among those that match
+ * SHMEM_OFI_FABRIC and SHMEM_OFI_DOMAIN (layered providers such as ofi_rxm ignore
+ * the names in hints), or ends the job naming the choices there are. Once the NIC
+ * is chosen (chosen: its entry), the first entry of the same fabric and domain. */
+static struct fi_info *match_names(struct fi_info *list, const struct fi_info *chosen)
+{
+    const char *fab = chosen ? chosen->fabric_attr->name : shoal.cfg.ofi_fabric;
+    const char *dom = chosen ? chosen->domain_attr->name : shoal.cfg.ofi_domain;
     struct fi_info *named = NULL;
     for (struct fi_info *i = list; i; i = i->next)
         if (names_match(i, fab, dom)) {
@@ -288,7 +403,8 @@ static struct fi_info *match_names(struct fi_info *list)
                 named = i;
             if (refusal(i))
                 continue;
-            i = widest_reach(i, fab, dom);
+            if (!chosen)
+                i = choose_nic(i, fab, dom);
             struct fi_info *one = fi_dupinfo(i);
             if (!one)
                 shoal_fatal("shmem_init", "out of memory starting libfabric");
@@ -346,7 +462,7 @@ static _Noreturn void no_hmem(struct fi_info *h, int loopback)
     int rc = getinfo(h, loopback, &got);
     if (rc || !got)
         no_provider(rc ? rc : -FI_ENODATA);
-    got = match_names(got);
+    got = match_names(got, NULL);
     /* Which providers here would do: the same hints, any provider. */
     h->caps |= FI_HMEM;
     free(h->fabric_attr->prov_name);
@@ -383,7 +499,7 @@ static struct fi_info *select_provider(void)
         no_hmem(h, loopback);
     if (rc || !first)
         no_provider(rc ? rc : -FI_ENODATA);
-    first = match_names(first);
+    first = match_names(first, NULL);
     free(h->fabric_attr->prov_name);
     h->fabric_attr->prov_name = strdup(first->fabric_attr->prov_name);
     h->fabric_attr->name = strdup(first->fabric_attr->name);
@@ -424,9 +540,10 @@ static struct fi_info *select_provider(void)
                     got = ev;
                 }
                 h->caps &= ~(tries[t].caps | FI_TRIGGER | FI_RMA_EVENT);
-                fi_freeinfo(first);
                 fi_freeinfo(h);
-                return match_names(got);
+                got = match_names(got, first);
+                fi_freeinfo(first);
+                return got;
             }
         }
     }
@@ -781,6 +898,18 @@ void ofi_net_fini(void)
 void ofi_info(void)
 {
     printf("libfabric (PE 0), provider %s:\n", ofi.info->fabric_attr->prov_name);
+    /* As oshrun --report-bindings says where a PE runs: where its traffic goes. */
+    char names[OFI_NICS_MAX * 66] = "", addr[OFI_ADDR_MAX * 2 + 16] = "", raw[OFI_ADDR_MAX];
+    for (int k = 0; k < ofi.nic.count; k++)
+        list_add(names, sizeof names, ofi.nic.name[k]);
+    size_t rlen = sizeof raw, alen = sizeof addr;
+    if (fi_getname(&ofi.dflt->ep->fid, raw, &rlen) ||
+        !fi_av_straddr(ofi.av, raw, addr, &alen))
+        snprintf(addr, sizeof addr, "(unknown)");
+    printf("  NIC: PE 0 bound to NIC %d %s, address %s (node's NICs: %s; policy %s)\n",
+           ofi.nic.index,
+           ofi.nic.count ? ofi.nic.name[ofi.nic.index] : ofi.info->domain_attr->name, addr,
+           names[0] ? names : ofi.info->domain_attr->name, ofi.nic.policy);
     if (ofi.mode.bundle_puts)
         printf("  small puts outside sessions: bundled (up to %zu B a message, target "
                "ranges at most %zu)\n",

@@ -3,6 +3,7 @@
  * registration cache for large transfers from buffers outside the segments when
  * the provider needs local buffers registered (FI_MR_LOCAL). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 /* remote first: on a host with a node table, the table is ofi.remote. */
 struct ofi_card {
     struct ofi_remote remote[SHOAL_NSEGS];
+    uint32_t nic, nnic; /* the PE's NIC, of its node's (ofi.nic) */
     uint64_t addrlen;
     char addr[OFI_ADDR_MAX];
 };
@@ -148,6 +150,44 @@ static void keep_remote(struct shoal_boot_table *t)
     ofi.remote_stride = sizeof all->remote;
 }
 
+/* The NIC policy numbers each node's NICs alike (ofi_init.c, node_nics): on nodes
+ * with different counts, the same variables would mean different NICs. Every PE
+ * looks at every card, so that they all stop with the same message. */
+static void check_nic_symmetry(const struct ofi_card *all)
+{
+    if (shoal.cfg.ofi_skip_nic_symmetry_test || shoal.cfg.ofi_skip_nic_selection)
+        return;
+    for (int pe = 1; pe < shoal.n_pes; pe++)
+        if (all[pe].nnic != all[0].nnic)
+            shoal_fatal("shmem_init",
+                        "PE %d's node has %u NIC(s) for provider %s, PE 0's %u: the NIC "
+                        "variables would choose differently on each; give every node the "
+                        "same NICs (FI_TCP_IFACE or SHMEM_OFI_DOMAIN can restrict them), or "
+                        "set SHMEM_OFI_SKIP_NIC_SYMMETRY_TEST=1 to let each node number its "
+                        "own",
+                        pe, all[pe].nnic, ofi.info->fabric_attr->prov_name, all[0].nnic);
+}
+
+/* SHMEM_OFI_PROVIDER_DISPLAY: the provider, and each PE of PE 0's node with its NIC
+ * and its address there (the NICs of one node share one list). */
+static void display_nics(const struct ofi_card *all)
+{
+    printf("shmem: provider %s, %d NIC(s) a node (policy %s)\n",
+           ofi.info->fabric_attr->prov_name, ofi.nic.count, ofi.nic.policy);
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        if (!shoal_pe_local(pe))
+            continue;
+        char addr[OFI_ADDR_MAX * 2 + 16];
+        size_t len = sizeof addr;
+        if (!fi_av_straddr(ofi.av, all[pe].addr, addr, &len))
+            snprintf(addr, sizeof addr, "(unprintable)");
+        unsigned k = all[pe].nic;
+        printf("shmem: PE %d: NIC %u %s, address %s\n", pe, k,
+               k < OFI_NICS_MAX && (int)k < ofi.nic.count ? ofi.nic.name[k] : "?", addr);
+    }
+    fflush(stdout);
+}
+
 /* Every PE learns every PE's endpoint address and, per segment, the address
  * remote accesses name (virtual with FI_MR_VIRT_ADDR, else offsets) and key. */
 int ofi_mr_exchange(void)
@@ -161,6 +201,8 @@ int ofi_mr_exchange(void)
                              ? "the provider's addresses are longer than Shoal's OFI_ADDR_MAX"
                              : "try another SHMEM_OFI_PROVIDER");
     mine.addrlen = len;
+    mine.nic = (uint32_t)ofi.nic.index;
+    mine.nnic = (uint32_t)ofi.nic.count;
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         if (!ofi.seg_mr[s])
             continue;
@@ -202,6 +244,9 @@ int ofi_mr_exchange(void)
                         "choose another SHMEM_OFI_PROVIDER",
                         pe, pe);
     free(fiaddr);
+    check_nic_symmetry(all);
+    if (shoal.cfg.ofi_provider_display && shoal.my_pe == 0)
+        display_nics(all);
     keep_remote(&t);
     return 0;
 }
