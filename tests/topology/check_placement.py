@@ -77,6 +77,7 @@ class Node:
                     for j, b in enumerate(idx):
                         self.dist[a, b] = vals[i * len(idx) + j]
         self.cores.sort(key=min)
+        self.nics.sort(key=lambda n: natural(n[0]))
 
     def numa_of(self, cpus):
         """The NUMA domains (kernel numbers) holding any of cpus."""
@@ -111,6 +112,11 @@ def expected_cpus(node, np, mapping, bind):
             core = next(s for s in node.packages if core <= s)
         out.append(core)
     return out
+
+
+def natural(name):
+    """Name order with digits by value (eth2 before eth10): how NICs are numbered."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
 
 
 def expected_nic(node, policy, r, np, cpus, gpu, nnics, mapping):

@@ -273,6 +273,14 @@ static int place_nic(const struct shoal_hwtopo *t, int r, int np, const cpu_set_
     }
     if (n == 0)
         return 1;
+    /* Numbered in name order, digits by value, as the library numbers them (ofi_init.c). */
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && strverscmp(names[b - 1], names[b]) > 0; b--) {
+            const char *tn = names[b];
+            int ti = idx[b];
+            names[b] = names[b - 1], idx[b] = idx[b - 1];
+            names[b - 1] = tn, idx[b - 1] = ti;
+        }
     struct shoal_nic_req req = {
         .pe = r,
         .local_rank = r,
