@@ -74,6 +74,9 @@ static struct {
     CUresult (*StreamWaitValue64)(CUstream, CUdeviceptr, uint64_t, unsigned);
     /* Optional (CUDA 11.3 and later): NULL when the driver lacks it. */
     CUresult (*FlushGPUDirectRDMAWrites)(int, int);
+    /* Optional: the device of the context the program made current, if any. */
+    CUresult (*CtxGetCurrent)(CUcontext *);
+    CUresult (*CtxGetDevice)(CUdevice *);
 } cu;
 
 /* Makes the library's context current for one entry; leave() restores the caller's. */
@@ -147,6 +150,9 @@ static int load(char *err, size_t len)
     }
     void *flush = dlsym(cu.lib, "cuFlushGPUDirectRDMAWrites");
     memcpy(&cu.FlushGPUDirectRDMAWrites, &flush, sizeof flush);
+    void *cur = dlsym(cu.lib, "cuCtxGetCurrent"), *dev = dlsym(cu.lib, "cuCtxGetDevice");
+    memcpy(&cu.CtxGetCurrent, &cur, sizeof cur);
+    memcpy(&cu.CtxGetDevice, &dev, sizeof dev);
     return 0;
 }
 
@@ -169,12 +175,20 @@ static int cuda_init(int local_index, char *err, size_t len)
         snprintf(err, len, "the CUDA driver sees no device");
         goto fail;
     }
-    if ((rc = cu.DeviceGet(&cu.dev, local_index % n)) ||
+    /* A device the program chose (cudaSetDevice makes its primary context current)
+     * wins over the local-rank rule; CUdevice is the device's ordinal. */
+    CUcontext current = NULL;
+    CUdevice chosen;
+    int ordinal = local_index % n;
+    if (cu.CtxGetCurrent && cu.CtxGetDevice && !cu.CtxGetCurrent(&current) && current &&
+        !cu.CtxGetDevice(&chosen))
+        ordinal = (int)chosen;
+    if ((rc = cu.DeviceGet(&cu.dev, ordinal)) ||
         (rc = cu.PrimaryCtxRetain(&cu.ctx, cu.dev))) {
-        snprintf(err, len, "cannot open CUDA device %d: %s", local_index % n, errstr(rc));
+        snprintf(err, len, "cannot open CUDA device %d: %s", ordinal, errstr(rc));
         goto fail;
     }
-    cu.ordinal = local_index % n;
+    cu.ordinal = ordinal;
     if (enter()) {
         snprintf(err, len, "cuCtxPushCurrent failed");
         goto fail;
