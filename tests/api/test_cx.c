@@ -201,6 +201,44 @@ static void test_completion_sessions(void)
     shmem_barrier_all();
 }
 
+/* pe_quiet completes the puts to its PE: a large put (in flight over the network
+ * when pe_quiet is called) and small ones to every other PE, then pe_quiet(right)
+ * and a flag that right waits for; right checks the data without a barrier, so only
+ * pe_quiet made it visible. The flag goes on a private context, which has network
+ * resources of its own, so that the transport's ordering of one endpoint cannot
+ * make up for a pe_quiet that completed nothing. Rounds use fresh values. */
+static void test_pe_quiet(void)
+{
+    shmem_ctx_t fctx;
+    CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &fctx), 0);
+    enum { N = 1 << 15, ROUNDS = 3 }; /* 256 KiB */
+    long *big = test_malloc(N * sizeof(long)), *src = test_malloc(N * sizeof(long));
+    static long small[64], flag;
+    flag = 0;
+    shmem_barrier_all();
+    for (int r = 1; r <= ROUNDS; r++) {
+        for (int i = 0; i < N; i++)
+            src[i] = v(me, i) * r;
+        shmemx_putmem_nb(big, src, N * sizeof(long), right);
+        for (int pe = 0; pe < npes && pe < 64; pe++)
+            if (pe != right)
+                shmem_long_put_nbi(&small[me % 64], &src[pe], 1, pe);
+        shmemx_pe_quiet(right);
+        shmem_ctx_long_atomic_set(fctx, &flag, r, right);
+        shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+        for (int i = 0; i < N; i++)
+            if (big[i] != v(left, i) * r) {
+                check_note("checking round %d: what PE %d put before shmemx_pe_quiet(%d)", r,
+                           left, me);
+                CHECK_EQ(big[i], v(left, i) * r);
+            }
+        shmem_barrier_all(); /* src and big are rewritten next round */
+    }
+    shmem_ctx_destroy(fctx);
+    shmem_free(src);
+    shmem_free(big);
+}
+
 /* Team member 0's world PE, the team's size and this PE's rank, against the
  * expectation; the members' world numbers summed over the team. */
 static void check_team(shmem_team_t t, int want_size, int want_rank, int want_first,
@@ -308,7 +346,7 @@ static void test_teams(void)
 int main(void)
 {
     int provided = -1;
-    CHECK_EQ(shmemx_init_thread(SHMEM_THREAD_SINGLE, &provided), 0);
+    CHECK_EQ(shmemx_init_thread(SHMEM_THREAD_MULTIPLE, &provided), 0);
     int queried = -2;
     shmemx_query_thread(&queried);
     CHECK_EQ(queried, provided);
@@ -321,6 +359,7 @@ int main(void)
     test_short_amo();
     test_put_signal_legacy();
     test_completion_sessions();
+    test_pe_quiet();
     test_teams();
     if (me == 0)
         printf("cx: all checks passed on %d PEs\n", npes);
