@@ -34,7 +34,8 @@ int main(int argc, char **argv)
     }
     if (me == 0) {
         char title[96];
-        snprintf(title, sizeof title, "completing 1 of %d PEs' puts: pe_quiet vs quiet", n - 1);
+        snprintf(title, sizeof title, "completing 1 of %d PEs' puts: pe_quiet vs quiet",
+                 n - 1);
         bench_header(title, "# Size      pe_quiet (us)      quiet (us)");
     }
     long round = 0;

@@ -246,8 +246,10 @@ void shmem_finalize(void)
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");
     /* Device-issued operations are complete before the barrier, like the host's. */
-    if (shoal.init_count == 1)
+    if (shoal.init_count == 1) {
+        shoal_threads_check_finalize();
         shoal_devinit_fini();
+    }
     /* The barrier completes the default context's operations. */
     shoal_barrier_world();
     if (--shoal.init_count > 0)

@@ -23,9 +23,10 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
     shoal_tp_quiet(ctx);
 }
 
+/* A registered thread's operations are on its own context: the fence orders those. */
 void shmem_fence(void)
 {
-    ctx_fence(__func__, SHMEM_CTX_DEFAULT);
+    ctx_fence(__func__, shoal_default_ctx());
 }
 SHOAL_PROFILED(shmem_fence)
 

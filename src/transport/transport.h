@@ -489,14 +489,29 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
     shoal_tp.net->fence(ctx);
 }
 
+/* Threads registered with shmemx_thread_register (api/thread.c): each issues its
+ * default-context operations on a context of its own, shoal_thread_ctx (NULL in
+ * other threads), which a quiet on the default context completes too
+ * (transport/threads.c). shoal_threads_registered: how many there are. */
+extern __thread struct shoal_ctx *shoal_thread_ctx __attribute__((tls_model("initial-exec")));
+extern int shoal_threads_registered;
+/* Adds ctx, unless max are registered already (-1). */
+int shoal_threads_add(struct shoal_ctx *ctx, int max);
+void shoal_threads_remove(struct shoal_ctx *ctx);
+/* Completes every registered thread's operations: all (pe < 0), or those to pe. */
+void shoal_threads_quiet(int pe);
+
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
-    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
         shoal.path->quiet(ctx);
-        return;
+    else {
+        shoal_shm_fence();
+        shoal_tp.net->quiet(ctx);
     }
-    shoal_shm_fence();
-    shoal_tp.net->quiet(ctx);
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_threads_registered, __ATOMIC_RELAXED)) &&
+        ctx == SHMEM_CTX_DEFAULT)
+        shoal_threads_quiet(-1);
 }
 
 /* Completes what ctx issued to world PE pe: its stores to a same-node PE are
@@ -505,11 +520,14 @@ static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 static inline void shoal_tp_pe_quiet(shmem_ctx_t ctx, int pe)
 {
     if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
-        shoal.path->quiet(ctx);
+        shoal_tp_quiet(ctx);
         return;
     }
     shoal_shm_fence();
     shoal_tp.net->pe_quiet(ctx, pe);
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_threads_registered, __ATOMIC_RELAXED)) &&
+        ctx == SHMEM_CTX_DEFAULT)
+        shoal_threads_quiet(pe);
 }
 
 /* ---- The network transport itself ------------------------------------------------ */
