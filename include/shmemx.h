@@ -242,6 +242,8 @@ short pshmemx_short_fadd(short *target, short value, int pe);
 short pshmemx_short_finc(short *target, int pe);
 short pshmemx_short_swap(short *target, short value, int pe);
 short pshmemx_short_cswap(short *target, short cond, short value, int pe);
+void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam);
+void pshmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam);
 void pshmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_team_t *xteam,
                            shmem_team_t *yteam);
 void pshmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,

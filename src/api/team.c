@@ -289,6 +289,97 @@ void shmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_tea
 }
 SHOAL_PROFILED(shmemx_team_split_2d)
 
+/* Cray OpenSHMEMX's colour/key split, as MPI_Comm_split: the parent PEs of one
+ * colour form a team, ranked by key (ties by parent rank); a negative colour joins
+ * none. Shoal's teams are strided, so the split is made only when every colour's
+ * members, in rank order, are evenly spaced parent PEs; otherwise no PE gets a team
+ * and the parent's PE 0 says which colour is not.
+ *
+ * Each PE learns every (colour, key): it stores its own pair in the first 8 bytes of
+ * its slot's scratch, which no collective of the parent uses while every member is
+ * inside this split (the barriers around), and reads the others'; then it restores
+ * those bytes. One split round per colour, led by its rank-0 member. */
+struct cx_member {
+    int color, key, rank;
+};
+
+static int by_color_key(const void *a, const void *b)
+{
+    const struct cx_member *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank - y->rank;
+}
+
+void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam)
+{
+    const char *fn = __func__;
+    shoal_require_init(fn);
+    *newteam = SHMEM_TEAM_INVALID;
+    if (!shoal_team_ok(fn, parent))
+        return;
+    int n = parent->size;
+    struct cx_member *m = malloc((size_t)n * sizeof *m);
+    if (!m)
+        shoal_fatal(fn, "out of memory for the %d members of the parent team", n);
+    int32_t mine[2] = { color < 0 ? -1 : color, key }, saved[2];
+    unsigned char *box = parent->res->scratch;
+    shoal_team_barrier(parent);
+    memcpy(saved, box, sizeof saved);
+    memcpy(box, mine, sizeof mine);
+    shoal_team_barrier(parent);
+    for (int i = 0; i < n; i++) {
+        int32_t pair[2];
+        shoal_copy_from(world_of(parent, i), pair, box, sizeof pair);
+        m[i] = (struct cx_member){ pair[0], pair[1], i };
+    }
+    shoal_team_barrier(parent);
+    memcpy(box, saved, sizeof saved);
+    qsort(m, (size_t)n, sizeof *m, by_color_key);
+    /* Every PE checks every colour alike, so all of them agree on the outcome. */
+    int bad = -1;
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
+            if (m[i].color >= 0 && j >= i + 2 &&
+                m[j].rank - m[j - 1].rank != m[i + 1].rank - m[i].rank)
+                bad = m[i].color;
+    }
+    if (bad >= 0) {
+        if (parent->my_pe == 0)
+            shoal_warn(fn,
+                       "the members of colour %d, ranked by key, are not evenly spaced PEs "
+                       "of the parent team; Shoal's teams are strided, so a colour/key "
+                       "split is made only when every colour's members are (in key order) "
+                       "parent PEs start, start + stride, ...; no teams made",
+                       bad);
+        SHOAL_LOG(TEAM, DEBUG, "%s: colour %d not strided; every PE gets no team", fn, bad);
+        free(m);
+        return;
+    }
+    int failed = 0;
+    for (int i = 0, j; i < n && !failed; i = j) {
+        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
+            ;
+        if (m[i].color < 0)
+            continue;
+        int size = j - i, stride = size > 1 ? m[i + 1].rank - m[i].rank : 1;
+        struct shape sh = { m[i].rank, stride, size };
+        int in = mine[0] == m[i].color;
+        shmem_team_t t;
+        failed = split_round(fn, parent, 1, m[i].rank, 0, in ? &sh : NULL, NULL, 0, &t);
+        if (in)
+            *newteam = t;
+    }
+    if (failed && *newteam != SHMEM_TEAM_INVALID) {
+        team_release(*newteam);
+        *newteam = SHMEM_TEAM_INVALID;
+    }
+    free(m);
+}
+SHOAL_PROFILED(shmemx_team_split)
+
 void shmem_team_destroy(shmem_team_t team)
 {
     shoal_require_init(__func__);

@@ -1,9 +1,9 @@
 /* A program written to HPE Cray OpenSHMEMX's documented interface compiles (with
  * -Werror=implicit-function-declaration) and works on Shoal: the _nb RMA and AMOs,
  * the short AMOs, pe_quiet, the pre-1.5 put-with-signal, session_start/stop,
- * init_thread/query_thread and the legacy team routines, split_2d and split_3d
- * among them. Expected values are worked out here from the PE numbers and, for the
- * grid splits, from the documented layout (x fastest). */
+ * init_thread/query_thread and the legacy team routines, split_2d, split_3d and
+ * the colour/key split among them. Expected values are worked out here from the PE
+ * numbers and, for the grid splits, from the documented layout (x fastest). */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
@@ -343,6 +343,47 @@ static void test_teams(void)
     shmem_barrier_all();
 }
 
+/* The colour/key split against MPI_Comm_split's rule, worked out here: members of a
+ * colour ranked by key, then parent rank; a negative colour gets no team; a split
+ * whose colour is not an evenly spaced set of PEs makes no team anywhere. */
+static void test_color_split(void)
+{
+    shmem_team_t t;
+    /* Evens and odds, ranked by world rank. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, me % 2, me, &t);
+    int odd = me % 2, nodd = npes / 2, neven = npes - nodd;
+    check_team(t, odd ? nodd : neven, me / 2, odd, 2);
+    shmemx_team_destroy(&t);
+    /* One colour, keys reversed: rank npes - 1 - me, member 0 the last world PE. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, 7, -me, &t);
+    check_team(t, npes, npes - 1 - me, npes - 1, -1);
+    /* A split of a split: the reversed team's first half by rank, equal keys. */
+    shmem_team_t half;
+    int r = npes - 1 - me, h = (npes + 1) / 2;
+    shmemx_team_split(t, r < h ? 0 : -1, 0, &half);
+    if (r < h)
+        check_team(half, h, r, npes - 1, -1);
+    else
+        CHECK(half == SHMEM_TEAM_INVALID);
+    shmemx_team_destroy(&half);
+    shmemx_team_destroy(&t);
+    /* PE 0 opts out (negative colour); the rest form one team. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, me == 0 ? -1 : 3, me, &t);
+    if (me == 0)
+        CHECK(t == SHMEM_TEAM_INVALID);
+    else
+        check_team(t, npes - 1, me - 1, 1, 1);
+    shmemx_team_destroy(&t);
+    shmem_barrier_all();
+    /* Colour 0 = PEs {0, 1, 3}: not evenly spaced, so nobody gets a team (a warning
+     * from PE 0). */
+    if (npes >= 4) {
+        shmemx_team_split(SHMEM_TEAM_WORLD, me == 0 || me == 1 || me == 3 ? 0 : 1, 0, &t);
+        CHECK(t == SHMEM_TEAM_INVALID);
+        shmem_barrier_all();
+    }
+}
+
 int main(void)
 {
     int provided = -1;
@@ -361,6 +402,7 @@ int main(void)
     test_completion_sessions();
     test_pe_quiet();
     test_teams();
+    test_color_split();
     if (me == 0)
         printf("cx: all checks passed on %d PEs\n", npes);
     shmem_finalize();
