@@ -162,11 +162,16 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
 {
     shoal_require_init(__func__);
     *new_team = SHMEM_TEAM_INVALID;
+    SHOAL_LOG(TEAM, DEBUG, "%s: entry, start %d, stride %d, size %d", __func__, start, stride,
+              size);
     if (!shoal_team_ok(__func__, parent) || size < 1 || (stride == 0 && size != 1))
         return -1;
     long long last = start + (long long)(size - 1) * stride;
-    if (start < 0 || start >= parent->size || last < 0 || last >= parent->size)
+    if (start < 0 || start >= parent->size || last < 0 || last >= parent->size) {
+        SHOAL_LOG(TEAM, DEBUG, "%s: PEs %d to %lld are outside the parent's %d", __func__,
+                  start, last, parent->size);
         return -1;
+    }
     /* A one-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
     struct shape sh = { start, size == 1 ? 1 : stride, size };
     int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
@@ -187,6 +192,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange,
     if (!shoal_team_ok(__func__, parent) || xrange < 1)
         return -1;
     int n = parent->size;
+    SHOAL_LOG(TEAM, DEBUG, "%s: entry, xrange %d over %d PEs", __func__, xrange, n);
     if (xrange > n)
         xrange = n;
     int yrange = (n + xrange - 1) / xrange;
@@ -237,6 +243,8 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
                        xr, yr, zr, parent->size);
         return;
     }
+    SHOAL_LOG(TEAM, DEBUG, "%s: a %d x %d x %d grid over %d PEs", fn, xr, yr, zr,
+              parent->size);
     int me = parent->my_pe, in = me < cells;
     int x = me % xr, y = me / xr % yr, z = me / xr / yr;
     struct shape row = line(xr * (y + yr * z), 1, xr);
@@ -255,6 +263,7 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
         failed = split_round(fn, parent, xr * yr, 0, 1, in ? &pillar : NULL, NULL, 0, zt);
     if (!failed)
         return;
+    SHOAL_LOG(TEAM, DEBUG, "%s: no free slot for every line; teams released", fn);
     shmem_team_t *made[] = { xt, yt, zt };
     for (int i = 0; i < 3; i++)
         if (made[i] && *made[i] != SHMEM_TEAM_INVALID) {
@@ -372,6 +381,7 @@ void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *ne
         if (in)
             *newteam = t;
     }
+    SHOAL_LOG(TEAM, DEBUG, "%s: exit, %s", fn, failed ? "no free slot" : "teams made");
     if (failed && *newteam != SHMEM_TEAM_INVALID) {
         team_release(*newteam);
         *newteam = SHMEM_TEAM_INVALID;
@@ -382,6 +392,7 @@ SHOAL_PROFILED(shmemx_team_split)
 
 void shmem_team_destroy(shmem_team_t team)
 {
+    SHOAL_LOG(TEAM, DEBUG, "%s: team %p", __func__, (void *)team);
     shoal_require_init(__func__);
     if (!shoal_team_ok(__func__, team))
         return;

@@ -70,6 +70,8 @@ SHOAL_PROFILED(shmemx_thread_unregister)
 void shmemx_thread_quiet(void)
 {
     struct shoal_ctx *ctx = shoal_thread_ctx;
+    SHOAL_LOG(TEAM, TRACE, "%s: %s", __func__,
+              ctx ? "this thread's context" : "not registered: the default context");
     if (ctx)
         shmem_ctx_quiet(ctx);
     else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "transport/transport.h"
+#include "env/log.h"
 
 __thread struct shoal_ctx *shoal_thread_ctx;
 int shoal_threads_registered;
@@ -30,6 +31,8 @@ int shoal_threads_add(struct shoal_ctx *ctx, int max)
         cap = ncap;
     }
     reg[nreg++] = ctx;
+    SHOAL_LOG(TEAM, DEBUG, "registered thread %d of at most %d: context %p", nreg, max,
+              (void *)ctx);
     __atomic_store_n(&shoal_threads_registered, nreg, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&lock);
     return 0;
@@ -55,6 +58,7 @@ void shoal_threads_remove(struct shoal_ctx *ctx)
 void shoal_threads_quiet(int pe)
 {
     pthread_mutex_lock(&lock);
+    SHOAL_LOG(TEAM, TRACE, "quiet of the default context: %d registered thread(s) too", nreg);
     for (int i = 0; i < nreg; i++)
         if (pe < 0)
             shoal_tp_quiet(reg[i]);

@@ -247,6 +247,7 @@ void mpi_flush_set(struct mpi_set *set, unsigned mask, int local)
 void mpi_quiet(struct shoal_ctx *ctx)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    MT_LOG(TRACE, "quiet: MPI_Win_flush to each PE with operations outstanding");
     mpi_flush_set(c->rma, ~0u, 0);
     unsigned amo = __atomic_exchange_n(&c->amo_dirty, 0, __ATOMIC_RELAXED);
     if (amo)
@@ -269,6 +270,7 @@ static void flush_pe(struct mpi_set *set, unsigned mask, int pe)
 void mpi_pe_quiet(struct shoal_ctx *ctx, int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    MT_LOG(TRACE, "quiet toward PE %d: MPI_Win_flush to it alone", pe);
     flush_pe(c->rma, ~0u, pe);
     unsigned amo = __atomic_load_n(&c->amo_dirty, __ATOMIC_RELAXED);
     if (amo)

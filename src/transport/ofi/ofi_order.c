@@ -213,6 +213,8 @@ void ofi_quiet_locked(struct ofi_ctx *c)
 void ofi_quiet(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
+    SHOAL_LOG(OFI, TRACE, "quiet: %s",
+              ofi.mode.quiet_read ? "reads settle the puts" : "counters catch up");
     ofi_quiet_locked(c);
     /* Nothing in flight: drivers pass c by until its next use (progress_all). */
     __atomic_store_n(&c->done_uses, c->uses, __ATOMIC_RELAXED);
@@ -272,6 +274,8 @@ void ofi_fence(struct shoal_ctx *ctx)
     if (ofi.mode.writes_ordered) {
         /* The provider orders them. */
     } else if (ofi.mode.quiet_read && !c->amos_out) {
+        SHOAL_LOG(OFI, TRACE, "fence: %u PE(s) owe a read to the next put to them",
+                  c->ndirty);
         /* Every PE in dirty now owes a settle to the next put or AMO to it, unless
          * an earlier fence's wait for everything still stands. */
         if (c->ndirty) {
@@ -280,6 +284,7 @@ void ofi_fence(struct shoal_ctx *ctx)
                 c->fence_owed = c->ndirty;
         }
     } else if (c->writes != ofi_writes_done(c) || c->reads != fi_cntr_read(c->rcntr)) {
+        SHOAL_LOG(OFI, TRACE, "fence: the next put or AMO waits for every one before");
         c->fence_owed = OFI_FENCE_ALL;
     }
     ofi_unlock(c);
