@@ -229,12 +229,26 @@ void shmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_tea
                           shmem_team_t *yteam);
 void shmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,
                           shmem_team_t *xteam, shmem_team_t *yteam, shmem_team_t *zteam);
+/* Thread-hot routines: a registered thread of a SHMEM_THREAD_MULTIPLE program issues
+ * its default-context operations on a context of its own, which thread_quiet and
+ * thread_fence complete and order alone; shmem_quiet still completes every thread's.
+ * Each register is matched by an unregister in the same thread, before it ends. */
+void shmemx_thread_register(void);
+void shmemx_thread_unregister(void);
+void shmemx_thread_quiet(void);
+void shmemx_thread_fence(void);
+void pshmemx_thread_register(void);
+void pshmemx_thread_unregister(void);
+void pshmemx_thread_quiet(void);
+void pshmemx_thread_fence(void);
 void pshmemx_short_add(short *target, short value, int pe);
 void pshmemx_short_inc(short *target, int pe);
 short pshmemx_short_fadd(short *target, short value, int pe);
 short pshmemx_short_finc(short *target, int pe);
 short pshmemx_short_swap(short *target, short value, int pe);
 short pshmemx_short_cswap(short *target, short cond, short value, int pe);
+void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam);
+void pshmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam);
 void pshmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_team_t *xteam,
                            shmem_team_t *yteam);
 void pshmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,

@@ -204,15 +204,15 @@ SHMEM_AMO_BIT_TYPES(SHOAL_AMO_BIT)
 #define SHOAL_DEPR_EXT(T, N)                                                                 \
     T shmem_##N##_fetch(const T *source, int pe)                                             \
     {                                                                                        \
-        return fetch_##N(__func__, SHMEM_CTX_DEFAULT, source, pe);                           \
+        return fetch_##N(__func__, shoal_default_ctx(), source, pe);                         \
     }                                                                                        \
     void shmem_##N##_set(T *dest, T value, int pe)                                           \
     {                                                                                        \
-        set_##N(__func__, SHMEM_CTX_DEFAULT, dest, value, pe);                               \
+        set_##N(__func__, shoal_default_ctx(), dest, value, pe);                             \
     }                                                                                        \
     T shmem_##N##_swap(T *dest, T value, int pe)                                             \
     {                                                                                        \
-        return swap_##N(__func__, SHMEM_CTX_DEFAULT, dest, value, pe);                       \
+        return swap_##N(__func__, shoal_default_ctx(), dest, value, pe);                     \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_fetch)                                                        \
     SHOAL_PROFILED(shmem_##N##_set) SHOAL_PROFILED(shmem_##N##_swap)
@@ -220,23 +220,23 @@ SHMEM_AMO_BIT_TYPES(SHOAL_AMO_BIT)
 #define SHOAL_DEPR_STD(T, N)                                                                 \
     T shmem_##N##_cswap(T *dest, T cond, T value, int pe)                                    \
     {                                                                                        \
-        return cswap_##N(__func__, SHMEM_CTX_DEFAULT, dest, cond, value, pe);                \
+        return cswap_##N(__func__, shoal_default_ctx(), dest, cond, value, pe);                \
     }                                                                                        \
     T shmem_##N##_finc(T *dest, int pe)                                                      \
     {                                                                                        \
-        return finc_##N(__func__, SHMEM_CTX_DEFAULT, dest, pe);                              \
+        return finc_##N(__func__, shoal_default_ctx(), dest, pe);                              \
     }                                                                                        \
     void shmem_##N##_inc(T *dest, int pe)                                                    \
     {                                                                                        \
-        inc_##N(__func__, SHMEM_CTX_DEFAULT, dest, pe);                                      \
+        inc_##N(__func__, shoal_default_ctx(), dest, pe);                                      \
     }                                                                                        \
     T shmem_##N##_fadd(T *dest, T value, int pe)                                             \
     {                                                                                        \
-        return fadd_##N(__func__, SHMEM_CTX_DEFAULT, dest, value, pe);                       \
+        return fadd_##N(__func__, shoal_default_ctx(), dest, value, pe);                       \
     }                                                                                        \
     void shmem_##N##_add(T *dest, T value, int pe)                                           \
     {                                                                                        \
-        add_##N(__func__, SHMEM_CTX_DEFAULT, dest, value, pe);                               \
+        add_##N(__func__, shoal_default_ctx(), dest, value, pe);                               \
     }                                                                                        \
     SHOAL_PROFILED(shmem_##N##_cswap)                                                        \
     SHOAL_PROFILED(shmem_##N##_finc)                                                         \
@@ -262,14 +262,14 @@ static short short_amo(const char *fn, short *target, enum short_op op, short va
         shoal_fatal(fn, "AMO target %p is not aligned to its 2-byte type", (void *)target);
     uint32_t *word = (uint32_t *)((uintptr_t)target & ~(uintptr_t)3);
     unsigned shift = (unsigned)((uintptr_t)target & 2) * 8;
-    uint32_t old = fetch_uint32(fn, SHMEM_CTX_DEFAULT, word, pe);
+    uint32_t old = fetch_uint32(fn, shoal_default_ctx(), word, pe);
     for (;;) {
         uint16_t cur = (uint16_t)(old >> shift);
         if (op == SHORT_CSWAP && cur != (uint16_t)cond)
             return (short)cur;
         uint16_t next = op == SHORT_ADD ? (uint16_t)(cur + (uint16_t)value) : (uint16_t)value;
         uint32_t want = (old & ~(0xffffu << shift)) | (uint32_t)next << shift;
-        uint32_t seen = cswap_uint32(fn, SHMEM_CTX_DEFAULT, word, old, want, pe);
+        uint32_t seen = cswap_uint32(fn, shoal_default_ctx(), word, old, want, pe);
         if (seen == old)
             return (short)cur;
         old = seen;

@@ -21,6 +21,17 @@ void shoal_banner(void);
 void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx);
 
 /* Without SHMEM_DEBUG: one compare and one predictable branch on a global. */
+/* Ends the job when a thread is still registered (api/thread.c). */
+void shoal_threads_check_finalize(void);
+
+/* The context of a default-context routine: a registered thread's own
+ * (shmemx_thread_register), else the default one. */
+static inline shmem_ctx_t shoal_default_ctx(void)
+{
+    struct shoal_ctx *t = shoal_thread_ctx;
+    return SHOAL_UNLIKELY(t != NULL) ? t : SHMEM_CTX_DEFAULT;
+}
+
 static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
 {
     if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))

@@ -87,6 +87,8 @@ static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *
     /* A team's num_contexts is what the program expects to create, not a cap. */
     n->ctx = (struct shoal_ctx){ .team = team, .options = options };
     if (shoal_tp_ctx_create(&n->ctx)) {
+        SHOAL_LOG(TEAM, DEBUG, "%s: the %s transport has no resources for a context", fn,
+                  shoal_tp_name());
         pthread_mutex_lock(&live_lock);
         push_dead(n);
         pthread_mutex_unlock(&live_lock);
@@ -129,6 +131,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     if (ctx->destroyed == SHOAL_CTX_DESTROYED)
         shoal_fatal(__func__, "the context was already destroyed");
     struct ctx_node *n = (struct ctx_node *)ctx;
+    SHOAL_LOG(TEAM, DEBUG, "shmem_ctx_destroy: context %p", (void *)ctx);
     shoal_tp_quiet(ctx);
     pthread_mutex_lock(&live_lock);
     unlink_node(n);

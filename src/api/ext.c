@@ -13,7 +13,7 @@ static void local_complete(const char *fn, shmem_ctx_t ctx)
 
 void shmemx_local_complete(void)
 {
-    local_complete(__func__, SHMEM_CTX_DEFAULT);
+    local_complete(__func__, shoal_default_ctx());
 }
 SHOAL_PROFILED(shmemx_local_complete)
 

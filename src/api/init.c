@@ -169,6 +169,8 @@ static int init_first(const char *fn, int requested)
 
 static int init_common(const char *fn, int requested, int *provided)
 {
+    SHOAL_LOG(BOOT, DEBUG, "%s: entry, thread level %d asked, %d init(s) before", fn,
+              requested, shoal.init_count);
     if (requested < SHMEM_THREAD_SINGLE)
         requested = SHMEM_THREAD_SINGLE;
     if (requested > SHMEM_THREAD_MULTIPLE)
@@ -198,11 +200,14 @@ static int init_common(const char *fn, int requested, int *provided)
         return -1;
     }
     if (init_first(fn, requested)) {
+        SHOAL_LOG(BOOT, DEBUG, "%s: start-up failed", fn);
         shoal_init_phase(NULL);
         return -1;
     }
     if (provided)
         *provided = shoal.thread_level;
+    SHOAL_LOG(BOOT, DEBUG, "%s: exit, PE %d of %d on %d node(s), thread level %d", fn,
+              shoal.my_pe, shoal.n_pes, shoal.n_nodes, shoal.thread_level);
     return 0;
 }
 
@@ -243,15 +248,21 @@ void shmem_finalize(void)
         return;
     }
     shoal_require_init("shmem_finalize");
+    SHOAL_LOG(BOOT, DEBUG, "shmem_finalize: entry, %d init(s) open", shoal.init_count);
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");
     /* Device-issued operations are complete before the barrier, like the host's. */
-    if (shoal.init_count == 1)
+    if (shoal.init_count == 1) {
+        shoal_threads_check_finalize();
         shoal_devinit_fini();
+    }
     /* The barrier completes the default context's operations. */
     shoal_barrier_world();
-    if (--shoal.init_count > 0)
+    if (--shoal.init_count > 0) {
+        SHOAL_LOG(BOOT, DEBUG, "shmem_finalize: exit, %d init(s) still open",
+                  shoal.init_count);
         return;
+    }
     shoal_stream_fini();
     /* This PE takes part in no collective after this barrier: a PE still waiting in
      * a later one learns so and ends the job instead of waiting forever (coll/stall.c). */
@@ -267,12 +278,14 @@ void shmem_finalize(void)
     shoal_team_pool = NULL;
     shoal_sleepers = NULL;
     shoal_set_box = NULL;
+    SHOAL_LOG(BOOT, DEBUG, "shmem_finalize: exit, the library is down");
     shoal.boot->finalize();
 }
 SHOAL_PROFILED(shmem_finalize)
 
 void shmem_global_exit(int status)
 {
+    SHOAL_LOG(BOOT, DEBUG, "shmem_global_exit(%d)", status);
     fflush(stdout);
     fflush(stderr);
     /* Cray OpenSHMEMX's SHMEM_OFI_GLOBAL_EXIT=0: only this PE ends. */

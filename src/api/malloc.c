@@ -11,6 +11,7 @@
 #include "mem/alloc.h"
 #include "mem/device_heap.h"
 #include "mem/segment.h"
+#include "env/log.h"
 
 /* SHMEM_DEBUG: every PE must make the same call with the same arguments (coll/coll.c
  * compares them over the world team). Without SHMEM_DEBUG one predictable branch. A
@@ -107,6 +108,8 @@ static void *heap_exhausted(const char *routine, const struct heap *h, size_t si
         return NULL;
     }
     shoal_alloc_stats(h->alloc, &st);
+    SHOAL_LOG(MEM, DEBUG, "%s: %zu bytes refused, %zu bytes largest free", routine, size,
+              st.largest_free);
     human_size(h->size, now, sizeof now);
     shoal_warn(routine,
                "%zu bytes requested, %s exhausted (largest free block %zu bytes); "

@@ -23,9 +23,10 @@ static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
     shoal_tp_quiet(ctx);
 }
 
+/* A registered thread's operations are on its own context: the fence orders those. */
 void shmem_fence(void)
 {
-    ctx_fence(__func__, SHMEM_CTX_DEFAULT);
+    ctx_fence(__func__, shoal_default_ctx());
 }
 SHOAL_PROFILED(shmem_fence)
 
@@ -47,18 +48,21 @@ void shmem_ctx_quiet(shmem_ctx_t ctx)
 }
 SHOAL_PROFILED(shmem_ctx_quiet)
 
-/* 1.6: quiet toward some PEs. The PEs are checked; completing everything the
- * context issued is a valid, and here the only, way to complete theirs. */
+/* 1.6: quiet toward some PEs: what the context issued to each of them completes,
+ * its operations to other PEs may stay in flight (shoal_tp_pe_quiet). */
 static void pe_quiet(const char *fn, shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     if (npes == 0)
         return;
     for (size_t i = 0; i < npes; i++)
         shoal_world_pe(fn, ctx->team, target_pes[i]);
-    ctx_quiet(fn, ctx);
+    shoal_trigger_quiet_check(fn, ctx);
+    for (size_t i = 0; i < npes; i++)
+        shoal_tp_pe_quiet(ctx, shoal_world_pe(fn, ctx->team, target_pes[i]));
 }
 
 void shmem_pe_quiet(const int *target_pes, size_t npes)

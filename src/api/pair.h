@@ -1,5 +1,5 @@
 /* Defines a routine in both of its forms, shmem_ctx_NAME(ctx, ...) and shmem_NAME(...)
- * on the default context, each forwarding to one inline implementation that is told
+ * on the default context (a registered thread's own, shoal_default_ctx), each forwarding to one inline implementation that is told
  * the caller's exact name for error messages. */
 #ifndef SHOAL_PAIR_H
 #define SHOAL_PAIR_H
@@ -15,7 +15,7 @@
     }                                                                                        \
     ret shmem_##name(SHOAL_UNPAREN params)                                                   \
     {                                                                                        \
-        return impl(__func__, SHMEM_CTX_DEFAULT, SHOAL_UNPAREN args);                        \
+        return impl(__func__, shoal_default_ctx(), SHOAL_UNPAREN args);                      \
     }                                                                                        \
     SHOAL_PROFILED(shmem_ctx_##name)                                                         \
     SHOAL_PROFILED(shmem_##name)

@@ -165,11 +165,16 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
 {
     shoal_require_init(__func__);
     *new_team = SHMEM_TEAM_INVALID;
+    SHOAL_LOG(TEAM, DEBUG, "%s: entry, start %d, stride %d, size %d", __func__, start, stride,
+              size);
     if (!shoal_team_ok(__func__, parent) || size < 1 || (stride == 0 && size != 1))
         return -1;
     long long last = start + (long long)(size - 1) * stride;
-    if (start < 0 || start >= parent->size || last < 0 || last >= parent->size)
+    if (start < 0 || start >= parent->size || last < 0 || last >= parent->size) {
+        SHOAL_LOG(TEAM, DEBUG, "%s: PEs %d to %lld are outside the parent's %d", __func__,
+                  start, last, parent->size);
         return -1;
+    }
     /* A one-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
     struct shape sh = { start, size == 1 ? 1 : stride, size };
     int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
@@ -190,6 +195,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange,
     if (!shoal_team_ok(__func__, parent) || xrange < 1)
         return -1;
     int n = parent->size;
+    SHOAL_LOG(TEAM, DEBUG, "%s: entry, xrange %d over %d PEs", __func__, xrange, n);
     if (xrange > n)
         xrange = n;
     int yrange = (n + xrange - 1) / xrange;
@@ -240,6 +246,8 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
                        xr, yr, zr, parent->size);
         return;
     }
+    SHOAL_LOG(TEAM, DEBUG, "%s: a %d x %d x %d grid over %d PEs", fn, xr, yr, zr,
+              parent->size);
     int me = parent->my_pe, in = me < cells;
     int x = me % xr, y = me / xr % yr, z = me / xr / yr;
     struct shape row = line(xr * (y + yr * z), 1, xr);
@@ -258,6 +266,7 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
         failed = split_round(fn, parent, xr * yr, 0, 1, in ? &pillar : NULL, NULL, 0, zt);
     if (!failed)
         return;
+    SHOAL_LOG(TEAM, DEBUG, "%s: no free slot for every line; teams released", fn);
     shmem_team_t *made[] = { xt, yt, zt };
     for (int i = 0; i < 3; i++)
         if (made[i] && *made[i] != SHMEM_TEAM_INVALID) {
@@ -292,8 +301,101 @@ void shmemx_team_split_2d(shmem_team_t parent, int xrange, int yrange, shmem_tea
 }
 SHOAL_PROFILED(shmemx_team_split_2d)
 
+/* Cray OpenSHMEMX's colour/key split, as MPI_Comm_split: the parent PEs of one
+ * colour form a team, ranked by key (ties by parent rank); a negative colour joins
+ * none. Shoal's teams are strided, so the split is made only when every colour's
+ * members, in rank order, are evenly spaced parent PEs; otherwise no PE gets a team
+ * and the parent's PE 0 says which colour is not.
+ *
+ * Each PE learns every (colour, key): it stores its own pair in the first 8 bytes of
+ * its slot's scratch, which no collective of the parent uses while every member is
+ * inside this split (the barriers around), and reads the others'; then it restores
+ * those bytes. One split round per colour, led by its rank-0 member. */
+struct cx_member {
+    int color, key, rank;
+};
+
+static int by_color_key(const void *a, const void *b)
+{
+    const struct cx_member *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank - y->rank;
+}
+
+void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *newteam)
+{
+    const char *fn = __func__;
+    shoal_require_init(fn);
+    *newteam = SHMEM_TEAM_INVALID;
+    if (!shoal_team_ok(fn, parent))
+        return;
+    int n = parent->size;
+    struct cx_member *m = malloc((size_t)n * sizeof *m);
+    if (!m)
+        shoal_fatal(fn, "out of memory for the %d members of the parent team", n);
+    int32_t mine[2] = { color < 0 ? -1 : color, key }, saved[2];
+    unsigned char *box = parent->res->scratch;
+    shoal_team_barrier(parent);
+    memcpy(saved, box, sizeof saved);
+    memcpy(box, mine, sizeof mine);
+    shoal_team_barrier(parent);
+    for (int i = 0; i < n; i++) {
+        int32_t pair[2];
+        shoal_copy_from(world_of(parent, i), pair, box, sizeof pair);
+        m[i] = (struct cx_member){ pair[0], pair[1], i };
+    }
+    shoal_team_barrier(parent);
+    memcpy(box, saved, sizeof saved);
+    qsort(m, (size_t)n, sizeof *m, by_color_key);
+    /* Every PE checks every colour alike, so all of them agree on the outcome. */
+    int bad = -1;
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
+            if (m[i].color >= 0 && j >= i + 2 &&
+                m[j].rank - m[j - 1].rank != m[i + 1].rank - m[i].rank)
+                bad = m[i].color;
+    }
+    if (bad >= 0) {
+        if (parent->my_pe == 0)
+            shoal_warn(fn,
+                       "the members of colour %d, ranked by key, are not evenly spaced PEs "
+                       "of the parent team; Shoal's teams are strided, so a colour/key "
+                       "split is made only when every colour's members are (in key order) "
+                       "parent PEs start, start + stride, ...; no teams made",
+                       bad);
+        SHOAL_LOG(TEAM, DEBUG, "%s: colour %d not strided; every PE gets no team", fn, bad);
+        free(m);
+        return;
+    }
+    int failed = 0;
+    for (int i = 0, j; i < n && !failed; i = j) {
+        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
+            ;
+        if (m[i].color < 0)
+            continue;
+        int size = j - i, stride = size > 1 ? m[i + 1].rank - m[i].rank : 1;
+        struct shape sh = { m[i].rank, stride, size };
+        int in = mine[0] == m[i].color;
+        shmem_team_t t;
+        failed = split_round(fn, parent, 1, m[i].rank, 0, in ? &sh : NULL, NULL, 0, &t);
+        if (in)
+            *newteam = t;
+    }
+    SHOAL_LOG(TEAM, DEBUG, "%s: exit, %s", fn, failed ? "no free slot" : "teams made");
+    if (failed && *newteam != SHMEM_TEAM_INVALID) {
+        team_release(*newteam);
+        *newteam = SHMEM_TEAM_INVALID;
+    }
+    free(m);
+}
+SHOAL_PROFILED(shmemx_team_split)
+
 void shmem_team_destroy(shmem_team_t team)
 {
+    SHOAL_LOG(TEAM, DEBUG, "%s: team %p", __func__, (void *)team);
     shoal_require_init(__func__);
     if (!shoal_team_ok(__func__, team))
         return;

@@ -10,6 +10,7 @@
  * pWrk is used only locally; no team scratch is touched (see coll_common.h). */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 /* The world team's barrier for a set of every PE, else the pSync barrier; both
  * complete the default context's operations. */
@@ -18,6 +19,8 @@ static void set_barrier(const char *fn, int PE_start, int logPE_stride, int PE_s
 {
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
+    SHOAL_LOG(COLL, TRACE, "%s: active set of %d from PE %d, %s", fn, PE_size, PE_start,
+              coll_set_is_world(&c) ? "the world barrier" : "its pSync");
     if (coll_set_is_world(&c))
         shoal_barrier_world();
     else

@@ -37,6 +37,7 @@
  *   active-set alltoalls at the same time. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 /* m elements of esize bytes from sstep bytes apart at s to dstep bytes apart at d;
  * the usual element sizes get a fixed-size copy, which compiles to moves. */
@@ -207,6 +208,8 @@ void coll_alltoall_direct(const struct coll *c, void *dest, const void *source, 
     uint64_t set_rounds = 0;
     struct a2a_box box = box_of(c, &set_rounds);
     size_t piece = pack_piece(c, &box, dst, sst, nelems, esize);
+    SHOAL_LOG(COLL, TRACE, "alltoall of %zu elements over %d: %s", nelems, n,
+              piece ? "packed through the box" : "a message per block");
     if (piece) {
         alltoall_packed(c, &box, dest, source, dst, sst, nelems, esize, piece);
         /* Every member's adds for this call have come (the waits reached them all),

@@ -32,6 +32,7 @@
 
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 enum tsize_chk { CHK_NONE, CHK_ABORT, CHK_TRUNC };
 
@@ -145,6 +146,10 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
 {
     int n = c->n, me = c->me;
     enum tsize_chk chk = tsize_chk();
+    SHOAL_LOG(COLL, TRACE, "%s over %d: offsets read from each target, size check %s", fn, n,
+              chk == CHK_ABORT           ? "abort"
+                      : chk == CHK_TRUNC ? "trunc"
+                                         : "none");
     check_arrays(fn, c, t_offsets, t_sizes);
     if (coll_dev_needed(target, source))
         shoal_fatal(fn, "target and source must be host memory");

@@ -45,6 +45,7 @@ void shoal_team_barrier(struct shoal_team *team)
               (unsigned long long)epoch, team->size, team->slot);
     uint64_t *words = team->res->sync;
     /* The collectives' puts before it (default context) are complete when it ends. */
+    SHOAL_LOG(COLL, TRACE, "barrier: the default context's operations complete first");
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     if (coll_net() &&
         coll_net_barrier(team->start, team->stride, team->size,

@@ -16,6 +16,7 @@
  * 4 PEs, the two cross between 64 and 128 KiB; at 2 MiB the ring takes 40% less. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 /* The tree's signal from the parent at distance 2^k: a team signal word, or pSync. */
 static void tree_wait(const struct coll *c, int k)
@@ -183,18 +184,29 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
         /* The team form writes the root's dest too. */
         if (c.me == root && dest != source)
             memcpy(dest, source, len);
-        if (COLL_NET(&c, broadcast, dest, len, root))
+        if (COLL_NET(&c, broadcast, dest, len, root)) {
+            SHOAL_LOG(COLL, TRACE, "broadcast to %d: the %s transport's", c.n,
+                      shoal_tp_name());
             return 0;
+        }
     }
     const struct coll_shape *s;
-    if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min)
+    if (c.n > 2 && len >= shoal.cfg.coll_bcast_ring_min) {
+        SHOAL_LOG(COLL, TRACE,
+                  "broadcast of %zu bytes to %d: scatter and ring (at least "
+                  "SHOAL_COLL_BCAST_RING_MIN)",
+                  len, c.n);
         bcast_scatter_ring(&c, dest, source, len, root);
-    else if (!shoal.multi_node && c.n <= COLL_FLAT_MAX && len <= FLAT_MAX_BYTES)
+    } else if (!shoal.multi_node && c.n <= COLL_FLAT_MAX && len <= FLAT_MAX_BYTES) {
+        SHOAL_LOG(COLL, TRACE, "broadcast of %zu bytes to %d: flat, one node", len, c.n);
         bcast_flat(&c, dest, source, len, root);
-    else if ((s = coll_node_shape(&c)))
+    } else if ((s = coll_node_shape(&c))) {
+        SHOAL_LOG(COLL, TRACE, "broadcast of %zu bytes to %d: node-aware", len, c.n);
         bcast_node(&c, s, dest, source, len, root);
-    else
+    } else {
+        SHOAL_LOG(COLL, TRACE, "broadcast of %zu bytes to %d: binomial tree", len, c.n);
         bcast_tree(&c, dest, source, len, root, 1);
+    }
     return 0;
 }
 

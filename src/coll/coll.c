@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_common.h"
+#include "env/log.h"
 
 unsigned char *shoal_set_box;
 
@@ -121,6 +122,9 @@ static void shape_compute(const struct shoal_team *t, struct coll_shape *s)
     free(lead_at);
     s->node_aware = shoal.cfg.coll_node_aware && s->nlead > 1 && biggest > 1 &&
             biggest <= COLL_LOCAL_MAX;
+    SHOAL_LOG(COLL, DEBUG, "team of %d in slot %d: %d node(s), up to %d PEs on one; %s",
+              t->size, t->slot, s->nlead, biggest,
+              s->node_aware ? "node-aware collectives" : "flat collectives");
 }
 
 const struct coll_shape *coll_shape(const struct shoal_team *t)

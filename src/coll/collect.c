@@ -14,6 +14,7 @@
 
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 void coll_allput(const struct coll *c, void *dest, const void *src, size_t off, size_t len)
 {
@@ -73,8 +74,11 @@ static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const vo
         return 0;
     }
     coll_check_sym(fn, dest, len * (size_t)c.n);
-    if (COLL_NET(&c, fcollect, dest, source, len))
+    if (COLL_NET(&c, fcollect, dest, source, len)) {
+        SHOAL_LOG(COLL, TRACE, "fcollect over %d: the %s transport's", c.n, shoal_tp_name());
         return 0;
+    }
+    SHOAL_LOG(COLL, TRACE, "fcollect of %zu bytes each over %d: Bruck", len, c.n);
     fcollect_bruck(&c, dest, source, len);
     return 0;
 }
@@ -141,8 +145,11 @@ static int team_collect(const char *fn, shmem_team_t team, void *dest, const voi
     }
     if (len)
         coll_check_sym(fn, dest, len);
-    if (COLL_NET(&c, collect, dest, source, len))
+    if (COLL_NET(&c, collect, dest, source, len)) {
+        SHOAL_LOG(COLL, TRACE, "collect over %d: the %s transport's", c.n, shoal_tp_name());
         return 0;
+    }
+    SHOAL_LOG(COLL, TRACE, "collect over %d: offsets by scan, then puts to all", c.n);
     size_t off = 0;
     if (c.n > 1)
         coll_scan(&c, &off, &len, 1, sizeof off, size_sum, 1);

@@ -19,6 +19,7 @@
  * third at 4 PEs. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 #define RSAG_MIN_PIECE 128
 
@@ -173,15 +174,24 @@ int coll_team_reduce(const char *fn, shmem_team_t team, void *dest, const void *
         return 0;
     }
     coll_check_sym(fn, dest, bytes);
-    if (COLL_NET(&c, reduce, dest, source, nreduce, esize, kind, rop))
+    if (COLL_NET(&c, reduce, dest, source, nreduce, esize, kind, rop)) {
+        SHOAL_LOG(COLL, TRACE, "reduction over %d: the %s transport's", c.n, shoal_tp_name());
         return 0;
+    }
     size_t piece = COLL_INBOX_BYTES / (size_t)c.n / esize;
     size_t rsag_min = shoal.cfg.coll_reduce_rsag_min ? shoal.cfg.coll_reduce_rsag_min
                                                      : 2 * coll_fold_chan(&c).slot_bytes;
-    if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE)
+    if (bytes > rsag_min && piece * esize >= RSAG_MIN_PIECE) {
+        SHOAL_LOG(COLL, TRACE,
+                  "reduction of %zu bytes over %d: reduce-scatter, allgather "
+                  "(above %zu)",
+                  bytes, c.n, rsag_min);
         reduce_rsag(&c, dest, source, nreduce, esize, op, piece);
-    else
+    } else {
+        SHOAL_LOG(COLL, TRACE, "reduction of %zu bytes over %d: small (up to %zu)", bytes,
+                  c.n, rsag_min);
         reduce_small(&c, dest, source, nreduce, esize, op);
+    }
     return 0;
 }
 

@@ -7,6 +7,7 @@
  * chunks, which pipeline since a sender may run one slot ahead of its receiver. */
 #include "coll/coll_common.h"
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 void coll_scan(const struct coll *c, void *dest, const void *source, size_t nelems,
                size_t esize, coll_op_fn *op, int exclusive)
@@ -59,8 +60,12 @@ static int team_scan(const char *fn, shmem_team_t team, void *dest, const void *
             team_scan(fn, team, st.out, st.in, st.m, esize, op, kind, exclusive);
         return 0;
     }
-    if (!COLL_NET(&c, scan, dest, source, nelems, esize, kind, exclusive))
-        coll_scan(&c, dest, source, nelems, esize, op, exclusive);
+    if (COLL_NET(&c, scan, dest, source, nelems, esize, kind, exclusive)) {
+        SHOAL_LOG(COLL, TRACE, "%s over %d: the %s transport's", fn, c.n, shoal_tp_name());
+        return 0;
+    }
+    SHOAL_LOG(COLL, TRACE, "%s of %zu elements over %d: recursive doubling", fn, nelems, c.n);
+    coll_scan(&c, dest, source, nelems, esize, op, exclusive);
     return 0;
 }
 

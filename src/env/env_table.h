@@ -238,6 +238,9 @@
     X(SHMEM_MAX_CTX, NULL, INT, "0", "0..", max_ctx,                                         \
       "Contexts the program will create per PE: a sizing hint only, as Shoal makes "         \
       "contexts on demand without a limit")                                                  \
+    X(SHOAL_MAX_THREADS, NULL, INT, "64", "1..4096", max_threads,                            \
+      "Threads of a PE that may be registered with shmemx_thread_register at once; each "    \
+      "has a context (over the network, an endpoint) of its own")                            \
     X(SHMEM_DEBUG_LEVEL, NULL, INT, "0", "0..5", debug_level,                                \
       "Debug log level, mapped onto SHOAL_LOG (which wins when set): 1 info, 2 debug, 3-5 "  \
       "trace, for the channels of SHMEM_DEBUG_CATEGORIES (default all)")                     \

@@ -222,16 +222,21 @@ int shoal_heap_create(struct shoal_seg *out, size_t size)
     /* shmem_align works on heap offsets, so the base must be aligned at least as
      * strictly as any alignment a program asks for. */
     if (page > sys) {
+        SHOAL_LOG(MEM, DEBUG, "heap of %zu bytes: %zu-byte huge pages asked for", rounded,
+                  page);
         kind = huge_heap_map(out, page, &p);
         if (kind < 0)
             return -1;
     } else {
+        SHOAL_LOG(MEM, DEBUG, "heap of %zu bytes: a memfd of %zu-byte pages", rounded, sys);
         out->fd = shoal_memfd("shoal-heap", rounded);
         if (out->fd < 0)
             return -1;
         p = shoal_map_aligned(out->fd, rounded, SHOAL_HEAP_BASE_ALIGN, MAP_NORESERVE);
     }
     if (p == MAP_FAILED) {
+        SHOAL_LOG(MEM, DEBUG, "heap of %zu bytes: mapping failed (%s)", rounded,
+                  strerror(errno));
         shoal_warn("shmem_init",
                    "cannot map a %zu-byte symmetric heap: %s; lower "
                    "SHMEM_SYMMETRIC_SIZE",

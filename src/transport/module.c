@@ -24,6 +24,7 @@
     X(put_signal) \
     X(fence) \
     X(quiet) \
+    X(pe_quiet) \
     X(local_complete) \
     X(session_start) \
     X(session_stop) \

@@ -14,9 +14,9 @@
 
 /* Raised whenever the ops table or the host table changes shape (2: dev_ifaces,
  * 3: local_poll, 4: the log, 5: put_signal's arguments in a struct, 6: the
- * transports' state beside the library's). A module may leave the entries of
+ * transports' state beside the library's, 7: pe_quiet). A module may leave the entries of
  * SHOAL_TP_OPTIONAL (transport.h) NULL: the loader fills them. */
-#define SHOAL_MODULE_VERSION 6
+#define SHOAL_MODULE_VERSION 7
 
 struct shoal_module_host {
     int version;

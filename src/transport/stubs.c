@@ -79,6 +79,11 @@ void shoal_tp_no_ctx_op(struct shoal_ctx *ctx)
     (void)ctx;
 }
 
+void shoal_tp_no_pe_quiet(struct shoal_ctx *ctx, int pe)
+{
+    (void)ctx, (void)pe;
+}
+
 void shoal_tp_no_session_start(struct shoal_ctx *ctx, long options)
 {
     (void)ctx, (void)options;

@@ -73,6 +73,10 @@ static void install_paths(void)
     }
     shoal.path = p;
     shoal.wrapped = wrapped;
+    SHOAL_LOG(BOOT, DEBUG, "operation paths: %s%s%s",
+              shoal.dev_in_play ? "device-aware, " : "",
+              shoal_tp.net->local_poll ? "same-node gets drive progress, " : "",
+              shoal.cfg.pcntr ? "counted (SHOAL_PCNTR)" : "host");
 }
 
 /* PEs on other nodes need the network transport; a one-node job uses none. */
@@ -82,10 +86,15 @@ void shoal_transport_init(void)
     if (shoal_transport_shm.init())
         shoal_fatal("shmem_init", "cannot exchange symmetric segments with the other PEs");
     shoal_tp.net = &shoal_net_none;
+    if (!shoal.multi_node)
+        SHOAL_LOG(BOOT, DEBUG, "network transport: none, every PE on this node");
     /* SHOAL_TRANSPORT=mpi or mpi-all (api/init.c checked the value and the launcher). */
     if (shoal.multi_node && strncmp(shoal.cfg.transport, "mpi", 3) == 0) {
+        SHOAL_LOG(BOOT, DEBUG, "network transport: mpi (SHOAL_TRANSPORT=%s)",
+                  shoal.cfg.transport);
         shoal_tp.net = shoal_module_load("mpi");
     } else if (shoal.multi_node) {
+        SHOAL_LOG(BOOT, DEBUG, "network transport: ofi, for %d nodes", shoal.n_nodes);
         if (!shoal_net_ofi)
             shoal_fatal("shmem_init",
                         "this job spans %d nodes, but this Shoal was built "
@@ -106,6 +115,7 @@ void shoal_transport_init(void)
 
 void shoal_transport_fini(void)
 {
+    SHOAL_LOG(BOOT, DEBUG, "stopping the %s network transport", shoal_tp.net->name);
     shoal.wrapped = 0;
     shoal.path = &shoal_path_host;
     shoal_copy_path = &shoal_path_host;

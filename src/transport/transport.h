@@ -22,6 +22,8 @@
  *   amo_nbi        fetching, *fetch written by quiet;
  *   fence          puts and AMOs to one PE issued after it land after those before;
  *   quiet          every operation of the context is complete at its target;
+ *   pe_quiet       at least those of them that went to one PE are (a transport
+ *                  that cannot tell PEs apart completes them all);
  *   progress       drives the provider, for peers' operations that target this PE;
  *   local_poll     the same now and then, from gets that copied same-node memory;
  *   nap            sleeps up to us microseconds, waking early when network traffic
@@ -182,6 +184,7 @@ struct shoal_transport_ops {
 
     void (*fence)(struct shoal_ctx *ctx);
     void (*quiet)(struct shoal_ctx *ctx);
+    void (*pe_quiet)(struct shoal_ctx *ctx, int pe);
     /* Waits until the source buffers of this context's put_nbi may be reused. */
     void (*local_complete)(struct shoal_ctx *ctx);
     /* Session hints (SHMEM_CTX_SESSION_BATCH): operations may be coalesced until stop. */
@@ -486,14 +489,45 @@ static inline void shoal_tp_fence(shmem_ctx_t ctx)
     shoal_tp.net->fence(ctx);
 }
 
+/* Threads registered with shmemx_thread_register (api/thread.c): each issues its
+ * default-context operations on a context of its own, shoal_thread_ctx (NULL in
+ * other threads), which a quiet on the default context completes too
+ * (transport/threads.c). shoal_threads_registered: how many there are. */
+extern __thread struct shoal_ctx *shoal_thread_ctx __attribute__((tls_model("initial-exec")));
+extern int shoal_threads_registered;
+/* Adds ctx, unless max are registered already (-1). */
+int shoal_threads_add(struct shoal_ctx *ctx, int max);
+void shoal_threads_remove(struct shoal_ctx *ctx);
+/* Completes every registered thread's operations: all (pe < 0), or those to pe. */
+void shoal_threads_quiet(int pe);
+
 static inline void shoal_tp_quiet(shmem_ctx_t ctx)
 {
-    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS))
         shoal.path->quiet(ctx);
+    else {
+        shoal_shm_fence();
+        shoal_tp.net->quiet(ctx);
+    }
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_threads_registered, __ATOMIC_RELAXED)) &&
+        ctx == SHMEM_CTX_DEFAULT)
+        shoal_threads_quiet(-1);
+}
+
+/* Completes what ctx issued to world PE pe: its stores to a same-node PE are
+ * ordered here, the network's operations to pe completed by the transport. Wrapped
+ * paths complete everything. */
+static inline void shoal_tp_pe_quiet(shmem_ctx_t ctx, int pe)
+{
+    if (SHOAL_UNLIKELY(shoal.wrapped & SHOAL_WRAP_OPS)) {
+        shoal_tp_quiet(ctx);
         return;
     }
     shoal_shm_fence();
-    shoal_tp.net->quiet(ctx);
+    shoal_tp.net->pe_quiet(ctx, pe);
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_threads_registered, __ATOMIC_RELAXED)) &&
+        ctx == SHMEM_CTX_DEFAULT)
+        shoal_threads_quiet(pe);
 }
 
 /* ---- The network transport itself ------------------------------------------------ */
@@ -602,6 +636,7 @@ void shoal_tp_no_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal
 /* Contexts, sessions and local completion with nothing to do. */
 int shoal_tp_no_ctx_create(struct shoal_ctx *ctx);
 void shoal_tp_no_ctx_op(struct shoal_ctx *ctx);
+void shoal_tp_no_pe_quiet(struct shoal_ctx *ctx, int pe);
 void shoal_tp_no_session_start(struct shoal_ctx *ctx, long options);
 void shoal_tp_no_progress(void);
 /* Every entry of a table whose transport carries no operation (shm, whose objects the
@@ -612,10 +647,10 @@ void shoal_tp_no_progress(void);
     .get = shoal_tp_no_get, .get_nbi = shoal_tp_no_get, .amo = shoal_tp_no_amo,              \
     .amo_nbi = shoal_tp_no_amo, .put_signal = shoal_tp_no_put_signal,                        \
     .fence = shoal_tp_no_ctx_op, .quiet = shoal_tp_no_ctx_op,                                \
-    .local_complete = shoal_tp_no_ctx_op, .session_start = shoal_tp_no_session_start,        \
-    .session_stop = shoal_tp_no_ctx_op, .progress = shoal_tp_no_progress,                    \
-    .trigger_open = shoal_tp_no_trigger_open, .trigger_add = shoal_tp_no_trigger_add,        \
-    .trigger_close = shoal_tp_no_trigger_close,                                              \
+    .pe_quiet = shoal_tp_no_pe_quiet, .local_complete = shoal_tp_no_ctx_op,                  \
+    .session_start = shoal_tp_no_session_start, .session_stop = shoal_tp_no_ctx_op,          \
+    .progress = shoal_tp_no_progress, .trigger_open = shoal_tp_no_trigger_open,              \
+    .trigger_add = shoal_tp_no_trigger_add, .trigger_close = shoal_tp_no_trigger_close,      \
     .put_signal_triggered = shoal_tp_no_put_signal_triggered,                                \
     .counters = shoal_tp_no_counters
 

@@ -1,9 +1,9 @@
 /* A program written to HPE Cray OpenSHMEMX's documented interface compiles (with
  * -Werror=implicit-function-declaration) and works on Shoal: the _nb RMA and AMOs,
  * the short AMOs, pe_quiet, the pre-1.5 put-with-signal, session_start/stop,
- * init_thread/query_thread and the legacy team routines, split_2d and split_3d
- * among them. Expected values are worked out here from the PE numbers and, for the
- * grid splits, from the documented layout (x fastest). */
+ * init_thread/query_thread and the legacy team routines, split_2d, split_3d and
+ * the colour/key split among them. Expected values are worked out here from the PE
+ * numbers and, for the grid splits, from the documented layout (x fastest). */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
@@ -201,6 +201,44 @@ static void test_completion_sessions(void)
     shmem_barrier_all();
 }
 
+/* pe_quiet completes the puts to its PE: a large put (in flight over the network
+ * when pe_quiet is called) and small ones to every other PE, then pe_quiet(right)
+ * and a flag that right waits for; right checks the data without a barrier, so only
+ * pe_quiet made it visible. The flag goes on a private context, which has network
+ * resources of its own, so that the transport's ordering of one endpoint cannot
+ * make up for a pe_quiet that completed nothing. Rounds use fresh values. */
+static void test_pe_quiet(void)
+{
+    shmem_ctx_t fctx;
+    CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &fctx), 0);
+    enum { N = 1 << 15, ROUNDS = 3 }; /* 256 KiB */
+    long *big = test_malloc(N * sizeof(long)), *src = test_malloc(N * sizeof(long));
+    static long small[64], flag;
+    flag = 0;
+    shmem_barrier_all();
+    for (int r = 1; r <= ROUNDS; r++) {
+        for (int i = 0; i < N; i++)
+            src[i] = v(me, i) * r;
+        shmemx_putmem_nb(big, src, N * sizeof(long), right);
+        for (int pe = 0; pe < npes && pe < 64; pe++)
+            if (pe != right)
+                shmem_long_put_nbi(&small[me % 64], &src[pe], 1, pe);
+        shmemx_pe_quiet(right);
+        shmem_ctx_long_atomic_set(fctx, &flag, r, right);
+        shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+        for (int i = 0; i < N; i++)
+            if (big[i] != v(left, i) * r) {
+                check_note("checking round %d: what PE %d put before shmemx_pe_quiet(%d)", r,
+                           left, me);
+                CHECK_EQ(big[i], v(left, i) * r);
+            }
+        shmem_barrier_all(); /* src and big are rewritten next round */
+    }
+    shmem_ctx_destroy(fctx);
+    shmem_free(src);
+    shmem_free(big);
+}
+
 /* Team member 0's world PE, the team's size and this PE's rank, against the
  * expectation; the members' world numbers summed over the team. */
 static void check_team(shmem_team_t t, int want_size, int want_rank, int want_first,
@@ -305,10 +343,51 @@ static void test_teams(void)
     shmem_barrier_all();
 }
 
+/* The colour/key split against MPI_Comm_split's rule, worked out here: members of a
+ * colour ranked by key, then parent rank; a negative colour gets no team; a split
+ * whose colour is not an evenly spaced set of PEs makes no team anywhere. */
+static void test_color_split(void)
+{
+    shmem_team_t t;
+    /* Evens and odds, ranked by world rank. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, me % 2, me, &t);
+    int odd = me % 2, nodd = npes / 2, neven = npes - nodd;
+    check_team(t, odd ? nodd : neven, me / 2, odd, 2);
+    shmemx_team_destroy(&t);
+    /* One colour, keys reversed: rank npes - 1 - me, member 0 the last world PE. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, 7, -me, &t);
+    check_team(t, npes, npes - 1 - me, npes - 1, -1);
+    /* A split of a split: the reversed team's first half by rank, equal keys. */
+    shmem_team_t half;
+    int r = npes - 1 - me, h = (npes + 1) / 2;
+    shmemx_team_split(t, r < h ? 0 : -1, 0, &half);
+    if (r < h)
+        check_team(half, h, r, npes - 1, -1);
+    else
+        CHECK(half == SHMEM_TEAM_INVALID);
+    shmemx_team_destroy(&half);
+    shmemx_team_destroy(&t);
+    /* PE 0 opts out (negative colour); the rest form one team. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, me == 0 ? -1 : 3, me, &t);
+    if (me == 0)
+        CHECK(t == SHMEM_TEAM_INVALID);
+    else
+        check_team(t, npes - 1, me - 1, 1, 1);
+    shmemx_team_destroy(&t);
+    shmem_barrier_all();
+    /* Colour 0 = PEs {0, 1, 3}: not evenly spaced, so nobody gets a team (a warning
+     * from PE 0). */
+    if (npes >= 4) {
+        shmemx_team_split(SHMEM_TEAM_WORLD, me == 0 || me == 1 || me == 3 ? 0 : 1, 0, &t);
+        CHECK(t == SHMEM_TEAM_INVALID);
+        shmem_barrier_all();
+    }
+}
+
 int main(void)
 {
     int provided = -1;
-    CHECK_EQ(shmemx_init_thread(SHMEM_THREAD_SINGLE, &provided), 0);
+    CHECK_EQ(shmemx_init_thread(SHMEM_THREAD_MULTIPLE, &provided), 0);
     int queried = -2;
     shmemx_query_thread(&queried);
     CHECK_EQ(queried, provided);
@@ -321,7 +400,9 @@ int main(void)
     test_short_amo();
     test_put_signal_legacy();
     test_completion_sessions();
+    test_pe_quiet();
     test_teams();
+    test_color_split();
     if (me == 0)
         printf("cx: all checks passed on %d PEs\n", npes);
     shmem_finalize();

@@ -290,6 +290,7 @@ const struct shoal_transport_ops mpi_ops = {
     .put_signal = mpi_put_signal,
     .fence = mpi_quiet,
     .quiet = mpi_quiet,
+    .pe_quiet = mpi_pe_quiet,
     .local_complete = mpi_local_complete,
     .session_start = mpi_session_start,
     .session_stop = mpi_session_stop,

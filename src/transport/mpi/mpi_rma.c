@@ -7,6 +7,7 @@
  *                   on set 0's windows; fetching ones flush_local for the result;
  *   put-with-signal the put, MPI_Win_flush to that PE (the payload is in place),
  *                   then the signal as an accumulate;
+ *   pe_quiet        MPI_Win_flush to that PE alone, on the windows it was targeted on;
  *   fence, quiet    MPI_Win_flush to each PE with operations outstanding (MPI
  *                   orders neither puts nor accumulates to different places, so
  *                   fence must complete them too, as in the paper).
@@ -259,6 +260,7 @@ void mpi_flush_set(struct mpi_set *set, unsigned mask, int local)
 void mpi_quiet(struct shoal_ctx *ctx)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    MT_LOG(TRACE, "quiet: MPI_Win_flush to each PE with operations outstanding");
     mpi_flush_set(c->rma, ~0u, 0);
     unsigned amo = __atomic_exchange_n(&c->amo_dirty, 0, __ATOMIC_RELAXED);
     if (amo)
@@ -266,6 +268,29 @@ void mpi_quiet(struct shoal_ctx *ctx)
     if (mt.msg)
         mpi_msg_quiet(c);
     poll_tick(&mt.poll_left, POLL_PROGRESS); /* a loop of _nbi fetches and quiet polls too */
+}
+
+/* Flushes pe on the windows of set (bits of mask) with operations to it outstanding. */
+static void flush_pe(struct mpi_set *set, unsigned mask, int pe)
+{
+    unsigned d = __atomic_load_n(&set->dirty, __ATOMIC_RELAXED) & mask;
+    uint64_t bit = 1ull << (pe % 64);
+    for (int s = 0; d; s++, d >>= 1)
+        if ((d & 1) &&
+            (__atomic_fetch_and(&set->targets[s][pe / 64], ~bit, __ATOMIC_RELAXED) & bit))
+            MPI_Win_flush(pe, set->win[s]);
+}
+
+/* MPI completes per target: only pe's operations are waited for. */
+void mpi_pe_quiet(struct shoal_ctx *ctx, int pe)
+{
+    struct mpi_ctx *c = mpi_ctx_of(ctx);
+    MT_LOG(TRACE, "quiet toward PE %d: MPI_Win_flush to it alone", pe);
+    flush_pe(c->rma, ~0u, pe);
+    unsigned amo = __atomic_load_n(&c->amo_dirty, __ATOMIC_RELAXED);
+    if (amo)
+        flush_pe(&mt.sets[0], amo, pe);
+    poll_tick(&mt.poll_left, POLL_PROGRESS);
 }
 
 void mpi_local_complete(struct shoal_ctx *ctx)

@@ -143,6 +143,7 @@ void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
 void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
 void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
 void mpi_quiet(struct shoal_ctx *ctx);
+void mpi_pe_quiet(struct shoal_ctx *ctx, int pe);
 void mpi_local_complete(struct shoal_ctx *ctx);
 void mpi_session_start(struct shoal_ctx *ctx, long options);
 void mpi_session_stop(struct shoal_ctx *ctx);

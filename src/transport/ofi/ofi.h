@@ -392,6 +392,7 @@ void ofi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe);
 void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps);
 void ofi_fence(struct shoal_ctx *ctx);
 void ofi_quiet(struct shoal_ctx *ctx);
+void ofi_pe_quiet(struct shoal_ctx *ctx, int pe);
 void ofi_local_complete(struct shoal_ctx *ctx);
 void ofi_session_start(struct shoal_ctx *ctx, long options);
 void ofi_session_stop(struct shoal_ctx *ctx);

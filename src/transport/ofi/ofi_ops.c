@@ -17,6 +17,7 @@ static const struct shoal_transport_ops ofi_ops = {
     .put_signal = ofi_put_signal,
     .fence = ofi_fence,
     .quiet = ofi_quiet,
+    .pe_quiet = ofi_pe_quiet,
     .local_complete = ofi_local_complete,
     .session_start = ofi_session_start,
     .session_stop = ofi_session_stop,

@@ -213,9 +213,44 @@ void ofi_quiet_locked(struct ofi_ctx *c)
 void ofi_quiet(struct shoal_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_use(ctx);
+    SHOAL_LOG(OFI, TRACE, "quiet: %s",
+              ofi.mode.quiet_read ? "reads settle the puts" : "counters catch up");
     ofi_quiet_locked(c);
     /* Nothing in flight: drivers pass c by until its next use (progress_all). */
     __atomic_store_n(&c->done_uses, c->uses, __ATOMIC_RELAXED);
+    ofi_unlock(c);
+}
+
+/* Completes what the context issued to pe alone, where the provider can tell: with
+ * quiet_read, one read settles pe's puts (none when pe has no put since the last
+ * settle), and the read counter then covers the context's AMOs and gets, to every PE,
+ * which are on it. The counters mode, triggered operations and single-transmit AMOs
+ * have no per-target completion: a full quiet completes pe's with the rest. */
+void ofi_pe_quiet(struct shoal_ctx *ctx, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_use(ctx);
+    if (!ofi.mode.quiet_read || c->trig_ops || c->nutouched) {
+        SHOAL_LOG(OFI, TRACE, "quiet toward PE %d: a full quiet (%s)", pe,
+                  !ofi.mode.quiet_read ? "counters complete no single PE"
+                                       : "triggered or single-transmit operations");
+        ofi_quiet_locked(c);
+        __atomic_store_n(&c->done_uses, c->uses, __ATOMIC_RELAXED);
+        ofi_unlock(c);
+        return;
+    }
+    ofi_flush_deferred(c);
+    if (c->more_pending)
+        ofi_flush_more(c);
+    if (c->dirty_since[pe])
+        ofi_settle_pe(c, pe); /* waits on the read counter too */
+    else if (c->reads != fi_cntr_read(c->rcntr))
+        ofi_wait_cntr(c, c->rcntr, c->reads, "a get or AMO", pe);
+    struct shoal_backoff b = { 0 };
+    while (c->slots_busy) { /* gets copied out of slots at their CQ entries */
+        ofi_drain_cq(c);
+        ofi_progress_others(c);
+        ofi_backoff(&b);
+    }
     ofi_unlock(c);
 }
 
@@ -239,6 +274,8 @@ void ofi_fence(struct shoal_ctx *ctx)
     if (ofi.mode.writes_ordered) {
         /* The provider orders them. */
     } else if (ofi.mode.quiet_read && !c->amos_out) {
+        SHOAL_LOG(OFI, TRACE, "fence: %u PE(s) owe a read to the next put to them",
+                  c->ndirty);
         /* Every PE in dirty now owes a settle to the next put or AMO to it, unless
          * an earlier fence's wait for everything still stands. */
         if (c->ndirty) {
@@ -247,6 +284,7 @@ void ofi_fence(struct shoal_ctx *ctx)
                 c->fence_owed = c->ndirty;
         }
     } else if (c->writes != ofi_writes_done(c) || c->reads != fi_cntr_read(c->rcntr)) {
+        SHOAL_LOG(OFI, TRACE, "fence: the next put or AMO waits for every one before");
         c->fence_owed = OFI_FENCE_ALL;
     }
     ofi_unlock(c);

@@ -72,6 +72,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
         return 1;
     }
     if (len <= ofi.mode.bounce_size) {
+        SHOAL_LOG(OFI, TRACE, "put of %zu bytes to PE %d: through a bounce slot", len, pe);
         struct ofi_slot *s = ofi_slot_get(c);
         s->pe = pe;
         s->write = 1;
@@ -79,6 +80,7 @@ int ofi_put_locked(struct ofi_ctx *c, int seg, uint64_t off, const void *src, si
         post_write(c, s->buf, len, c->slot_desc, pe, raddr, key, FI_COMPLETION, &s->fctx);
         return 0;
     }
+    SHOAL_LOG(OFI, TRACE, "put of %zu bytes to PE %d: direct from the source", len, pe);
     if (ofi.mode.mr_local)
         desc = ofi_reg_desc(c, src, len);
     post_write(c, src, len, desc, pe, raddr, key, direct, NULL);

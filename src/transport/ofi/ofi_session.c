@@ -95,11 +95,21 @@ void ofi_session_start(struct shoal_ctx *ctx, long options)
     c->pws_defer = !!(options & SHMEM_SESSION_OP_PWS);
     c->unreliable = (options & SHMEM_SESSION_UNRELIABLE) &&
             (options & SHMEM_SESSION_OP_AMO) && ofi.mode.unreliable_ok;
+    SHOAL_LOG(OFI, DEBUG, "session with options 0x%lx: %s, %s, %s", options,
+              c->bundling ? "small puts bundled" : "no bundles",
+              c->pws_defer ? "signals deferred" : "signals at once",
+              c->unreliable ? "AMOs single-transmit" : "AMOs reliable");
+    if ((options & SHMEM_SESSION_UNRELIABLE) && !c->unreliable)
+        SHOAL_LOG(OFI, DEBUG, "session: single-transmit AMOs not offered here (%s)",
+                  options & SHMEM_SESSION_OP_AMO ? "the provider orders no atomics"
+                                                 : "no SHMEM_SESSION_OP_AMO");
     ofi_unlock(c);
 }
 
 void ofi_session_end(struct ofi_ctx *c)
 {
+    SHOAL_LOG(OFI, DEBUG, "session end: %u signal(s) and %s to send", c->npws,
+              c->bundle.slot ? "a bundle" : "no bundle");
     c->more = 0;
     c->bundling = c->pws_defer = c->unreliable = 0;
     ofi_flush_deferred(c);

@@ -76,6 +76,7 @@ void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
     uint64_t flags = 0;
     struct ofi_ctx *c = ofi_ctx_use(ctx);
     if (SHOAL_UNLIKELY(c->pws_defer)) {
+        SHOAL_LOG(OFI, TRACE, "put-with-signal to PE %d: signal deferred to the flush", pe);
         /* The put-with-signal transform: the payload joins a bundle (or goes now),
          * the signal waits for the session's flush (ofi_bundle.c). */
         if (len && ofi_put_locked(c, seg, off, src, len, pe) && !nbi)
@@ -93,6 +94,10 @@ void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
         direct = ofi_put_locked(c, seg, off, src, len, pe);
         if (!ofi.mode.writes_ordered) {
             /* The compare-and-swap fallback cannot carry the fence. */
+            SHOAL_LOG(OFI, TRACE, "put-with-signal to PE %d: payload ordered by %s", pe,
+                      ofi.mode.fence_flag && native ? "FI_FENCE"
+                              : ofi.mode.quiet_read ? "a read from that PE"
+                                                    : "a wait for every write");
             if (ofi.mode.fence_flag && native)
                 flags = FI_FENCE;
             else if (ofi.mode.quiet_read)
@@ -101,6 +106,10 @@ void ofi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
                 ofi_wait_writes(c, "a put-with-signal payload");
         }
     }
+    SHOAL_LOG(OFI, TRACE, "put-with-signal to PE %d: signal as %s", pe,
+              sig.signal       ? "an 8-byte write"
+                      : native ? "a native atomic"
+                               : "a CAS loop");
     ofi_amo_locked(c, &sig, pe, nbi, flags);
     if (direct && !nbi)
         ofi_wait_writes_local(c, "a put-with-signal");
