@@ -299,7 +299,8 @@ void mpi_local_complete(struct shoal_ctx *ctx)
     mpi_flush_set(c->rma, ~0u, 1);
 }
 
-/* Sessions are hints (docs/extensions.md): MPI batches by itself. */
+/* Sessions are hints (docs/extensions.md): MPI batches by itself. The end of a
+ * session settles what it issued, AMOs sent as messages included. */
 void mpi_session_start(struct shoal_ctx *ctx, long options)
 {
     (void)ctx, (void)options;
@@ -307,7 +308,7 @@ void mpi_session_start(struct shoal_ctx *ctx, long options)
 
 void mpi_session_stop(struct shoal_ctx *ctx)
 {
-    (void)ctx;
+    mpi_quiet(ctx);
 }
 
 void mpi_local_poll(void)
