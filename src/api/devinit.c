@@ -28,6 +28,7 @@
 #include "api/devinit.h"
 #include "core/progress.h"
 #include "device/device.h"
+#include "env/log.h"
 
 static struct {
     pthread_mutex_t lock;
@@ -444,6 +445,8 @@ static void state_create(void)
         if (rc)
             shoal_fatal(fn, "cannot start the proxy thread: %s", strerror(rc));
         di.proxy_running = 1;
+        SHOAL_LOG(DEVICE, INFO, "device proxy started: ring of %u commands",
+                  (unsigned)di.ring->slots);
     }
     __atomic_store_n(&di.st, st_dev, __ATOMIC_RELEASE);
 }
@@ -649,6 +652,8 @@ void shoal_devinit_fini(void)
         shmemx_device_wake_proxy();
         pthread_join(di.proxy, NULL);
         di.proxy_running = 0;
+        SHOAL_LOG(DEVICE, INFO, "device proxy stopped after %llu batches, %llu puts merged",
+                  (unsigned long long)di.ring->batches, (unsigned long long)di.ring->merged);
         __atomic_store_n(&di.ring->state, SHMEMX_DEV_PROXY_STOPPED, __ATOMIC_RELEASE);
     }
     /* Device code must have ended: what it reads is freed now. */

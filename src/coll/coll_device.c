@@ -1,6 +1,7 @@
 /* Collectives on device memory (coll_device.h): copies through the peers' device-heap
  * mappings where every member is on this node, one staging engine otherwise. */
 #include "coll/coll_device.h"
+#include "env/log.h"
 
 #include "core/team.h"
 #include "device/device.h"
@@ -172,6 +173,8 @@ static void close_(const struct coll *c)
 void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, size_t len,
                         int root, int root_too)
 {
+    SHOAL_LOG(COLL, TRACE, "device broadcast of %zu bytes from member %d: device to device",
+              len, root);
     open_(c);
     if (c->me != root)
         from(c, root, dest, source, len);
@@ -183,6 +186,8 @@ void coll_dev_broadcast(const struct coll *c, void *dest, const void *source, si
 void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_t at,
                      size_t len)
 {
+    SHOAL_LOG(COLL, TRACE, "device collect: %zu bytes to each of %d members at %zu", len,
+              c->n, at);
     open_(c);
     for (int k = 0; k < c->n && len; k++) /* each member starts with a different target */
         to(c, (c->me + k) % c->n, (char *)dest + at, source, len);
@@ -191,6 +196,7 @@ void coll_dev_allput(const struct coll *c, void *dest, const void *source, size_
 
 void coll_dev_alltoall(const struct coll *c, void *dest, const void *source, size_t len)
 {
+    SHOAL_LOG(COLL, TRACE, "device alltoall: %zu bytes a member over %d members", len, c->n);
     open_(c);
     for (int k = 0; k < c->n; k++) {
         int i = (c->me + k) % c->n;
@@ -211,8 +217,12 @@ static void reduce_step(void *acc, const void *in, size_t m, size_t esize, int k
 int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
                     size_t esize, int kind, int op)
 {
-    if (!shoal_dev->reduce)
+    if (!shoal_dev->reduce) {
+        SHOAL_LOG(COLL, TRACE,
+                  "device reduction: the %s device reduces nothing itself; staged",
+                  shoal_dev->name);
         return -1;
+    }
     /* Member me reduces slice me of every member's source and writes it into every
      * member's dest: no one else reads or writes that slice, so dest may be source. A
      * member on another node sends its slice into a device inbox of this PE first. */
@@ -227,6 +237,8 @@ int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t
                         "the %s device has no room for a %zu-byte inbox of a reduction; "
                         "lower SHMEM_SYMMETRIC_SIZE_DEVICE",
                         shoal_dev->name, box);
+    SHOAL_LOG(COLL, TRACE, "device reduction: slice of %zu elements of %zu%s", m, nreduce,
+              inbox ? ", members on other nodes through an inbox" : "");
     open_(c);
     if (m) {
         if (dest != source)

@@ -4,6 +4,7 @@
 #include "hwtopo.h"
 #include "cpulist.h"
 #include "env.h"
+#include "log.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -588,9 +589,12 @@ struct shoal_hwtopo *shoal_hwtopo_load(char *err, size_t len)
         if (t && x && *x && t->from == SHOAL_HWTOPO_HWLOC)
             snprintf(t->source + strlen(t->source), sizeof t->source - strlen(t->source),
                      ", file %s (HWLOC_XMLFILE)", x);
+        SHOAL_LOG(BOOT, DEBUG, "topology: %s", t ? t->source : err);
         return t;
     }
-    return load(file, err, len);
+    struct shoal_hwtopo *t = load(file, err, len);
+    SHOAL_LOG(BOOT, DEBUG, "topology from %s: %s", file, t ? t->source : err);
+    return t;
 }
 
 /* ---- the NIC policy ----------------------------------------------------------- */

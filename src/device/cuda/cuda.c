@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "env/log.h"
 
 typedef int CUresult; /* CUDA_SUCCESS = 0 */
 typedef int CUdevice;
@@ -189,6 +190,8 @@ static int cuda_init(int local_index, char *err, size_t len)
         goto fail;
     }
     cu.ordinal = ordinal;
+    SHOAL_LOG(DEVICE, DEBUG, "cuda: device %d of %d (%s)", ordinal, n,
+              current ? "the program's current device" : "the PE's index on its node");
     if (enter()) {
         snprintf(err, len, "cuCtxPushCurrent failed");
         goto fail;

@@ -29,6 +29,7 @@
 #include "device/emu/emu.h"
 #include "env/env.h"
 #include "env/hwtopo.h"
+#include "env/log.h"
 
 struct region {
     uintptr_t dev; /* what the program sees: PROT_NONE */
@@ -71,6 +72,9 @@ static int emu_init(int local_index, char *err, size_t len)
         struct shoal_hwtopo *t = shoal_hwtopo_load(why, sizeof why);
         if (t && t->ngpu > 0)
             emu_device = local_index % t->ngpu;
+        else
+            SHOAL_LOG(DEVICE, INFO, "emu: the topology file %s: device 0",
+                      t ? "describes no GPU" : why);
         shoal_hwtopo_free(t);
     }
     return 0;

@@ -233,6 +233,7 @@ int mpi_msg_open(void)
         return -1;
     }
     mt.thread_on = 1;
+    MT_LOG(DEBUG, "AMO progress thread started (tags up to %d)", mt.tag_ub);
     return 0;
 }
 
@@ -245,6 +246,7 @@ void mpi_msg_close(void)
     __atomic_store_n(&mt.stop, 1, __ATOMIC_RELEASE);
     pthread_join(mt.thread, NULL);
     mt.thread_on = 0;
+    MT_LOG(DEBUG, "AMO progress thread stopped");
     if (mpi_msg_serve())
         MT_LOG(INFO, "AMO requests arrived after the last barrier; applied");
     pthread_mutex_destroy(&mt.serve_lock);
