@@ -11,6 +11,11 @@ foreach(n 2 4)
     COMMAND ${SHOAL_PE_LAUNCH} -n ${n} --timeout ${job} $<TARGET_FILE:api.thread_hot> 2)
   set_tests_properties(api.thread_hot.t2.np${n} PROPERTIES TIMEOUT ${ctest} LABELS "pe;np${n}")
 endforeach()
+# 16 registered threads, the most the test program has: once, on one node (and under
+# the TSan build).
+add_test(NAME api.thread_hot.t16.np2
+  COMMAND ${SHOAL_PE_LAUNCH} -n 2 --timeout ${job} $<TARGET_FILE:api.thread_hot> 16)
+set_tests_properties(api.thread_hot.t16.np2 PROPERTIES TIMEOUT ${ctest} LABELS "np2")
 foreach(case
     "double|shmemx_thread_register: this thread is registered already.*shmemx_thread_unregister"
     "unregistered|shmemx_thread_unregister: this thread is not registered"
