@@ -317,6 +317,7 @@ static struct {
     int (*distances_get_by_type)(hwloc_topology_t, hwloc_obj_type_t, unsigned *,
                                  struct hwloc_distances_s **, unsigned long, unsigned long);
     void (*distances_release)(hwloc_topology_t, struct hwloc_distances_s *);
+    int (*topology_set_components)(hwloc_topology_t, unsigned long, const char *);
 } hw;
 
 static int hwloc_open(char *why, size_t len)
@@ -349,6 +350,7 @@ static int hwloc_open(char *why, size_t len)
     HWSYM(distances_get_by_type)
     HWSYM(distances_release)
 #undef HWSYM
+    *(void **)&hw.topology_set_components = dlsym(h, "hwloc_topology_set_components");
     if (hw.get_api_version() >> 16 != HWLOC_API_VERSION >> 16) {
         snprintf(why, len, "libhwloc.so.15 is hwloc %u.x, not 2.x",
                  hw.get_api_version() >> 16);
@@ -454,6 +456,10 @@ static int load_hwloc(struct shoal_hwtopo *t, const char *file, char *err, size_
         return -1;
     }
     hw.topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* The linux backend reads the PCI tree from sysfs; hwloc's pci plugin would read it
+     * again through libpciaccess, which costs start-up time and leaks (hwloc 2.1+). */
+    if (!file && hw.topology_set_components)
+        hw.topology_set_components(h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
     if (file && hw.topology_set_xml(h, file)) {
         snprintf(err, len, "hwloc cannot read the topology file %s", file);
         hw.topology_destroy(h);
