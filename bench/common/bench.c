@@ -203,3 +203,15 @@ void bench_header(const char *title, const char *columns)
     if (columns[0] != '\0')
         printf("%s\n", columns);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}

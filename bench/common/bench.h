@@ -72,6 +72,9 @@ void *bench_target(void *global, size_t global_bytes, size_t bytes);
 /* Prints one machine-readable line: RESULT,<bench>[.<target>],<impl>,<npes>,<size>,<metric>,<value>. */
 void bench_result(const char *bench, size_t size, const char *metric, double value);
 
+/* The median of v[0..n-1] (sorted in place): the upper one of an even count. */
+double bench_median(double *v, int n);
+
 /* Prints the human-readable header the way the OSU OpenSHMEM benchmarks do. */
 void bench_header(const char *title, const char *columns);
 

@@ -26,18 +26,6 @@ static unsigned char *dst, *src;
 static uint64_t *sig;
 static size_t len;
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return v[n / 2];
-}
-
 static void k_block(int t, int nt, void *arg)
 {
     (void)t, (void)nt, (void)arg;
@@ -103,7 +91,7 @@ static double time_kernel(void (*k)(int, int, void *), int nt, int reps, double 
         if (i >= 0)
             t[i] = bench_now() - t0;
     }
-    return median(t, reps);
+    return bench_median(t, reps);
 }
 
 int main(int argc, char **argv)
@@ -154,7 +142,7 @@ int main(int argc, char **argv)
                 if (i >= 0)
                     t[i] = bench_now() - t0;
             }
-            copy = gb / median(t, reps);
+            copy = gb / bench_median(t, reps);
         }
         for (int i = -1; i < reps; i++) {
             double t0 = bench_now();
@@ -163,7 +151,7 @@ int main(int argc, char **argv)
             if (i >= 0)
                 t[i] = bench_now() - t0;
         }
-        double host = gb / median(t, reps);
+        double host = gb / bench_median(t, reps);
         check("host put");
         double block = gb / time_kernel(k_block, threads, reps, t);
         check("block put");

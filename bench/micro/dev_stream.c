@@ -18,18 +18,6 @@
 
 #include "test_stream.h"
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return v[n / 2];
-}
-
 /* The backend's own copy between dst and src, waited for: what a put can at best do. */
 static void ref_copy(void *s, void *dst, const void *src, size_t n)
 {
@@ -82,7 +70,7 @@ int main(int argc, char **argv)
                     shmem_putmem(k[c].dst, k[c].src, n, 1);
                     t[i] = bench_now() - t0;
                 }
-                double put = n / median(t, reps) / 1e9;
+                double put = n / bench_median(t, reps) / 1e9;
                 double ref = 0;
                 if (k[c].peer) {
                     for (int i = 0; i < reps; i++) {
@@ -90,7 +78,7 @@ int main(int argc, char **argv)
                         ref_copy(s, k[c].peer, k[c].src, n);
                         t[i] = bench_now() - t0;
                     }
-                    ref = n / median(t, reps) / 1e9;
+                    ref = n / bench_median(t, reps) / 1e9;
                 }
                 printf("%-6s %10zu %12.2f %12.2f %8.2f\n", k[c].kind, n, put, ref,
                        ref > 0 ? put / ref : 0);
@@ -105,13 +93,13 @@ int main(int argc, char **argv)
             shmem_putmem(dsym, dbuf, 8, 1);
             t[i] = bench_now() - t0;
         }
-        double lat = median(t, 1000) * 1e6;
+        double lat = bench_median(t, 1000) * 1e6;
         for (int i = 0; i < 1000; i++) {
             double t0 = bench_now();
             shmem_putmem(hsym, hbuf, 8, 1);
             t[i] = bench_now() - t0;
         }
-        double host_lat = median(t, 1000) * 1e6;
+        double host_lat = bench_median(t, 1000) * 1e6;
         printf("8 B D-D put: %.2f us; 8 B host put: %.3f us\n", lat, host_lat);
         bench_result("dev_put_latency_8B", 8, "us", lat);
         bench_result("host_put_latency_8B", 8, "us", host_lat);
@@ -151,7 +139,7 @@ int main(int argc, char **argv)
             tstream_sync(s);
             tp[r] = bench_now() - t0;
         }
-        double empty = median(te, 5) / K * 1e6, sput = median(tp, 5) / K * 1e6;
+        double empty = bench_median(te, 5) / K * 1e6, sput = bench_median(tp, 5) / K * 1e6;
         /* Into PE 1's host heap: the proxy runs each put. */
         for (int r = 0; r < 5; r++) {
             double t0 = bench_now();
@@ -160,7 +148,7 @@ int main(int argc, char **argv)
             tstream_sync(s);
             tp[r] = bench_now() - t0;
         }
-        double pput = median(tp, 5) / K * 1e6;
+        double pput = bench_median(tp, 5) / K * 1e6;
         printf("stream op: 8 B copy %.2f us; 8 B put_on_stream D-D %.2f us (+%.2f), through "
                "the proxy (D to a host-heap object) %.2f us (+%.2f); host put %.3f us\n",
                empty, sput, sput - empty, pput, pput - empty, host_lat);
