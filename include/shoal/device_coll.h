@@ -57,21 +57,20 @@ SHMEMX_DEV_FN int shmemx_dcoll_nt_(void)
 }
 #define shmemx_dcoll_sync_() __syncthreads()
 #else
-/* emu: the block is the launch (shmemx_device_launch's threads). */
-#ifdef __cplusplus
-extern "C" {
-#endif
-#pragma GCC visibility push(default)
-int shmemx_device_thread(void);
-int shmemx_device_nthreads(void);
-void shmemx_device_sync_threads(void);
-#pragma GCC visibility pop
-#ifdef __cplusplus
+/* emu: the block is the launch (shmemx_device_launch's threads), as the warp and
+ * block forms of shmemx_device.h see it. */
+static inline int shmemx_dcoll_tid_(void)
+{
+    int rank;
+    shmemx_device_group(0, &rank, "a _block collective");
+    return rank;
 }
-#endif
-#define shmemx_dcoll_tid_() shmemx_device_thread()
-#define shmemx_dcoll_nt_() shmemx_device_nthreads()
-#define shmemx_dcoll_sync_() shmemx_device_sync_threads()
+static inline int shmemx_dcoll_nt_(void)
+{
+    int rank;
+    return shmemx_device_group(0, &rank, "a _block collective");
+}
+#define shmemx_dcoll_sync_() shmemx_device_group_sync(0, "a _block collective")
 #endif
 
 /* ---- the engine -------------------------------------------------------------------- */

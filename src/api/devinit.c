@@ -582,26 +582,6 @@ void shmemx_device_group_sync(int warp, const char *routine)
 }
 SHOAL_PROFILED(shmemx_device_group_sync)
 
-/* The block as the collectives from device code see it (shoal/device_coll.h): what
- * a GPU's threadIdx, blockDim and __syncthreads give. */
-int shmemx_device_thread(void)
-{
-    return lane_of(__func__)->i;
-}
-SHOAL_PROFILED(shmemx_device_thread)
-
-int shmemx_device_nthreads(void)
-{
-    return lane_of(__func__)->l->n;
-}
-SHOAL_PROFILED(shmemx_device_nthreads)
-
-void shmemx_device_sync_threads(void)
-{
-    shmemx_device_group_sync(0, __func__);
-}
-SHOAL_PROFILED(shmemx_device_sync_threads)
-
 void shmemx_device_launch(void (*kernel)(int thread, int nthreads, void *arg), int nthreads,
                           void *arg)
 {

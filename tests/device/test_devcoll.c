@@ -127,6 +127,14 @@ static void host_reductions(shmem_team_t team, size_t n, int inplace)
 
 /* ---- host-issued data movement ------------------------------------------------------- */
 
+/* Whether this emu kernel thread is the block's first. */
+static int first_thread(void)
+{
+    int rank;
+    shmemx_device_group(0, &rank, "test_devcoll");
+    return rank == 0;
+}
+
 static unsigned char byte(int pe, size_t i)
 {
     return (unsigned char)(pe * 31 + i * 7 + 1);
@@ -312,7 +320,7 @@ typedef void (*dev_red_fn)(struct karg *k);
         if (k->block)                                                                        \
             shmemx_dev_##N##_##OP##_reduce_block(k->team, (T *)k->dst, (const T *)k->src,    \
                                                  k->n);                                      \
-        else if (shmemx_device_thread() == 0)                                                \
+        else if (first_thread())                                                             \
             shmemx_dev_##N##_##OP##_reduce(k->team, (T *)k->dst, (const T *)k->src, k->n);   \
     }                                                                                        \
     static void check_##N##_##OP(shmem_team_t team, size_t n, int block, int inplace)        \
