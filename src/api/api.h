@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "base/state.h"
 #include "core/team.h"
+#include "env/log.h"
 #include "transport/transport.h"
 
 /* Start-up messages: unknown variables, SHMEM_VERSION and SHMEM_INFO (api/banner.c). */

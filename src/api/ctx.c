@@ -73,6 +73,7 @@ void shoal_ctx_debug_check(const char *routine, shmem_ctx_t ctx)
 
 static int create(const char *fn, shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
+    SHOAL_LOG_SCOPE(fn);
     shoal_require_init(fn);
     *ctx = SHMEM_CTX_INVALID;
     if (!shoal_team_ok(fn, team))
@@ -120,6 +121,7 @@ SHOAL_PROFILED(shmem_ctx_create)
 
 void shmem_ctx_destroy(shmem_ctx_t ctx)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     if (ctx == SHMEM_CTX_INVALID)
         return;
@@ -166,6 +168,7 @@ SHOAL_PROFILED(shmem_ctx_get_team)
 void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
                              const shmem_ctx_session_config_t *config, long config_mask)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
     if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && !config)
@@ -182,6 +185,7 @@ SHOAL_PROFILED(shmem_ctx_session_start)
 
 void shmem_ctx_session_stop(shmem_ctx_t ctx)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
     if (!ctx->session)

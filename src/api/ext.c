@@ -6,6 +6,7 @@
 
 static void local_complete(const char *fn, shmem_ctx_t ctx)
 {
+    SHOAL_LOG_SCOPE(fn);
     shoal_require_init(fn);
     shoal_check_ctx(fn, ctx);
     shoal_tp_local_complete(ctx);

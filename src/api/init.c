@@ -208,6 +208,8 @@ static int init_common(const char *fn, int requested, int *provided)
         *provided = shoal.thread_level;
     SHOAL_LOG(BOOT, DEBUG, "%s: exit, PE %d of %d on %d node(s), thread level %d", fn,
               shoal.my_pe, shoal.n_pes, shoal.n_nodes, shoal.thread_level);
+    /* The log starts inside start-up, so the routine's entry goes unlogged. */
+    SHOAL_LOG(API, DEBUG, "exit %s, thread level %d provided", fn, shoal.thread_level);
     return 0;
 }
 
@@ -249,6 +251,7 @@ void shmem_finalize(void)
     }
     shoal_require_init("shmem_finalize");
     SHOAL_LOG(BOOT, DEBUG, "shmem_finalize: entry, %d init(s) open", shoal.init_count);
+    SHOAL_LOG(API, DEBUG, "enter shmem_finalize");
     /* Stream operations first: the proxy may be in a collective of its own. */
     shoal_stream_drain("shmem_finalize");
     /* Device-issued operations are complete before the barrier, like the host's. */

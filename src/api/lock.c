@@ -111,6 +111,7 @@ static void wait_for(lock_half *node, uint32_t bits)
 
 void shmem_set_lock(long *lock)
 {
+    SHOAL_LOG_SCOPE(__func__);
     lock_half *node = own_half(__func__, lock, 1);
     /* The lock is not recursive: this PE would wait for itself for ever. */
     if (SHOAL_UNLIKELY(held_has(lock)))
@@ -148,6 +149,7 @@ SHOAL_PROFILED(shmem_test_lock)
 
 void shmem_clear_lock(long *lock)
 {
+    SHOAL_LOG_SCOPE(__func__);
     lock_half *node = own_half(__func__, lock, 1);
     held_remove(__func__, lock);
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);

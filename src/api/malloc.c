@@ -167,6 +167,7 @@ static void *heap_alloc(const char *routine, const struct heap *h, size_t size, 
 
 static void *alloc_in(const char *routine, const struct heap *h, size_t size)
 {
+    SHOAL_LOG_SCOPE(routine);
     AGREE(routine, COLL_ARG_SIZE("size", size));
     return heap_alloc(routine, h, size, 16, 0);
 }
@@ -192,6 +193,7 @@ SHOAL_PROFILED(shmem_malloc_with_hints)
 
 static void *calloc_in(const char *routine, const struct heap *h, size_t count, size_t size)
 {
+    SHOAL_LOG_SCOPE(routine);
     AGREE(routine, COLL_ARG_SIZE("count", count), COLL_ARG_SIZE("size", size));
     if (count && size > SIZE_MAX / count) {
         shoal_require_init(routine);
@@ -210,6 +212,7 @@ SHOAL_PROFILED(shmem_calloc)
 static void *align_in(const char *routine, const struct heap *h, size_t alignment,
                       size_t size)
 {
+    SHOAL_LOG_SCOPE(routine);
     AGREE(routine, COLL_ARG_SIZE("alignment", alignment), COLL_ARG_SIZE("size", size));
     if (alignment == 0 || (alignment & (alignment - 1))) {
         shoal_require_init(routine);
@@ -257,6 +260,7 @@ static struct heap block_of(const char *routine, const void *ptr, size_t *off)
 
 static void free_in(const char *routine, const void *ptr, const struct heap *want)
 {
+    SHOAL_LOG_SCOPE(routine);
     shoal_require_init(routine);
     AGREE(routine, PTR_ARG(ptr));
     if (!ptr)
@@ -280,6 +284,7 @@ SHOAL_PROFILED(shmem_free)
  * heap ptr is in; the default one for NULL). */
 static void *realloc_in(const char *routine, const struct heap *want, void *ptr, size_t size)
 {
+    SHOAL_LOG_SCOPE(routine);
     AGREE(routine, PTR_ARG(ptr), COLL_ARG_SIZE("size", size));
     struct heap dflt = heap_of_seg(SHOAL_SEG_HEAP);
     if (!ptr)

@@ -6,6 +6,7 @@
 /* On SHMEM_CTX_INVALID, fence and quiet perform no operation (1.5 section 9.11). */
 static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 {
+    SHOAL_LOG_SCOPE(fn);
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shoal_require_init(fn);
@@ -15,6 +16,7 @@ static void ctx_fence(const char *fn, shmem_ctx_t ctx)
 
 static void ctx_quiet(const char *fn, shmem_ctx_t ctx)
 {
+    SHOAL_LOG_SCOPE(fn);
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shoal_require_init(fn);
@@ -52,6 +54,7 @@ SHOAL_PROFILED(shmem_ctx_quiet)
  * its operations to other PEs may stay in flight (shoal_tp_pe_quiet). */
 static void pe_quiet(const char *fn, shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
+    SHOAL_LOG_SCOPE(fn);
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shoal_require_init(fn);

@@ -163,6 +163,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     *new_team = SHMEM_TEAM_INVALID;
     SHOAL_LOG(TEAM, DEBUG, "%s: entry, start %d, stride %d, size %d", __func__, start, stride,
@@ -190,6 +191,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange,
                         shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
                         long yaxis_mask, shmem_team_t *yaxis_team)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (!shoal_team_ok(__func__, parent) || xrange < 1)
@@ -278,6 +280,7 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
 void shmemx_team_split_3d(shmem_team_t parent, int xrange, int yrange, int zrange,
                           shmem_team_t *xteam, shmem_team_t *yteam, shmem_team_t *zteam)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     *xteam = *yteam = *zteam = SHMEM_TEAM_INVALID;
     if (shoal_team_ok(__func__, parent))
@@ -395,6 +398,7 @@ SHOAL_PROFILED(shmemx_team_split)
 
 void shmem_team_destroy(shmem_team_t team)
 {
+    SHOAL_LOG_SCOPE(__func__);
     SHOAL_LOG(TEAM, DEBUG, "%s: team %p", __func__, (void *)team);
     shoal_require_init(__func__);
     if (!shoal_team_ok(__func__, team))
@@ -413,6 +417,7 @@ SHOAL_PROFILED(shmem_team_destroy)
 
 int shmem_team_sync(shmem_team_t team)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     if (!shoal_team_ok(__func__, team))
         return -1;

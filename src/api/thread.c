@@ -21,6 +21,7 @@ static const char *level_name(int level)
 
 void shmemx_thread_register(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     const char *fn = __func__;
     shoal_require_init(fn);
     if (shoal.thread_level != SHMEM_THREAD_MULTIPLE)
@@ -51,6 +52,7 @@ SHOAL_PROFILED(shmemx_thread_register)
 
 void shmemx_thread_unregister(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     const char *fn = __func__;
     shoal_require_init(fn);
     struct shoal_ctx *ctx = shoal_thread_ctx;
@@ -69,6 +71,7 @@ SHOAL_PROFILED(shmemx_thread_unregister)
  * fences that, as shmem_quiet and shmem_fence do. */
 void shmemx_thread_quiet(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     struct shoal_ctx *ctx = shoal_thread_ctx;
     SHOAL_LOG(TEAM, TRACE, "%s: %s", __func__,
               ctx ? "this thread's context" : "not registered: the default context");
@@ -81,6 +84,7 @@ SHOAL_PROFILED(shmemx_thread_quiet)
 
 void shmemx_thread_fence(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shmem_ctx_fence(shoal_default_ctx());
 }
 SHOAL_PROFILED(shmemx_thread_fence)

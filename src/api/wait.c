@@ -63,6 +63,7 @@ static void check_ivars(const char *fn, const void *ivars, size_t n, size_t size
     /* Returns the value that satisfied the condition, not a later reload. */                \
     static inline T wait_##N(const char *fn, T *ivar, int cmp, T v)                          \
     {                                                                                        \
+        SHOAL_LOG_SCOPE(fn);                                                                 \
         struct shoal_backoff b = { 0 };                                                      \
         T x;                                                                                 \
         if (SHOAL_UNLIKELY(shoal.cfg.debug))                                                 \
@@ -157,6 +158,7 @@ static size_t *any_next_of(const void *ivars)
     void shmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,         \
                                          int cmp, VT vals)                                   \
     {                                                                                        \
+        SHOAL_LOG_SCOPE(__func__);                                                           \
         check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         struct shoal_backoff b = { 0 };                                                      \
         while (!test_all_##N##SFX(__func__, ivars, nelems, status, cmp, vals))               \
@@ -165,6 +167,7 @@ static size_t *any_next_of(const void *ivars)
     size_t shmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,       \
                                            int cmp, VT vals)                                 \
     {                                                                                        \
+        SHOAL_LOG_SCOPE(__func__);                                                           \
         check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         if (all_masked_##N##SFX(nelems, status))                                             \
             return SIZE_MAX;                                                                 \
@@ -178,6 +181,7 @@ static size_t *any_next_of(const void *ivars)
     size_t shmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,        \
                                             const int *status, int cmp, VT vals)             \
     {                                                                                        \
+        SHOAL_LOG_SCOPE(__func__);                                                           \
         check_ivars(__func__, ivars, nelems, sizeof *ivars);                                 \
         if (all_masked_##N##SFX(nelems, status))                                             \
             return 0;                                                                        \

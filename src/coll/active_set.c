@@ -17,6 +17,7 @@
 static void set_barrier(const char *fn, int PE_start, int logPE_stride, int PE_size,
                         long *pSync)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     SHOAL_LOG(COLL, TRACE, "%s: active set of %d from PE %d, %s", fn, PE_size, PE_start,
@@ -47,6 +48,7 @@ static void set_reduce(const char *fn, char *dest, const char *source, int nredu
                        long *pSync, coll_op_fn *op, enum shoal_red_kind kind,
                        enum shoal_red_op rop)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (nreduce <= 0)

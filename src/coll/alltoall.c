@@ -243,6 +243,7 @@ static struct coll_dev_side dev_side(const void *buf, int n, size_t nelems, ptrd
 static int team_alltoall(const char *fn, shmem_team_t team, void *dest, const void *source,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
@@ -300,6 +301,7 @@ static void set_alltoall(const char *fn, void *dest, const void *source, ptrdiff
                          ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
                          int logPE_stride, int PE_size, long *pSync)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (!nelems)

@@ -144,6 +144,7 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
                     size_t *t_sizes, const void *source, const size_t *s_offsets,
                     const size_t *s_sizes)
 {
+    SHOAL_LOG_SCOPE(fn);
     int n = c->n, me = c->me;
     enum tsize_chk chk = tsize_chk();
     SHOAL_LOG(COLL, TRACE, "%s over %d: offsets read from each target, size check %s", fn, n,
@@ -198,6 +199,7 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
                            size_t target_len, size_t *t_size, const void *source,
                            const size_t *s_offsets, const size_t *s_sizes)
 {
+    SHOAL_LOG_SCOPE(fn);
     int n = c->n, me = c->me;
     enum tsize_chk chk = tsize_chk();
     check_arrays(fn, c, s_offsets, s_sizes);

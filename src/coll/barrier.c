@@ -88,6 +88,7 @@ static void agree_call(const char *fn)
 
 void shmem_barrier_all(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     agree_call(__func__);
     shoal_barrier_world(); /* completes the default context's operations */
@@ -96,6 +97,7 @@ SHOAL_PROFILED(shmem_barrier_all)
 
 void shmem_sync_all(void)
 {
+    SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     agree_call(__func__);
     shoal_barrier_world();

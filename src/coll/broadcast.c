@@ -161,6 +161,7 @@ static void check_root(const char *fn, int root, const struct coll *c)
 static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const void *source,
                           size_t nelems, size_t esize, int root)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
@@ -230,6 +231,7 @@ SHMEM_RMA_TYPES(COLL_BROADCAST)
 static void set_broadcast(const char *fn, void *dest, const void *source, size_t len,
                           int root, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     check_root(fn, root, &c);

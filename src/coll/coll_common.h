@@ -60,6 +60,7 @@
 #include "core/progress.h"
 #include "base/state.h"
 #include "core/team.h"
+#include "env/log.h"
 #include "transport/transport.h"
 
 /* The members of one collective call: a team, or a legacy active set. */

@@ -56,6 +56,7 @@ static void fcollect_bruck(const struct coll *c, char *dest, const void *source,
 static int team_fcollect(const char *fn, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t esize)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
@@ -136,6 +137,7 @@ static void dev_collect(const char *fn, const struct coll *c, char *dest, const 
 static int team_collect(const char *fn, shmem_team_t team, void *dest, const void *source,
                         size_t len)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;
@@ -185,6 +187,7 @@ SHMEM_RMA_TYPES(COLL_COLLECT)
 static void set_fcollect(const char *fn, void *dest, const void *source, size_t len,
                          int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (coll_set_is_world(&c)) {
@@ -212,6 +215,7 @@ static void set_fcollect(const char *fn, void *dest, const void *source, size_t 
 static void set_collect(const char *fn, void *dest, const void *source, size_t len,
                         int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     coll_set_begin(fn, PE_start, logPE_stride, PE_size, pSync, &c);
     if (coll_set_is_world(&c)) {

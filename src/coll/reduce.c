@@ -152,6 +152,7 @@ int coll_team_reduce(const char *fn, shmem_team_t team, void *dest, const void *
                      size_t nreduce, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
                      enum shoal_red_op rop)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;

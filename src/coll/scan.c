@@ -50,6 +50,7 @@ static int team_scan(const char *fn, shmem_team_t team, void *dest, const void *
                      size_t nelems, size_t esize, coll_op_fn *op, enum shoal_red_kind kind,
                      int exclusive)
 {
+    SHOAL_LOG_SCOPE(fn);
     struct coll c;
     if (coll_team_begin(fn, team, &c))
         return -1;

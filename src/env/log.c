@@ -33,14 +33,19 @@ static char pattern[PATH_MAX];
 static char kept[8192];
 static size_t kept_len, kept_lost;
 
+/* "boot, mem, ..., " from the channel table, for messages. */
+#define SHOAL_LOG_LIST(id, name, help) name ", "
+static const char channel_list[] = SHOAL_LOG_SUBSYSTEMS(SHOAL_LOG_LIST);
+#undef SHOAL_LOG_LIST
+#define CHANNELS (int)sizeof channel_list - 3, channel_list
+
 static int bad(char *err, size_t len, const char *spec, const char *why, size_t n,
                const char *item)
 {
     snprintf(err, len,
              "SHOAL_LOG=\"%s\": %s \"%.*s\"; use channel:level pairs separated by "
-             "commas, channel one of boot, mem, shm, ofi, mpi, device, coll, team or all, "
-             "level one of off, info, debug, trace",
-             spec, why, (int)n, item);
+             "commas, channel one of %.*s or all, level one of off, info, debug, trace",
+             spec, why, (int)n, item, CHANNELS);
     return -1;
 }
 
@@ -97,14 +102,14 @@ static const struct {
     { "fi", CH(OFI) },
     { "nic", CH(OFI) },
     { "counters", CH(OFI) },
-    { "put", CH(SHM) | CH(OFI) | CH(MPI) },
-    { "get", CH(SHM) | CH(OFI) | CH(MPI) },
-    { "amo", CH(SHM) | CH(OFI) | CH(MPI) },
+    { "put", CH(SHM) | CH(OFI) | CH(MPI) | CH(API) },
+    { "get", CH(SHM) | CH(OFI) | CH(MPI) | CH(API) },
+    { "amo", CH(SHM) | CH(OFI) | CH(MPI) | CH(API) },
     { "synch", CH(COLL) },
     { "coll", CH(COLL) },
     { "lock", CH(COLL) },
     { "thread", CH(OFI) | CH(TEAM) },
-    { "enter", (UINT32_C(1) << SHOAL_LOG_NSUB) - 1 },
+    { "enter", CH(API) },
     { "all", (UINT32_C(1) << SHOAL_LOG_NSUB) - 1 },
 #undef CH
 };
@@ -140,9 +145,8 @@ int shoal_log_parse_cx(long level, const char *categories, const char *ranks, ch
             snprintf(err, len,
                      "SHMEM_DEBUG_CATEGORIES=\"%s\": unknown category \"%.*s\"; use a comma "
                      "list of init, locality, synch, put, get, coll, mem, fi, timers, lock, "
-                     "thread, amo, counters, nic, enter, all or a SHOAL_LOG channel (boot, "
-                     "mem, shm, ofi, mpi, device, coll, team)",
-                     categories, (int)n, p);
+                     "thread, amo, counters, nic, enter, all or a SHOAL_LOG channel (%.*s)",
+                     categories, (int)n, p, CHANNELS);
             return -1;
         }
         channels |= c;

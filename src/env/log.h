@@ -20,7 +20,8 @@
     X(MPI, "mpi", "MPI transport: MPI start, windows, contexts")                             \
     X(DEVICE, "device", "device layer: backend, memory kinds, device heap")                  \
     X(COLL, "coll", "collectives, barriers, stalled waits")                                  \
-    X(TEAM, "team", "teams, contexts, the path to each PE")
+    X(TEAM, "team", "teams, contexts, the path to each PE")                                  \
+    X(API, "api", "user routines: entry and exit (debug), each transfer's path (trace)")
 
 enum shoal_log_subsystem {
 #define SHOAL_LOG_ENUM(id, name, help) SHOAL_LOG_##id,
@@ -69,5 +70,35 @@ double shoal_log_cpu(void);
         if (SHOAL_LOG_ON(sub, level))                                                        \
             shoal_log_emit(SHOAL_LOG_##sub, __VA_ARGS__);                                    \
     } while (0)
+
+/* A user routine's entry and exit, at api:debug: SHOAL_LOG_SCOPE(fn) at the top of
+ * the routine logs "enter fn" and, as the routine returns, "exit fn after T us". Off,
+ * two bit tests and no clock read. */
+struct shoal_log_scope {
+    const char *fn; /* NULL: the channel was off at entry */
+    double t0;
+};
+
+static inline struct shoal_log_scope shoal_log_enter(const char *fn)
+{
+    struct shoal_log_scope s = { NULL, 0 };
+    if (SHOAL_LOG_ON(API, DEBUG)) {
+        shoal_log_emit(SHOAL_LOG_API, "enter %s", fn);
+        s.fn = fn;
+        s.t0 = shoal_log_now();
+    }
+    return s;
+}
+
+static inline void shoal_log_exit(const struct shoal_log_scope *s)
+{
+    if (SHOAL_UNLIKELY(s->fn != NULL))
+        shoal_log_emit(SHOAL_LOG_API, "exit %s after %.1f us", s->fn,
+                       (shoal_log_now() - s->t0) * 1e6);
+}
+
+#define SHOAL_LOG_SCOPE(fn)                                                                  \
+    const struct shoal_log_scope shoal_log_scope_ __attribute__((cleanup(shoal_log_exit))) = \
+            shoal_log_enter(fn)
 
 #endif

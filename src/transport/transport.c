@@ -71,11 +71,16 @@ static void install_paths(void)
         p = shoal_path_pcntr_wrap(p);
         wrapped = SHOAL_WRAP_GET | SHOAL_WRAP_OPS;
     }
+    if (SHOAL_LOG_ON(API, TRACE)) {
+        p = shoal_path_trace_wrap(p);
+        wrapped = SHOAL_WRAP_GET | SHOAL_WRAP_OPS;
+    }
     shoal.path = p;
     shoal.wrapped = wrapped;
-    SHOAL_LOG(BOOT, DEBUG, "operation paths: %s%s%s",
+    SHOAL_LOG(BOOT, DEBUG, "operation paths: %s%s%s%s",
               shoal.dev_in_play ? "device-aware, " : "",
               shoal_tp.net->local_poll ? "same-node gets drive progress, " : "",
+              SHOAL_LOG_ON(API, TRACE) ? "traced (SHOAL_LOG=api:trace), " : "",
               shoal.cfg.pcntr ? "counted (SHOAL_PCNTR)" : "host");
 }
 

@@ -315,7 +315,8 @@ static inline int shoal_rref_fits(const struct shoal_rref *r, size_t len)
  *     buffers in device memory, through the device layer's copy engine;
  *   a network transport whose peers wait for this PE's progress (transport/poll.c):
  *     a same-node get drives it now and then (ops->local_poll);
- *   SHOAL_PCNTR (transport/pcntr.c): counts each operation in its context.
+ *   SHOAL_PCNTR (transport/pcntr.c): counts each operation in its context;
+ *   SHOAL_LOG=api:trace (transport/trace.c): logs each operation's path.
  * shoal.wrapped says which families a wrapper took over (SHOAL_WRAP_*), so the
  * dispatchers below keep one inline test: mapped here and not wrapped. The entries
  * mean what the dispatchers of the same names mean. */
@@ -337,6 +338,7 @@ extern const struct shoal_path *shoal_copy_path;
 const struct shoal_path *shoal_path_dev_wrap(const struct shoal_path *inner);
 const struct shoal_path *shoal_path_poll_wrap(const struct shoal_path *inner);
 const struct shoal_path *shoal_path_pcntr_wrap(const struct shoal_path *inner);
+const struct shoal_path *shoal_path_trace_wrap(const struct shoal_path *inner);
 
 /* Device-layer services the API needs besides the paths (transport/dev_route.c). */
 /* Completes the device copies the device paths started asynchronously (put_nbi and

@@ -49,14 +49,24 @@ owed() {
             echo '^device heap 1048576 bytes at'
             echo ' is host memory' ;;
     coll) echo '^barrier [0-9]+ on the team of' ;;
+    api) echo '^exit shmem_init, thread level'
+         echo '^enter shmem_ctx_create$'
+         echo '^exit shmem_team_split_strided after [0-9.]+ us$'
+         echo '^exit shmem_barrier_all after [0-9.]+ us$'
+         echo '^enter shmem_finalize$'
+         if [ "$mode" = shm ]; then
+             echo "^put of 8 bytes to PE [0-9]+, data offset [0-9]+: a same-node copy"
+         else
+             echo '^put of 8 bytes to PE [0-9]+, data offset [0-9]+: the ofi transport'
+         fi ;;
     team) echo 'context 0x[0-9a-f]+, options 0x1'
           # the even PEs' team (test_log.c)
           [ $(($2 % 2)) -eq 0 ] && echo 'team of [0-9]+ \(start 0, stride [12]' ;;
     esac
 }
 case $mode in
-shm) channels="boot mem shm coll team" ;;
-ofi) channels="boot ofi" ;;
+shm) channels="boot mem shm coll team api" ;;
+ofi) channels="boot ofi api" ;;
 mpi) channels="boot mpi" ;;
 device) channels="device" ;;
 esac
