@@ -90,16 +90,19 @@ static int init_first(const char *fn, int requested)
     shoal_signals_report_on(fn);
     char err[512];
     /* SHOAL_LOG, when set, wins over Cray OpenSHMEMX's level and categories. */
+    int cx = 0;
     if (shoal_env_load(&shoal.cfg, err, sizeof err) ||
         shoal_env_cx_apply(&shoal.cfg, err, sizeof err) ||
         shoal_log_parse(shoal.cfg.log, err, sizeof err) ||
-        shoal_log_parse_cx(*shoal.cfg.log ? 0 : shoal.cfg.debug_level,
-                           *shoal.cfg.log ? "" : shoal.cfg.debug_categories,
-                           shoal.cfg.debug_ranks, err, sizeof err) ||
+        (cx = shoal_log_parse_cx(*shoal.cfg.log ? 0 : shoal.cfg.debug_level,
+                                 *shoal.cfg.log ? "" : shoal.cfg.debug_categories,
+                                 shoal.cfg.debug_ranks, err, sizeof err)) < 0 ||
         shoal_log_target(shoal.cfg.log_file, err, sizeof err)) {
         fprintf(shoal_error_stream(), "shoal: shmem_init: %s\n", err);
         return -1;
     }
+    if (cx > 0)
+        fprintf(shoal_error_stream(), "shoal: warning: shmem_init: %s\n", err);
     shoal.boot = shoal_boot_select();
     if (!shoal.boot)
         return -1;

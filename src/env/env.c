@@ -486,6 +486,12 @@ int shoal_env_is_set(const char *name)
     return env_lookup(env_find(name)) != NULL;
 }
 
+const char *shoal_env_set_as(const char *name)
+{
+    const char *found;
+    return env_lookup_as(env_find(name), &found) ? found : name;
+}
+
 /* Calls each(lo, hi, arg) for every item of a comma list of numbers and ranges
  * ("0,3,5-7", spaces allowed around items) in s[0..n); -1 when malformed or each
  * refuses. */

@@ -83,6 +83,9 @@ FILE *shoal_error_stream(void);
 
 /* Whether the variable (or another name of it) is set in the environment. */
 int shoal_env_is_set(const char *name);
+/* The name the environment set the variable by (itself, an alias or Cray OpenSHMEMX's
+ * spelling), for messages in the user's own words; name itself when unset. */
+const char *shoal_env_set_as(const char *name);
 
 /* Carries Cray OpenSHMEMX's variables over onto Shoal's where Shoal's own are not
  * set (SHMEM_OFI_PROGRESS, SHMEM_COLL_OPT_OFF, SHMEM_LOCALITY_ONNODE,

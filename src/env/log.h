@@ -45,7 +45,8 @@ extern uint32_t shoal_log_mask;
 int shoal_log_parse(const char *spec, char *err, size_t len);
 /* Cray OpenSHMEMX's SHMEM_DEBUG_LEVEL (0-5) and SHMEM_DEBUG_CATEGORIES onto
  * shoal_log_mask (for a SHOAL_LOG that is not set; nothing when both are unset),
- * and SHMEM_DEBUG_RANKS (the PEs that log, "" for all); -1 with a message in err. */
+ * and SHMEM_DEBUG_RANKS (the PEs that log, "" for all); -1 with a message in err, 1
+ * with a warning in err (a category with no counterpart, skipped). */
 int shoal_log_parse_cx(long level, const char *categories, const char *ranks, char *err,
                        size_t len);
 /* Where lines go: SHOAL_LOG_FILE's pattern, or "" for stderr; -1 with a message in

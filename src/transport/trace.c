@@ -29,8 +29,8 @@ static const char *path_of(const struct shoal_rref *r, char *buf, size_t len)
     return buf;
 }
 
-static void trace_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src, size_t len,
-                      int nbi)
+static void trace_put(shmem_ctx_t ctx, const struct shoal_rref *r, const void *src,
+                      size_t len, int nbi)
 {
     char why[96];
     SHOAL_LOG(API, TRACE, "put%s of %zu bytes to PE %d, %s offset %llu: %s",
@@ -50,14 +50,16 @@ static void trace_get(shmem_ctx_t ctx, void *dst, const struct shoal_rref *r, si
 }
 
 static void trace_amo(shmem_ctx_t ctx, const struct shoal_rref *r, enum shoal_amo_op op,
-                      enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch, int nbi)
+                      enum shoal_amo_type type, uint64_t v, uint64_t cmp, void *fetch,
+                      int nbi)
 {
     static const char *const ops[] = { "fetch", "set/swap", "compare-swap", "add",
                                        "and",   "or",       "xor" };
     char why[96];
     SHOAL_LOG(API, TRACE, "%s%s AMO (%u bytes) on PE %d, %s offset %llu: %s",
-              fetch && op != SHOAL_AMO_READ ? "fetching " : "", ops[op], shoal_amo_width(type), r->pe,
-              seg_name(r->seg), (unsigned long long)r->off, path_of(r, why, sizeof why));
+              fetch && op != SHOAL_AMO_READ ? "fetching " : "", ops[op],
+              shoal_amo_width(type), r->pe, seg_name(r->seg), (unsigned long long)r->off,
+              path_of(r, why, sizeof why));
     inner->amo(ctx, r, op, type, v, cmp, fetch, nbi);
 }
 

@@ -100,6 +100,10 @@ if "$info" --parsable | grep -q '^transport:ofi:'; then
         -- plain
     status prov 0
     count prov out '2 PEs on 2 nodes; .*ofi \(provider tcp;ofi_rxm\)' 1
+    # A provider that is not here: the message names the variable the script set.
+    run noprov 2 SHOAL_NODE_MAP=pe SHMEM_OFI_USE_PROV_NAME=cxi -- plain
+    status noprov 1
+    atleast noprov err 'for SHMEM_OFI_USE_PROV_NAME=cxi .*set SHMEM_OFI_USE_PROV_NAME to one' 1
     # SHMEM_OFI_PROVIDER_DISPLAY: PE 0 names the provider, and the NIC and address of
     # each PE of its node (here itself: one PE a node; on one host, loopback);
     # SHMEM_INFO says which NIC PE 0 is bound to.
@@ -194,8 +198,12 @@ atleast debug err '^shoal: PE 1: \[boot\]' 1
 count debug err '^shoal: PE 0: ' 0
 count debug err '\[(mem|shm|ofi|coll|team)\]' 0
 run debugbad 1 SHMEM_DEBUG_LEVEL=2 SHMEM_DEBUG_CATEGORIES=init,bogus -- plain
-status debugbad 1
-count debugbad err 'unknown category "bogus"' 1
+status debugbad 0
+count debugbad err 'warning: shmem_init: SHMEM_DEBUG_CATEGORIES="init,bogus": category "bogus" has no counterpart here and is ignored' 1
+atleast debugbad err '^shoal: PE 0: \[boot\]' 1
+run debugranks 1 SHMEM_DEBUG_LEVEL=2 SHMEM_DEBUG_RANKS=0-x -- plain
+status debugranks 1
+count debugranks err 'SHMEM_DEBUG_RANKS="0-x" is not valid' 1
 
 [ $failed -eq 0 ] && echo "Cray OpenSHMEMX's variables: all checks passed"
 exit $failed

@@ -105,12 +105,14 @@ static _Noreturn void no_provider(int rc)
     char avail[1024];
     list_providers(avail, sizeof avail);
     const char *p = set(shoal.cfg.ofi_provider) ? shoal.cfg.ofi_provider : "(any)";
+    const char *var = shoal_env_set_as("SHMEM_OFI_PROVIDER");
     shoal_fatal("shmem_init",
                 "no libfabric provider offers reliable datagram endpoints with "
-                "RMA and atomics%s for SHMEM_OFI_PROVIDER=%s (fi_getinfo: %s); providers "
-                "here: %s; set SHMEM_OFI_PROVIDER to one that supports FI_EP_RDM with "
+                "RMA and atomics%s for %s=%s (fi_getinfo: %s); providers "
+                "here: %s; set %s to one that supports FI_EP_RDM with "
                 "FI_RMA|FI_ATOMIC (e.g. tcp;ofi_rxm)",
-                ofi.mode.locked ? " and FI_THREAD_SAFE" : "", p, fi_strerror(-rc), avail);
+                ofi.mode.locked ? " and FI_THREAD_SAFE" : "", var, p, fi_strerror(-rc), avail,
+                var);
 }
 
 /* Providers that pass fi_getinfo but cannot carry Shoal, with the reason.
