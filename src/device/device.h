@@ -115,8 +115,10 @@ struct shoal_dev_ops {
      * n elements of esize bytes, kind and op as enum shoal_dev_red_kind and _op say;
      * dst is device memory of this process, src device memory it reaches (its own or a
      * peer's IPC mapping). Ordered after the copies started before it and complete
-     * when it returns: 0, or -1 when the backend refuses. NULL where the backend has
-     * no device reduction, and the collectives then stage through host memory. */
+     * when it returns: 0, or -1 when the backend refuses. n = 0 asks whether it
+     * reduces that kind and op (0) or not (-1), before a collective chooses its path.
+     * NULL where the backend has no device reduction; without one, or for a pair it
+     * refuses, the collectives stage through host memory. */
     int (*reduce)(void *dst, const void *src, size_t n, size_t esize, int kind, int op);
 };
 

@@ -398,6 +398,8 @@ static int emu_reduce_rw(char *d, const char *s, size_t n, size_t esize, int kin
 
 static int emu_reduce(void *dst, const void *src, size_t n, size_t esize, int kind, int op)
 {
+    if (!n) /* whether it reduces this pair: the loops touch nothing */
+        return emu_reduce_rw(NULL, NULL, 0, esize, kind, op);
     size_t len = n * esize;
     char *d = rw_of(dst, len), *s = rw_of(src, len);
     if (!d || !s || emu_sync()) /* after the copies queued before it, as on a stream */
