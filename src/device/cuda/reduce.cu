@@ -47,7 +47,7 @@ template <typename C> __device__ C complex_op(C a, C b, int op)
 }
 
 #define GRID_STRIDE(T, EXPR)                                                                 \
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;                   \
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;                    \
          i += (size_t)gridDim.x * blockDim.x)                                                \
         d[i] = EXPR(d[i], s[i], op);
 

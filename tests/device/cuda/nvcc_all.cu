@@ -19,20 +19,20 @@
         shmemx_dev_##N##_put_nbi(d, s, n, pe);                                               \
         shmemx_dev_##N##_get(d, s, n, pe);                                                   \
         shmemx_dev_##N##_get_nbi(d, s, n, pe);                                               \
-        shmemx_dev_##N##_put_signal(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);                 \
-        shmemx_dev_##N##_put_signal_nbi(d, s, n, sig, 1, SHMEM_SIGNAL_ADD, pe);             \
+        shmemx_dev_##N##_put_signal(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);                  \
+        shmemx_dev_##N##_put_signal_nbi(d, s, n, sig, 1, SHMEM_SIGNAL_ADD, pe);              \
         shmemx_dev_##N##_put_warp(d, s, n, pe);                                              \
         shmemx_dev_##N##_put_nbi_warp(d, s, n, pe);                                          \
         shmemx_dev_##N##_get_warp(d, s, n, pe);                                              \
         shmemx_dev_##N##_get_nbi_warp(d, s, n, pe);                                          \
-        shmemx_dev_##N##_put_signal_warp(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);            \
-        shmemx_dev_##N##_put_signal_nbi_warp(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);        \
+        shmemx_dev_##N##_put_signal_warp(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);             \
+        shmemx_dev_##N##_put_signal_nbi_warp(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);         \
         shmemx_dev_##N##_put_block(d, s, n, pe);                                             \
         shmemx_dev_##N##_put_nbi_block(d, s, n, pe);                                         \
         shmemx_dev_##N##_get_block(d, s, n, pe);                                             \
         shmemx_dev_##N##_get_nbi_block(d, s, n, pe);                                         \
-        shmemx_dev_##N##_put_signal_block(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);           \
-        shmemx_dev_##N##_put_signal_nbi_block(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);       \
+        shmemx_dev_##N##_put_signal_block(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);            \
+        shmemx_dev_##N##_put_signal_nbi_block(d, s, n, sig, 1, SHMEM_SIGNAL_SET, pe);        \
     }
 SHMEMX_DEV_PG_TYPES_(RMA_) /* every RMA type but long double, which device code lacks */
 #endif
