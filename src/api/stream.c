@@ -22,15 +22,18 @@
  * GE on this PE's device heap a 64-bit stream wait (while the network does not write
  * device memory itself, which would need a flush before the stream goes on). */
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <shmemx.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api/api.h"
+#include "base/backoff.h"
 #include "device/device.h"
 
 #define SLOTS 1024u
@@ -135,10 +138,16 @@ static struct sop *next_reached(struct sop **prev_out)
     return NULL;
 }
 
-/* Polls while operations wait for their streams, driving the network meanwhile: spins
- * for about 50 us after the last one ran (a stream that has just reached one often
- * reaches the next soon), then naps 50 us at a time, so a proxy waiting behind a long
- * kernel costs little CPU. */
+/* Polls while operations wait for their streams, driving the network meanwhile. With a
+ * core of its own (shoal_wait.own_core) it spins for about 50 us after the last one
+ * ran, since a stream that has just reached one often reaches the next soon; on cores
+ * the PEs share it does not, since the spin takes the core that the thread it waits
+ * for needs. Then it naps up to 50 us at a time, so a proxy waiting behind a long
+ * kernel costs little CPU: a futex wait on the oldest operation's ready word, which a
+ * GPU's write ends at the timeout and a stream run by a host thread (emu) at once. */
+#define SPIN_US 50
+#define NAP_NS 50000L
+
 static void *proxy_main(void *arg)
 {
     (void)arg;
@@ -160,8 +169,16 @@ static void *proxy_main(void *arg)
             clock_gettime(CLOCK_MONOTONIC, &now);
             long us = (now.tv_sec - idle_since.tv_sec) * 1000000L +
                     (now.tv_nsec - idle_since.tv_nsec) / 1000;
-            if (us > 50)
-                nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+            if (!shoal_wait.own_core || us > SPIN_US) {
+                /* Only this thread unlinks operations: the head stays while it naps. */
+                pthread_mutex_lock(&st.lock);
+                uint32_t seq = st.head->seq, *w = ready_word(st.words, seq);
+                pthread_mutex_unlock(&st.lock);
+                uint32_t seen = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+                if ((int32_t)(seen - seq) < 0)
+                    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, seen,
+                            &(struct timespec){ 0, NAP_NS }, NULL, 0);
+            }
             pthread_mutex_lock(&st.lock);
             continue;
         }
@@ -175,6 +192,7 @@ static void *proxy_main(void *arg)
         pthread_mutex_unlock(&st.lock);
         run(o);
         __atomic_store_n(done_word(st.words, o->seq), o->seq, __ATOMIC_RELEASE);
+        shoal_dev_stream_word_written(done_word(st.words, o->seq));
         free(o);
         clock_gettime(CLOCK_MONOTONIC, &idle_since);
         pthread_mutex_lock(&st.lock);

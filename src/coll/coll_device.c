@@ -217,10 +217,11 @@ static void reduce_step(void *acc, const void *in, size_t m, size_t esize, int k
 int coll_dev_reduce(const struct coll *c, void *dest, const void *source, size_t nreduce,
                     size_t esize, int kind, int op)
 {
-    if (!shoal_dev->reduce) {
+    if (!shoal_dev->reduce || shoal_dev->reduce(NULL, NULL, 0, esize, kind, op)) {
         SHOAL_LOG(COLL, TRACE,
-                  "device reduction: the %s device reduces nothing itself; staged",
-                  shoal_dev->name);
+                  "device reduction: the %s device does not reduce %zu-byte elements of "
+                  "kind %d under op %d itself; staged",
+                  shoal_dev->name, esize, kind, op);
         return -1;
     }
     /* Member me reduces slice me of every member's source and writes it into every

@@ -87,6 +87,10 @@ struct shoal_dev_ops {
      * or -1 when the backend or the stream refuses. */
     int (*stream_write)(void *stream, uint32_t *w, uint32_t v);
     int (*stream_wait)(void *stream, uint32_t *w, uint32_t v);
+    /* The host has stored into a word that a stream_wait may be waiting on (w as the
+     * host reaches it): wakes the stream's waiter at once where a host thread does the
+     * waiting (emu); NULL where the device polls the word itself. */
+    void (*stream_word_written)(uint32_t *w);
     /* A copy between two device ranges (a peer's through its IPC mapping), queued on
      * the program's stream. */
     int (*stream_copy)(void *stream, void *dst, const void *src, size_t len);
@@ -111,8 +115,10 @@ struct shoal_dev_ops {
      * n elements of esize bytes, kind and op as enum shoal_dev_red_kind and _op say;
      * dst is device memory of this process, src device memory it reaches (its own or a
      * peer's IPC mapping). Ordered after the copies started before it and complete
-     * when it returns: 0, or -1 when the backend refuses. NULL where the backend has
-     * no device reduction, and the collectives then stage through host memory. */
+     * when it returns: 0, or -1 when the backend refuses. n = 0 asks whether it
+     * reduces that kind and op (0) or not (-1), before a collective chooses its path.
+     * NULL where the backend has no device reduction; without one, or for a pair it
+     * refuses, the collectives stage through host memory. */
     int (*reduce)(void *dst, const void *src, size_t n, size_t esize, int kind, int op);
 };
 
@@ -216,6 +222,11 @@ static inline int shoal_dev_stream_write(void *stream, uint32_t *w, uint32_t v)
 static inline int shoal_dev_stream_wait(void *stream, uint32_t *w, uint32_t v)
 {
     return shoal_dev->stream_wait(stream, w, v);
+}
+static inline void shoal_dev_stream_word_written(uint32_t *w)
+{
+    if (shoal_dev->stream_word_written)
+        shoal_dev->stream_word_written(w);
 }
 static inline int shoal_dev_stream_copy(void *stream, void *d, const void *s, size_t n)
 {

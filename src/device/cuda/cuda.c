@@ -24,6 +24,8 @@ typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUstream_st *CUstream;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
 typedef struct {
     char reserved[64];
 } CUipcMemHandle;
@@ -78,6 +80,15 @@ static struct {
     /* Optional: the device of the context the program made current, if any. */
     CUresult (*CtxGetCurrent)(CUcontext *);
     CUresult (*CtxGetDevice)(CUdevice *);
+    /* The device reduction's kernels (reduce.cu, embedded at build time where nvcc was
+     * found): red[] by reduce_kernel's index, all NULL where they did not load. */
+    CUresult (*ModuleLoadData)(CUmodule *, const void *);
+    CUresult (*ModuleUnload)(CUmodule);
+    CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, CUstream, void **, void **);
+    CUmodule red_mod;
+    CUfunction red[12];
 } cu;
 
 /* Makes the library's context current for one entry; leave() restores the caller's. */
@@ -154,7 +165,66 @@ static int load(char *err, size_t len)
     void *cur = dlsym(cu.lib, "cuCtxGetCurrent"), *dev = dlsym(cu.lib, "cuCtxGetDevice");
     memcpy(&cu.CtxGetCurrent, &cur, sizeof cur);
     memcpy(&cu.CtxGetDevice, &dev, sizeof dev);
+    static const struct {
+        const char *name;
+        size_t at;
+    } mods[] = {
+        { "cuModuleLoadData", offsetof(__typeof__(cu), ModuleLoadData) },
+        { "cuModuleUnload", offsetof(__typeof__(cu), ModuleUnload) },
+        { "cuModuleGetFunction", offsetof(__typeof__(cu), ModuleGetFunction) },
+        { "cuLaunchKernel", offsetof(__typeof__(cu), LaunchKernel) },
+    };
+    for (size_t i = 0; i < sizeof mods / sizeof *mods; i++) {
+        void *f = dlsym(cu.lib, mods[i].name);
+        memcpy((char *)&cu + mods[i].at, &f, sizeof f);
+    }
     return 0;
+}
+
+/* The reduction kernels of reduce.cu, in the order of reduce_kernel's index. */
+static const char *const red_names[12] = {
+    "shoal_reduce_s1", "shoal_reduce_s2", "shoal_reduce_s4", "shoal_reduce_s8",
+    "shoal_reduce_u1", "shoal_reduce_u2", "shoal_reduce_u4", "shoal_reduce_u8",
+    "shoal_reduce_f4", "shoal_reduce_f8", "shoal_reduce_c8", "shoal_reduce_c16",
+};
+
+#ifdef SHOAL_CUDA_REDUCE_IMAGE
+extern const unsigned char shoal_cuda_reduce_image[];
+#endif
+
+/* Under the library's context: the reduction kernels, or the reason they are missing
+ * logged (reductions on device memory then stage through host memory). */
+static void load_reduce(void)
+{
+#ifdef SHOAL_CUDA_REDUCE_IMAGE
+    CUresult rc;
+    if (!cu.ModuleLoadData || !cu.ModuleGetFunction || !cu.LaunchKernel) {
+        SHOAL_LOG(DEVICE, INFO,
+                  "cuda: the driver lacks the module API: reductions on "
+                  "device memory are staged through host memory");
+        return;
+    }
+    if ((rc = cu.ModuleLoadData(&cu.red_mod, shoal_cuda_reduce_image))) {
+        SHOAL_LOG(DEVICE, INFO,
+                  "cuda: the reduction kernels did not load (%s; built for sm_%d and its "
+                  "PTX): reductions on device memory are staged through host memory",
+                  errstr(rc), SHOAL_CUDA_ARCH);
+        cu.red_mod = NULL;
+        return;
+    }
+    for (int i = 0; i < 12; i++)
+        if ((rc = cu.ModuleGetFunction(&cu.red[i], cu.red_mod, red_names[i]))) {
+            SHOAL_LOG(DEVICE, INFO, "cuda: no kernel %s (%s): reductions are staged",
+                      red_names[i], errstr(rc));
+            memset(cu.red, 0, sizeof cu.red);
+            return;
+        }
+    SHOAL_LOG(DEVICE, DEBUG, "cuda: reductions on device memory by kernels");
+#else
+    SHOAL_LOG(DEVICE, INFO,
+              "cuda: built without nvcc, so without reduction kernels: "
+              "reductions on device memory are staged through host memory");
+#endif
 }
 
 static int cuda_ordinal(void)
@@ -197,6 +267,8 @@ static int cuda_init(int local_index, char *err, size_t len)
         goto fail;
     }
     rc = cu.StreamCreate(&cu.stream, CU_STREAM_NON_BLOCKING);
+    if (!rc)
+        load_reduce();
     leave();
     if (rc) {
         snprintf(err, len, "cuStreamCreate: %s", errstr(rc));
@@ -215,6 +287,8 @@ static void cuda_fini(void)
     if (cu.ctx && !enter()) {
         if (cu.stream)
             cu.StreamDestroy(cu.stream);
+        if (cu.red_mod)
+            cu.ModuleUnload(cu.red_mod);
         leave();
     }
     if (cu.ctx)
@@ -290,6 +364,54 @@ static int cuda_copy_async(void *dst, const void *src, size_t len)
     CUresult rc = cu.MemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
                                  len, cu.stream);
     leave();
+    return rc ? -1 : 0;
+}
+
+/* The kernel of reduce.cu for n elements of esize bytes of kind under op, by its index
+ * in red_names, or -1 for a pair that has none (long double, which device code lacks;
+ * bitwise operations on floating types; min, max on complex ones). */
+static int reduce_kernel(size_t esize, int kind, int op)
+{
+    int lg = esize == 1 ? 0 : esize == 2 ? 1 : esize == 4 ? 2 : esize == 8 ? 3 : -1;
+    int bitwise =
+            op == SHOAL_DEV_RED_AND || op == SHOAL_DEV_RED_OR || op == SHOAL_DEV_RED_XOR;
+    switch (kind) {
+    case SHOAL_DEV_RED_SIGNED: return lg < 0 ? -1 : lg;
+    case SHOAL_DEV_RED_UNSIGNED: return lg < 0 ? -1 : 4 + lg;
+    case SHOAL_DEV_RED_REAL: return bitwise || lg < 2 ? -1 : 8 + lg - 2;
+    case SHOAL_DEV_RED_COMPLEX:
+        if (op != SHOAL_DEV_RED_SUM && op != SHOAL_DEV_RED_PROD)
+            return -1;
+        return esize == 8 ? 10 : esize == 16 ? 11 : -1;
+    }
+    return -1;
+}
+
+#define RED_THREADS 256u
+#define RED_BLOCKS_MAX 4096u /* a grid-stride loop covers the rest */
+
+/* On the library's stream, after the copies started before it, and waited for. n = 0
+ * asks whether the pair has a kernel. */
+static int cuda_reduce(void *dst, const void *src, size_t n, size_t esize, int kind, int op)
+{
+    int k = reduce_kernel(esize, kind, op);
+    if (k < 0 || !cu.red[k])
+        return -1;
+    if (!n)
+        return 0;
+    size_t want = (n + RED_THREADS - 1) / RED_THREADS;
+    unsigned blocks = want < RED_BLOCKS_MAX ? (unsigned)want : RED_BLOCKS_MAX;
+    CUdeviceptr d = (CUdeviceptr)(uintptr_t)dst, s = (CUdeviceptr)(uintptr_t)src;
+    void *args[] = { &d, &s, &n, &op };
+    if (enter())
+        return -1;
+    CUresult rc = cu.LaunchKernel(cu.red[k], blocks, 1, 1, RED_THREADS, 1, 1, 0, cu.stream,
+                                  args, NULL);
+    if (!rc)
+        rc = cu.StreamSynchronize(cu.stream);
+    leave();
+    if (rc)
+        SHOAL_LOG(DEVICE, INFO, "cuda: %s on %zu elements: %s", red_names[k], n, errstr(rc));
     return rc ? -1 : 0;
 }
 
@@ -493,4 +615,5 @@ const struct shoal_dev_ops shoal_dev_cuda = {
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,
     .kernel_ptr = cuda_kernel_ptr,
+    .reduce = cuda_reduce,
 };
