@@ -65,7 +65,8 @@
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {
     int n, me;               /* member count and this PE's index */
-    int start, stride;       /* world PE of member i: start + i * stride */
+    int start, stride;       /* world PE of member i: start + i * stride, */
+    const int *pes;          /* or pes[i] (an explicit team: shoal_member_pe) */
     struct shoal_team *team; /* team-based: channels and scratch live in its slot */
     long *psync;             /* active-set: the user's pSync */
     const int *idx;          /* the node leaders' sub-collective (coll_leaders): its
@@ -76,13 +77,15 @@ struct coll {
 
 /* The transport's collectives (shoal_transport_coll in transport/transport.h), or NULL: the mpi
  * transport runs whole calls as MPI collectives. COLL_NET(c, op, args...) is true
- * when it did. */
+ * when it did. They take strided member sets, so explicit teams run the algorithms
+ * here over the transport's words and copies. */
 static inline const struct shoal_transport_coll *coll_net(void)
 {
     return shoal_tp_coll();
 }
 #define COLL_NET(c, op, ...)                                                                 \
-    (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
+    (coll_net() && !(c)->pes &&                                                              \
+     coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
 
 /* The reduction kind of a C type, for COLL_NET's reduce. */
 #define COLL_RED_KIND(T)                                                                     \
@@ -111,7 +114,7 @@ static inline const struct shoal_transport_coll *coll_net(void)
 
 static inline int coll_world_pe(const struct coll *c, int i)
 {
-    return c->start + (c->idx ? c->idx[i] : i) * c->stride;
+    return shoal_member_pe(c->start, c->stride, c->pes, c->idx ? c->idx[i] : i);
 }
 
 /* Blocking put of len bytes into member i's copy of dst_sym. */
@@ -317,7 +320,8 @@ void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int fro
  * every member) when SHOAL_COLL_NODE_AWARE is on, the team spans several nodes
  * and some node holds more than one of its members (at most COLL_LOCAL_MAX). */
 struct coll_shape {
-    int start, stride, size; /* the team it describes */
+    uint64_t serial; /* the team it describes (shoal_team.serial) */
+    int start, stride, size;
     int node_aware;
     int nlocal, lrank;    /* members on this node, and this PE's rank among them */
     int nlead, lead_rank; /* node leaders (each node's lowest member), this PE's rank
