@@ -81,32 +81,6 @@ static uint64_t slots_used(void)
     return m;
 }
 
-/* Member i of (start, stride, size) is start + i * stride: pe -> i, or -1. */
-static int index_of(int start, int stride, int size, int pe)
-{
-    int d = pe - start;
-    if (d % stride)
-        return -1;
-    int i = d / stride;
-    return i >= 0 && i < size ? i : -1;
-}
-
-int shoal_team_index(const struct shoal_team *team, int world_pe)
-{
-    if (!team->pes)
-        return index_of(team->start, team->stride, team->size, world_pe);
-    int lo = 0, hi = team->size;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (team->pes[team->by_world[mid]] < world_pe)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < team->size && team->pes[team->by_world[lo]] == world_pe ? team->by_world[lo]
-                                                                        : -1;
-}
-
 static const int *sort_pes;
 
 static int by_pe(const void *a, const void *b)
@@ -239,7 +213,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     }
     /* A one-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
     struct shape sh = { start, size == 1 ? 1 : stride, size, NULL };
-    int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
+    int mine = shoal_strided_index(start, sh.stride, size, parent->my_pe) >= 0;
     return split_round(__func__, parent, 1, NULL, start, 0, mine ? &sh : NULL, config,
                        config_mask, new_team)
             ? -1

@@ -47,8 +47,9 @@ void shoal_team_barrier(struct shoal_team *team)
     /* The collectives' puts before it (default context) are complete when it ends. */
     SHOAL_LOG(COLL, TRACE, "barrier: the default context's operations complete first");
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    if (coll_net() && !team->pes &&
-        coll_net_barrier(team->start, team->stride, team->size,
+    if (coll_net() &&
+        coll_net_barrier(&(struct shoal_members){ team->start, team->stride, team->size,
+                                                  team->pes },
                          team == &shoal_team_world ? epoch : 0) == 0)
         return;
     if (!shoal.multi_node || team->size < 3) {

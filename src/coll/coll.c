@@ -233,7 +233,8 @@ static void psync_barrier(const struct coll *c)
         nchild++;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    if (coll_net() && coll_net_barrier(c->start, c->stride, c->n, 0) == 0)
+    if (coll_net() &&
+        coll_net_barrier(&(struct shoal_members){ c->start, c->stride, c->n, NULL }, 0) == 0)
         return;
     psync_wait(&ps[COLL_PS_ARRIVED], nchild);
     __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);

@@ -77,15 +77,15 @@ struct coll {
 
 /* The transport's collectives (shoal_transport_coll in transport/transport.h), or NULL: the mpi
  * transport runs whole calls as MPI collectives. COLL_NET(c, op, args...) is true
- * when it did. They take strided member sets, so explicit teams run the algorithms
- * here over the transport's words and copies. */
+ * when it did. */
 static inline const struct shoal_transport_coll *coll_net(void)
 {
     return shoal_tp_coll();
 }
 #define COLL_NET(c, op, ...)                                                                 \
-    (coll_net() && !(c)->pes &&                                                              \
-     coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
+    (coll_net() &&                                                                           \
+     coll_net()->op(&(struct shoal_members){ (c)->start, (c)->stride, (c)->n, (c)->pes },    \
+                    __VA_ARGS__) == 0)
 
 /* The reduction kind of a C type, for COLL_NET's reduce. */
 #define COLL_RED_KIND(T)                                                                     \
@@ -145,11 +145,11 @@ static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const
  * then checks that no PE has left the job's collectives (finalized) before the call
  * waited for. word and v: what the wait waits for (v = 0 for pSync words). */
 void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v);
-/* The network transport's barrier of size members from world PE start, stride apart
- * (coll_net() set), its wait watched as coll_wait_slow watches (coll/stall.c).
+/* The network transport's barrier of the members m (coll_net() set), its wait
+ * watched as coll_wait_slow watches (coll/stall.c).
  * epoch: the world team's barrier number when it is the world team's (epochs start
  * at 1), else 0. Returns 0, or -1 where the transport declined. */
-int coll_net_barrier(int start, int stride, int size, uint64_t epoch);
+int coll_net_barrier(const struct shoal_members *m, uint64_t epoch);
 
 /* One poll of a collective's wait: spin, or the slow path above. */
 static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)

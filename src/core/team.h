@@ -8,6 +8,7 @@
 #include <shmem.h>
 
 #include "env/compiler.h"
+#include "transport/transport.h"
 
 /* Each team owns one slot of the team pool: symmetric words for its
  * synchronization and symmetric scratch for its collectives. Slots sit at the
@@ -63,19 +64,23 @@ static inline int shoal_team_ok(const char *routine, const struct shoal_team *te
     return 1;
 }
 
-/* Member i -> world PE, for every team and collective: the members' list where there
- * is one (pes), else start + i * stride. */
-static inline int shoal_member_pe(int start, int stride, const int *pes, int i)
-{
-    return SHOAL_LIKELY(!pes) ? start + i * stride : pes[i];
-}
-
+/* Member i -> world PE (transport/transport.h's shoal_member_pe). */
 static inline int shoal_team_pe(const struct shoal_team *team, int i)
 {
     return shoal_member_pe(team->start, team->stride, team->pes, i);
 }
 
-/* World PE -> member index in team, or -1 (api/team.c). */
+/* Member i of (start, stride, size) is start + i * stride: pe -> i, or -1. */
+static inline int shoal_strided_index(int start, int stride, int size, int pe)
+{
+    int d = pe - start;
+    if (d % stride)
+        return -1;
+    int i = d / stride;
+    return i >= 0 && i < size ? i : -1;
+}
+
+/* World PE -> member index in team, or -1. */
 int shoal_team_index(const struct shoal_team *team, int world_pe);
 
 /* Team-relative PE -> world PE, with the range check every routine owes its caller. */

@@ -44,7 +44,7 @@ static unsigned hash(unsigned x)
 
 #define NCOLOURINGS 5
 static const char *const colouring_name[NCOLOURINGS] = {
-    "colour r%3==0, key r",    "colour r%3==0, key n-r", "colour and key by hash",
+    "colour r%3==0, key r",     "colour r%3==0, key n-r",     "colour and key by hash",
     "one colour, permuted key", "last opts out, key by hash",
 };
 
@@ -323,8 +323,9 @@ static void split_again(shmem_team_t t, const struct expect *e)
         colouring(c, e->me, n, &colour, &key);
         shmemx_team_split(t, colour, key, &sub);
         if (expect_split(e, c, &s)) {
-            exercise(sub, &s, c == 2 ? "colour split (hash) of a colour's team"
-                                     : "colour split (permuted) of a colour's team");
+            exercise(sub, &s,
+                     c == 2 ? "colour split (hash) of a colour's team"
+                            : "colour split (permuted) of a colour's team");
             shmem_team_destroy(sub);
         } else
             CHECK(sub == SHMEM_TEAM_INVALID);
