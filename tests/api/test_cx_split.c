@@ -1,6 +1,6 @@
 /* shmemx_team_split with colourings whose teams are not evenly spaced world PEs (and
  * some that are): every team routine and collective, and put/get through a context
- * made on the team, on each team, on splits of those teams (strided, 2-D, colour),
+ * made on the team, on each team, on splits of those teams (strided, 2-D, 3-D, colour),
  * checked against the members worked out here from the colours and keys alone
  * (MPI_Comm_split's rule: ranked by key, ties by parent rank; negative colour: none).
  *
@@ -110,7 +110,7 @@ static long big_src[BIG], big_bcast[BIG], big_sum[BIG];
 static long lsrc[4 * MAXP], out[O_N][4 * MAXP];
 static unsigned long usrc[3], uand[3], uor[3], uxor[3];
 static long ring, ident;
-static unsigned char vsrc[8 * MAXP], vdst[8 * MAXP];
+static unsigned char vsrc[8 * MAXP], vdst[8 * MAXP], vpacked[8 * MAXP];
 static size_t s_off[MAXP], s_sz[MAXP], t_off[MAXP], t_sz[MAXP];
 
 static void check_translate(shmem_team_t t, const struct expect *e)
@@ -263,6 +263,16 @@ static void check_exchange(shmem_team_t t, const struct expect *e)
         for (size_t b = 0; b < t_sz[i]; b++)
             EXPECT(vdst[t_off[i] + b], (unsigned char)(e->pes[i] * 16 + me + (int)b));
     }
+    /* The packed form: the same blocks, one after another in team order. */
+    size_t total = 0;
+    EXPECT(shmemx_team_alltoallv_packed(t, vpacked, sizeof vpacked, &total, vsrc, s_off,
+                                        s_sz),
+           0);
+    size_t at = 0;
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < (me + e->pes[i]) % 4 + 1; b++)
+            EXPECT(vpacked[at++], (unsigned char)(e->pes[i] * 16 + me + b));
+    EXPECT(total, at);
 }
 
 static void exercise(shmem_team_t t, const struct expect *e, const char *what)
@@ -317,6 +327,34 @@ static void split_again(shmem_team_t t, const struct expect *e)
     exercise(yt, &s, "split_2d column of a colour's team");
     shmem_team_destroy(xt);
     shmem_team_destroy(yt);
+
+    /* A 2 x 1 x n/2 grid: rows of 2 (x), lines of 1 (y), pillars of n/2 (z). */
+    if (n >= 2) {
+        shmem_team_t zt;
+        int cells = 2 * (n / 2), z = e->me / 2;
+        shmemx_team_split_3d(t, 2, 1, n / 2, &xt, &yt, &zt);
+        if (e->me < cells) {
+            s.n = 2;
+            s.me = x;
+            s.pes[0] = e->pes[2 * z];
+            s.pes[1] = e->pes[2 * z + 1];
+            exercise(xt, &s, "split_3d x line of a colour's team");
+            s.n = 1;
+            s.me = 0;
+            s.pes[0] = e->pes[e->me];
+            exercise(yt, &s, "split_3d y line of a colour's team");
+            s.n = n / 2;
+            s.me = z;
+            for (int i = 0; i < s.n; i++)
+                s.pes[i] = e->pes[x + 2 * i];
+            exercise(zt, &s, "split_3d z line of a colour's team");
+            shmem_team_destroy(xt);
+            shmem_team_destroy(yt);
+            shmem_team_destroy(zt);
+        } else
+            CHECK(xt == SHMEM_TEAM_INVALID && yt == SHMEM_TEAM_INVALID &&
+                  zt == SHMEM_TEAM_INVALID);
+    }
 
     for (int c = 2; c < 4; c++) {
         int colour, key;
