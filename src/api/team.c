@@ -81,6 +81,7 @@ static uint64_t slots_used(void)
     return m;
 }
 
+/* The list by_pe's qsort compares by (a split runs one at a time on a PE). */
 static const int *sort_pes;
 
 static int by_pe(const void *a, const void *b)
