@@ -28,7 +28,8 @@
 
 struct shmemx_dev_team_desc {
     uint64_t handle; /* the shmem_team_t, 0 when the slot is free */
-    int32_t start, stride, size, me; /* world PE of member i: start + i * stride */
+    int32_t start, stride, size, me; /* world PE of member i: start + i * stride;
+                                      * stride 0: an explicit team (host only) */
     uint64_t pad;
 };
 
@@ -90,6 +91,11 @@ SHMEMX_DEV_FN int shmemx_dcoll_slot_(const struct shmemx_dev_state *st, shmem_te
         if (a->team[s].handle == (uint64_t)(uintptr_t)team && team) {
             if (a->team[s].me < 0)
                 shmemx_abort_(routine, "this PE is not a member of the team");
+            if (a->team[s].stride == 0)
+                shmemx_abort_(routine, "the team's members are not evenly spaced PEs (a "
+                                       "colour/key split); device code runs collectives "
+                                       "on strided teams only: call the host collective, "
+                                       "or split a strided team");
             return s;
         }
     shmemx_abort_(routine, "the team is not a live team of this PE (SHMEM_TEAM_INVALID, "

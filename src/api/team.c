@@ -1,5 +1,7 @@
-/* Teams. Every team is a strided subset of the world (member i is world PE
- * start + i * stride), so a split only composes strides. Each team owns one slot of
+/* Teams. A team is a strided subset of the world (member i is world PE
+ * start + i * stride) or, when its members are not evenly spaced in the world (a
+ * colour/key split, a split of such a team), an explicit list of world PEs, made
+ * once here so that every routine only looks members up. Each team owns one slot of
  * the symmetric team pool, the same slot number on all of its members; a slot is
  * chosen during the split, among the parent's members alone, as the lowest slot
  * free on every member of the new team (see split_round). Concurrent splits from
@@ -18,10 +20,20 @@
 /* The team this PE holds in each slot; NULL where the slot is free here. */
 static struct shoal_team *slot_team[SHOAL_TEAM_SLOTS];
 
-/* A new team in its parent's numbering: member i is parent PE start + i * stride. */
+/* A new team in its parent's numbering: member i is parent PE start + i * stride, or
+ * ranks[i] where ranks is set (a colour/key split). */
 struct shape {
     int start, stride, size;
+    const int *ranks;
 };
+
+static int shape_rank(const struct shape *sh, int i)
+{
+    return sh->ranks ? sh->ranks[i] : sh->start + i * sh->stride;
+}
+
+/* Every team this library made has a serial of its own (WORLD and SHARED: 0). */
+static uint64_t team_serial;
 
 void shoal_teams_reset(void)
 {
@@ -49,8 +61,10 @@ void shoal_teams_release(void)
     shoal_ctx_release(NULL);
     for (int s = 0; s < SHOAL_TEAM_SLOTS; s++) {
         struct shoal_team *t = slot_team[s];
-        if (t && t != &shoal_team_world && t != &shoal_team_shared)
+        if (t && t != &shoal_team_world && t != &shoal_team_shared) {
+            free((void *)t->pes);
             free(t);
+        }
         slot_team[s] = NULL;
     }
 }
@@ -67,19 +81,43 @@ static uint64_t slots_used(void)
     return m;
 }
 
-static int world_of(const struct shoal_team *t, int pe)
+/* The list by_pe's qsort compares by (a split runs one at a time on a PE). */
+static const int *sort_pes;
+
+static int by_pe(const void *a, const void *b)
 {
-    return t->start + pe * t->stride;
+    int x = sort_pes[*(const int *)a], y = sort_pes[*(const int *)b];
+    return (x > y) - (x < y);
 }
 
-/* Member i of (start, stride, size) is start + i * stride: pe -> i, or -1. */
-static int index_of(int start, int stride, int size, int pe)
+/* The new team's members in the world: strided where they are evenly spaced (any
+ * team of 1 or 2), else the list, with its index by world PE for translations. */
+static void team_members(const char *fn, struct shoal_team *t,
+                         const struct shoal_team *parent, const struct shape *sh)
 {
-    int d = pe - start;
-    if (d % stride)
-        return -1;
-    int i = d / stride;
-    return i >= 0 && i < size ? i : -1;
+    int n = sh->size;
+    int *w = malloc(2 * (size_t)n * sizeof *w);
+    if (!w)
+        shoal_fatal(fn, "out of memory for the %d members of a team", n);
+    for (int i = 0; i < n; i++)
+        w[i] = shoal_team_pe(parent, shape_rank(sh, i));
+    int stride = n > 1 ? w[1] - w[0] : 1, even = 1;
+    for (int i = 2; i < n && even; i++)
+        even = w[i] - w[i - 1] == stride;
+    t->start = w[0];
+    t->stride = even ? stride : 0;
+    t->size = n;
+    if (even) {
+        free(w);
+        return;
+    }
+    int *order = w + n;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    sort_pes = w;
+    qsort(order, (size_t)n, sizeof *order, by_pe);
+    t->pes = w;
+    t->by_world = order;
 }
 
 static struct shoal_team *team_new(const char *fn, const struct shoal_team *parent,
@@ -87,31 +125,30 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
                                    const shmem_team_config_t *config, long mask)
 {
     struct shoal_team *t = dead_teams;
-    if (t)
+    if (t) {
         dead_teams = t->next_dead;
-    else if (!(t = malloc(sizeof *t)))
+        free((void *)t->pes);
+    } else if (!(t = malloc(sizeof *t)))
         shoal_fatal(fn, "out of memory for a team");
-    *t = (struct shoal_team){
-        .start = world_of(parent, sh->start),
-        .stride = sh->stride * parent->stride,
-        .size = sh->size,
-        .my_pe = index_of(sh->start, sh->stride, sh->size, parent->my_pe),
-        .slot = slot,
-        .res = &shoal_team_pool[slot],
-    };
+    *t = (struct shoal_team){ .slot = slot, .res = &shoal_team_pool[slot] };
+    team_members(fn, t, parent, sh);
+    t->my_pe = shoal_team_index(t, shoal.my_pe);
+    t->serial = ++team_serial;
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;
     /* No other member touches this copy until the parent barrier that follows. */
     memset(t->res->sync, 0, sizeof t->res->sync);
     slot_team[slot] = t;
     shoal_dev_heap_team(t);
-    SHOAL_LOG(TEAM, DEBUG, "%s: team of %d (start %d, stride %d) in slot %d, this PE %d", fn,
-              t->size, t->start, t->stride, slot, t->my_pe);
+    SHOAL_LOG(TEAM, DEBUG, "%s: team of %d (%s %d, stride %d) in slot %d, this PE %d", fn,
+              t->size, t->pes ? "a list of world PEs, first" : "start", t->start, t->stride,
+              slot, t->my_pe);
     return t;
 }
 
 /* One split over parent, forming ngroups disjoint teams at once; group j's member 0
- * is parent PE lead0 + j * lstep, and mine is this PE's group (NULL: none).
+ * is parent PE leads[j] (leads NULL: lead0 + j * lstep), and mine is this PE's group
+ * (NULL: none).
  *
  * Slot agreement: each member ORs the slots it uses into word W of its group's
  * member 0 (the leader); after a parent barrier W holds the slots used anywhere in
@@ -121,12 +158,12 @@ static struct shoal_team *team_new(const char *fn, const struct shoal_team *pare
  * W alternates between two words by the parent's split count: the next split
  * uses the other word, and this one's is used again only after that split's first
  * barrier, which no PE passes before every PE has zeroed its W here. */
-static int split_round(const char *fn, struct shoal_team *parent, int ngroups, int lead0,
-                       int lstep, const struct shape *mine, const shmem_team_config_t *config,
-                       long mask, shmem_team_t *new_team)
+static int split_round(const char *fn, struct shoal_team *parent, int ngroups,
+                       const int *leads, int lead0, int lstep, const struct shape *mine,
+                       const shmem_team_config_t *config, long mask, shmem_team_t *new_team)
 {
     uint64_t *w = &parent->res->sync[SHOAL_TEAM_SPLIT_WORD + (parent->splits++ & 1)];
-    int leader = mine ? world_of(parent, mine->start) : -1;
+    int leader = mine ? shoal_team_pe(parent, shape_rank(mine, 0)) : -1;
     if (mine)
         shoal_word_fetch_op(SHOAL_AMO_OR, w, slots_used(), leader);
     shoal_team_barrier(parent);
@@ -134,7 +171,7 @@ static int split_round(const char *fn, struct shoal_team *parent, int ngroups, i
     int full = 0;
     uint64_t group_used = 0;
     for (int j = 0; j < ngroups; j++) {
-        int pe = world_of(parent, lead0 + j * lstep);
+        int pe = shoal_team_pe(parent, leads ? leads[j] : lead0 + j * lstep);
         uint64_t used = shoal_word_read(w, pe);
         full |= used == ~0ull;
         if (pe == leader)
@@ -177,10 +214,10 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
         return -1;
     }
     /* A one-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
-    struct shape sh = { start, size == 1 ? 1 : stride, size };
-    int mine = index_of(start, sh.stride, size, parent->my_pe) >= 0;
-    return split_round(__func__, parent, 1, start, 0, mine ? &sh : NULL, config, config_mask,
-                       new_team)
+    struct shape sh = { start, size == 1 ? 1 : stride, size, NULL };
+    int mine = shoal_strided_index(start, sh.stride, size, parent->my_pe) >= 0;
+    return split_round(__func__, parent, 1, NULL, start, 0, mine ? &sh : NULL, config,
+                       config_mask, new_team)
             ? -1
             : 0;
 }
@@ -205,13 +242,13 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange,
     /* The row (same y) is the x-axis team, the column (same x) the y-axis team. */
     int row_size = n - y * xrange < xrange ? n - y * xrange : xrange;
     int col_size = (n - x + xrange - 1) / xrange;
-    struct shape row = { y * xrange, 1, row_size };
-    struct shape col = { x, col_size == 1 ? 1 : xrange, col_size };
-    if (split_round(__func__, parent, yrange, 0, xrange, &row, xaxis_config, xaxis_mask,
+    struct shape row = { y * xrange, 1, row_size, NULL };
+    struct shape col = { x, col_size == 1 ? 1 : xrange, col_size, NULL };
+    if (split_round(__func__, parent, yrange, NULL, 0, xrange, &row, xaxis_config, xaxis_mask,
                     xaxis_team))
         return -1;
     /* The column's slot is chosen with the row's already taken on every member. */
-    if (split_round(__func__, parent, xrange, 0, 1, &col, yaxis_config, yaxis_mask,
+    if (split_round(__func__, parent, xrange, NULL, 0, 1, &col, yaxis_config, yaxis_mask,
                     yaxis_team)) {
         team_release(*xaxis_team);
         *xaxis_team = SHMEM_TEAM_INVALID;
@@ -224,7 +261,7 @@ SHOAL_PROFILED(shmem_team_split_2d)
 /* A 1-member team's stride is irrelevant; 1 keeps index arithmetic defined. */
 static struct shape line(int start, int stride, int size)
 {
-    return (struct shape){ start, size == 1 ? 1 : stride, size };
+    return (struct shape){ start, size == 1 ? 1 : stride, size, NULL };
 }
 
 /* Cray OpenSHMEMX's grid splits: the first X*Y*Z parent PEs form a grid, x fastest;
@@ -255,17 +292,18 @@ static void split_grid(const char *fn, struct shoal_team *parent, int xr, int yr
     struct shape row = line(xr * (y + yr * z), 1, xr);
     struct shape col = line(x + xr * yr * z, xr, yr);
     struct shape pillar = line(x + xr * y, xr * yr, zr);
-    int failed = split_round(fn, parent, yr * zr, 0, xr, in ? &row : NULL, NULL, 0, xt);
+    int failed = split_round(fn, parent, yr * zr, NULL, 0, xr, in ? &row : NULL, NULL, 0, xt);
     for (int plane = 0; plane < zr && !failed; plane++) {
         /* Each round leaves SHMEM_TEAM_INVALID to the PEs outside its plane. */
         shmem_team_t t;
-        failed = split_round(fn, parent, xr, xr * yr * plane, 1,
+        failed = split_round(fn, parent, xr, NULL, xr * yr * plane, 1,
                              in && z == plane ? &col : NULL, NULL, 0, &t);
         if (in && z == plane)
             *yt = t;
     }
     if (zt && !failed)
-        failed = split_round(fn, parent, xr * yr, 0, 1, in ? &pillar : NULL, NULL, 0, zt);
+        failed = split_round(fn, parent, xr * yr, NULL, 0, 1, in ? &pillar : NULL, NULL, 0,
+                             zt);
     if (!failed)
         return;
     SHOAL_LOG(TEAM, DEBUG, "%s: no free slot for every line; teams released", fn);
@@ -306,14 +344,14 @@ SHOAL_PROFILED(shmemx_team_split_2d)
 
 /* Cray OpenSHMEMX's colour/key split, as MPI_Comm_split: the parent PEs of one
  * colour form a team, ranked by key (ties by parent rank); a negative colour joins
- * none. Shoal's teams are strided, so the split is made only when every colour's
- * members, in rank order, are evenly spaced parent PEs; otherwise no PE gets a team
- * and the parent's PE 0 says which colour is not.
+ * none. A colour whose members are not evenly spaced world PEs becomes an explicit
+ * team (team_members).
  *
  * Each PE learns every (colour, key): it stores its own pair in the first 8 bytes of
  * its slot's scratch, which no collective of the parent uses while every member is
  * inside this split (the barriers around), and reads the others'; then it restores
- * those bytes. One split round per colour, led by its rank-0 member. */
+ * those bytes. Every PE sorts alike, so all agree on the teams, which one split round
+ * makes at once, each led by its rank-0 member. */
 struct cx_member {
     int color, key, rank;
 };
@@ -332,12 +370,17 @@ void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *ne
 {
     const char *fn = __func__;
     shoal_require_init(fn);
+    if (!newteam)
+        shoal_fatal(fn,
+                    "newteam is NULL; pass the address of a shmem_team_t to receive the "
+                    "new team");
     *newteam = SHMEM_TEAM_INVALID;
     if (!shoal_team_ok(fn, parent))
         return;
     int n = parent->size;
     struct cx_member *m = malloc((size_t)n * sizeof *m);
-    if (!m)
+    int *ranks = malloc(2 * (size_t)n * sizeof *ranks);
+    if (!m || !ranks)
         shoal_fatal(fn, "out of memory for the %d members of the parent team", n);
     int32_t mine[2] = { color < 0 ? -1 : color, key }, saved[2];
     unsigned char *box = parent->res->scratch;
@@ -347,52 +390,30 @@ void shmemx_team_split(shmem_team_t parent, int color, int key, shmem_team_t *ne
     shoal_team_barrier(parent);
     for (int i = 0; i < n; i++) {
         int32_t pair[2];
-        shoal_copy_from(world_of(parent, i), pair, box, sizeof pair);
+        shoal_copy_from(shoal_team_pe(parent, i), pair, box, sizeof pair);
         m[i] = (struct cx_member){ pair[0], pair[1], i };
     }
     shoal_team_barrier(parent);
     memcpy(box, saved, sizeof saved);
     qsort(m, (size_t)n, sizeof *m, by_color_key);
-    /* Every PE checks every colour alike, so all of them agree on the outcome. */
-    int bad = -1;
-    for (int i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
-            if (m[i].color >= 0 && j >= i + 2 &&
-                m[j].rank - m[j - 1].rank != m[i + 1].rank - m[i].rank)
-                bad = m[i].color;
-    }
-    if (bad >= 0) {
-        if (parent->my_pe == 0)
-            shoal_warn(fn,
-                       "the members of colour %d, ranked by key, are not evenly spaced PEs "
-                       "of the parent team; Shoal's teams are strided, so a colour/key "
-                       "split is made only when every colour's members are (in key order) "
-                       "parent PEs start, start + stride, ...; no teams made",
-                       bad);
-        SHOAL_LOG(TEAM, DEBUG, "%s: colour %d not strided; every PE gets no team", fn, bad);
-        free(m);
-        return;
-    }
-    int failed = 0;
-    for (int i = 0, j; i < n && !failed; i = j) {
-        for (j = i + 1; j < n && m[j].color == m[i].color; j++)
-            ;
+    /* leads: each colour's rank-0 member; members: this PE's colour in rank order. */
+    int *leads = ranks, *members = ranks + n, ngroups = 0, size = 0;
+    for (int i = 0; i < n; i++) {
         if (m[i].color < 0)
             continue;
-        int size = j - i, stride = size > 1 ? m[i + 1].rank - m[i].rank : 1;
-        struct shape sh = { m[i].rank, stride, size };
-        int in = mine[0] == m[i].color;
-        shmem_team_t t;
-        failed = split_round(fn, parent, 1, m[i].rank, 0, in ? &sh : NULL, NULL, 0, &t);
-        if (in)
-            *newteam = t;
-    }
-    SHOAL_LOG(TEAM, DEBUG, "%s: exit, %s", fn, failed ? "no free slot" : "teams made");
-    if (failed && *newteam != SHMEM_TEAM_INVALID) {
-        team_release(*newteam);
-        *newteam = SHMEM_TEAM_INVALID;
+        if (i == 0 || m[i].color != m[i - 1].color)
+            leads[ngroups++] = m[i].rank;
+        if (m[i].color == mine[0])
+            members[size++] = m[i].rank;
     }
     free(m);
+    struct shape sh = { 0, 1, size, members };
+    int failed = ngroups &&
+            split_round(fn, parent, ngroups, leads, 0, 0, mine[0] >= 0 ? &sh : NULL, NULL, 0,
+                        newteam);
+    SHOAL_LOG(TEAM, DEBUG, "%s: exit, %d colour(s), %s", fn, ngroups,
+              failed ? "no free slot" : "teams made");
+    free(ranks);
 }
 SHOAL_PROFILED(shmemx_team_split)
 
@@ -453,8 +474,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     if (!shoal_team_ok(__func__, src_team) || !shoal_team_ok(__func__, dest_team) ||
         src_pe < 0 || src_pe >= src_team->size)
         return -1;
-    return index_of(dest_team->start, dest_team->stride, dest_team->size,
-                    world_of(src_team, src_pe));
+    return shoal_team_index(dest_team, shoal_team_pe(src_team, src_pe));
 }
 SHOAL_PROFILED(shmem_team_translate_pe)
 
@@ -464,6 +484,6 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     if (!shoal_team_ok(__func__, team) || pe < 0 || pe >= team->size)
         return NULL;
     struct shoal_rref r;
-    return shoal_resolve(dest, world_of(team, pe), &r) == 0 ? r.ptr : NULL;
+    return shoal_resolve(dest, shoal_team_pe(team, pe), &r) == 0 ? r.ptr : NULL;
 }
 SHOAL_PROFILED(shmem_team_ptr)

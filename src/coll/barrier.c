@@ -32,7 +32,7 @@ static void dissemination(const struct shoal_team *t, const int *idx, int n, int
 {
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int to = (me + dist) % n;
-        int peer = t->start + (idx ? idx[to] : to) * t->stride;
+        int peer = shoal_team_pe(t, idx ? idx[to] : to);
         shoal_word_signal(peer, NULL, NULL, 0, &words[r], epoch);
         coll_wait_ge(&words[r], epoch);
     }
@@ -48,7 +48,8 @@ void shoal_team_barrier(struct shoal_team *team)
     SHOAL_LOG(COLL, TRACE, "barrier: the default context's operations complete first");
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
     if (coll_net() &&
-        coll_net_barrier(team->start, team->stride, team->size,
+        coll_net_barrier(&(struct shoal_members){ team->start, team->stride, team->size,
+                                                  team->pes },
                          team == &shoal_team_world ? epoch : 0) == 0)
         return;
     if (!shoal.multi_node || team->size < 3) {
@@ -67,8 +68,8 @@ void shoal_team_barrier(struct shoal_team *team)
     }
     dissemination(team, s->lead, s->nlead, s->lead_rank, words, epoch);
     for (int i = 1; i < s->nlocal; i++)
-        shoal_word_signal(team->start + s->local[i] * team->stride, NULL, NULL, 0,
-                          &words[DOWN_WORD], epoch);
+        shoal_word_signal(shoal_team_pe(team, s->local[i]), NULL, NULL, 0, &words[DOWN_WORD],
+                          epoch);
 }
 
 void shoal_barrier_world(void)

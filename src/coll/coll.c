@@ -20,6 +20,7 @@ int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
                         .me = team->my_pe,
                         .start = team->start,
                         .stride = team->stride,
+                        .pes = team->pes,
                         .team = team };
     uint64_t *ready = &team->res->sync[COLL_READY_WORD];
     if (SHOAL_UNLIKELY(!*ready)) {
@@ -78,7 +79,7 @@ static struct coll_shape shapes[SHOAL_TEAM_SLOTS];
 
 static int member_node(const struct shoal_team *t, int i)
 {
-    return shoal.node[t->start + i * t->stride];
+    return shoal.node[shoal_team_pe(t, i)];
 }
 
 static void shape_compute(const struct shoal_team *t, struct coll_shape *s)
@@ -93,7 +94,8 @@ static void shape_compute(const struct shoal_team *t, struct coll_shape *s)
     s->local = malloc(sizeof(int) * (size_t)n * 3);
     if (!count || !lead_at || !s->local)
         shoal_fatal("shmem_team", "out of memory for a team's node layout");
-    *s = (struct coll_shape){ .start = t->start,
+    *s = (struct coll_shape){ .serial = t->serial,
+                              .start = t->start,
                               .stride = t->stride,
                               .size = n,
                               .lead_rank = -1,
@@ -130,8 +132,8 @@ static void shape_compute(const struct shoal_team *t, struct coll_shape *s)
 const struct coll_shape *coll_shape(const struct shoal_team *t)
 {
     struct coll_shape *s = &shapes[t->slot];
-    if (SHOAL_UNLIKELY(s->start != t->start || s->stride != t->stride || s->size != t->size ||
-                       !s->local))
+    if (SHOAL_UNLIKELY(s->serial != t->serial || s->start != t->start ||
+                       s->stride != t->stride || s->size != t->size || !s->local))
         shape_compute(t, s);
     return s;
 }
@@ -231,7 +233,8 @@ static void psync_barrier(const struct coll *c)
         nchild++;
     /* The collectives' puts before it (default context) are complete when it ends. */
     shoal_tp_quiet(SHMEM_CTX_DEFAULT);
-    if (coll_net() && coll_net_barrier(c->start, c->stride, c->n, 0) == 0)
+    if (coll_net() &&
+        coll_net_barrier(&(struct shoal_members){ c->start, c->stride, c->n, NULL }, 0) == 0)
         return;
     psync_wait(&ps[COLL_PS_ARRIVED], nchild);
     __atomic_store_n(&ps[COLL_PS_ARRIVED], 0, __ATOMIC_RELAXED);

@@ -66,7 +66,8 @@
 /* The members of one collective call: a team, or a legacy active set. */
 struct coll {
     int n, me;               /* member count and this PE's index */
-    int start, stride;       /* world PE of member i: start + i * stride */
+    int start, stride;       /* world PE of member i: start + i * stride, */
+    const int *pes;          /* or pes[i] (an explicit team: shoal_member_pe) */
     struct shoal_team *team; /* team-based: channels and scratch live in its slot */
     long *psync;             /* active-set: the user's pSync */
     const int *idx;          /* the node leaders' sub-collective (coll_leaders): its
@@ -83,7 +84,9 @@ static inline const struct shoal_transport_coll *coll_net(void)
     return shoal_tp_coll();
 }
 #define COLL_NET(c, op, ...)                                                                 \
-    (coll_net() && coll_net()->op((c)->start, (c)->stride, (c)->n, __VA_ARGS__) == 0)
+    (coll_net() &&                                                                           \
+     coll_net()->op(&(struct shoal_members){ (c)->start, (c)->stride, (c)->n, (c)->pes },    \
+                    __VA_ARGS__) == 0)
 
 /* The reduction kind of a C type, for COLL_NET's reduce. */
 #define COLL_RED_KIND(T)                                                                     \
@@ -112,7 +115,7 @@ static inline const struct shoal_transport_coll *coll_net(void)
 
 static inline int coll_world_pe(const struct coll *c, int i)
 {
-    return c->start + (c->idx ? c->idx[i] : i) * c->stride;
+    return shoal_member_pe(c->start, c->stride, c->pes, c->idx ? c->idx[i] : i);
 }
 
 /* Blocking put of len bytes into member i's copy of dst_sym. */
@@ -143,11 +146,11 @@ static inline void coll_signal(const struct coll *c, int i, void *dst_sym, const
  * then checks that no PE has left the job's collectives (finalized) before the call
  * waited for. word and v: what the wait waits for (v = 0 for pSync words). */
 void coll_wait_slow(struct shoal_backoff *b, const void *word, uint64_t v);
-/* The network transport's barrier of size members from world PE start, stride apart
- * (coll_net() set), its wait watched as coll_wait_slow watches (coll/stall.c).
+/* The network transport's barrier of the members m (coll_net() set), its wait
+ * watched as coll_wait_slow watches (coll/stall.c).
  * epoch: the world team's barrier number when it is the world team's (epochs start
  * at 1), else 0. Returns 0, or -1 where the transport declined. */
-int coll_net_barrier(int start, int stride, int size, uint64_t epoch);
+int coll_net_barrier(const struct shoal_members *m, uint64_t epoch);
 
 /* One poll of a collective's wait: spin, or the slow path above. */
 static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint64_t v)
@@ -318,7 +321,8 @@ void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int fro
  * every member) when SHOAL_COLL_NODE_AWARE is on, the team spans several nodes
  * and some node holds more than one of its members (at most COLL_LOCAL_MAX). */
 struct coll_shape {
-    int start, stride, size; /* the team it describes */
+    uint64_t serial; /* the team it describes (shoal_team.serial) */
+    int start, stride, size;
     int node_aware;
     int nlocal, lrank;    /* members on this node, and this PE's rank among them */
     int nlead, lead_rank; /* node leaders (each node's lowest member), this PE's rank

@@ -161,8 +161,8 @@ static void net_poll(struct shoal_coll_wait *w)
         wait_slow(&nw->b, nw->epoch != 0, nw->epoch, poll_on);
 }
 
-int coll_net_barrier(int start, int stride, int size, uint64_t epoch)
+int coll_net_barrier(const struct shoal_members *m, uint64_t epoch)
 {
     struct net_wait nw = { { net_poll }, { 0 }, epoch };
-    return coll_net()->barrier(start, stride, size, &nw.w);
+    return coll_net()->barrier(m, &nw.w);
 }

@@ -10,6 +10,22 @@ struct shoal_team shoal_team_shared = { .my_pe = -1 };
 struct shoal_team shoal_ctx_dead_team = { .my_pe = -1 };
 struct shoal_ctx shoal_ctx_default = { .team = &shoal_team_world };
 
+int shoal_team_index(const struct shoal_team *team, int world_pe)
+{
+    if (!team->pes)
+        return shoal_strided_index(team->start, team->stride, team->size, world_pe);
+    int lo = 0, hi = team->size; /* binary search of the members by world PE */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (team->pes[team->by_world[mid]] < world_pe)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < team->size && team->pes[team->by_world[lo]] == world_pe ? team->by_world[lo]
+                                                                        : -1;
+}
+
 void shoal_team_gone(const char *routine)
 {
     shoal_fatal(routine, "the team was destroyed (shmem_team_destroy); create a new one");

@@ -1,5 +1,5 @@
-/* Teams: a strided set of world PEs with a slot of symmetric memory for their
- * synchronization and collectives. The data and the checks every routine owes its
+/* Teams: a set of world PEs (strided, or an explicit list) with a slot of symmetric
+ * memory for their synchronization and collectives. The data and the checks every routine owes its
  * caller live here (core/team.c); creating, splitting and destroying teams is api/team.c. */
 #ifndef SHOAL_TEAM_H
 #define SHOAL_TEAM_H
@@ -8,6 +8,7 @@
 #include <shmem.h>
 
 #include "env/compiler.h"
+#include "transport/transport.h"
 
 /* Each team owns one slot of the team pool: symmetric words for its
  * synchronization and symmetric scratch for its collectives. Slots sit at the
@@ -26,14 +27,19 @@ struct shoal_team_slot {
 };
 
 struct shoal_team {
-    int start, stride, size; /* world PE of member i is start + i * stride */
-    int my_pe;               /* -1 when this PE is not a member */
-    int slot;                /* index into the team pool */
+    /* World PE of member i: start + i * stride, or pes[i] for a team whose members
+     * are not evenly spaced (stride 0 then; pes NULL otherwise). */
+    int start, stride, size;
+    const int *pes;
+    const int *by_world; /* with pes: member indices in order of world PE */
+    int my_pe;           /* -1 when this PE is not a member */
+    int slot;            /* index into the team pool */
     struct shoal_team_slot *res;
     uint64_t barrier_epoch; /* barriers this PE has entered on this team */
     unsigned splits;        /* splits of this team as parent (api/team.c) */
     shmem_team_config_t config;
-    int destroyed; /* kept, never freed, once destroyed (api/team.c) */
+    uint64_t serial; /* unique to this team's life: what caches of its shape key on */
+    int destroyed;   /* kept, never freed, once destroyed (api/team.c) */
     struct shoal_team *next_dead;
 };
 
@@ -58,12 +64,31 @@ static inline int shoal_team_ok(const char *routine, const struct shoal_team *te
     return 1;
 }
 
+/* Member i -> world PE (transport/transport.h's shoal_member_pe). */
+static inline int shoal_team_pe(const struct shoal_team *team, int i)
+{
+    return shoal_member_pe(team->start, team->stride, team->pes, i);
+}
+
+/* Member i of (start, stride, size) is start + i * stride: pe -> i, or -1. */
+static inline int shoal_strided_index(int start, int stride, int size, int pe)
+{
+    int d = pe - start;
+    if (d % stride)
+        return -1;
+    int i = d / stride;
+    return i >= 0 && i < size ? i : -1;
+}
+
+/* World PE -> member index in team, or -1. */
+int shoal_team_index(const struct shoal_team *team, int world_pe);
+
 /* Team-relative PE -> world PE, with the range check every routine owes its caller. */
 static inline int shoal_world_pe(const char *routine, const struct shoal_team *team, int pe)
 {
     if (SHOAL_UNLIKELY((unsigned)pe >= (unsigned)team->size))
         shoal_bad_pe(routine, pe, team);
-    return team->start + pe * team->stride;
+    return shoal_team_pe(team, pe);
 }
 
 #endif

@@ -99,8 +99,22 @@ enum shoal_red_kind {
     SHOAL_RED_COMPLEX
 };
 
+/* The members of a collective (a team or an active set; this PE is one): member i,
+ * i < size, is world PE start + i * stride, or pes[i] where pes is set (an explicit
+ * team, core/team.h). */
+struct shoal_members {
+    int start, stride, size;
+    const int *pes;
+};
+
+/* Member i -> world PE, for every team, collective and member set. */
+static inline int shoal_member_pe(int start, int stride, const int *pes, int i)
+{
+    return SHOAL_LIKELY(!pes) ? start + i * stride : pes[i];
+}
+
 /* Collectives a transport runs itself (the mpi transport: MPI's collectives), for the
- * members start + i * stride, i < size (a team or an active set; this PE is one).
+ * members m.
  * Each returns 0 when it did the whole operation, nonzero when it leaves the call
  * to the library's own algorithms (counts MPI cannot express, for example); that
  * choice depends only on arguments every member passes alike. They order nothing
@@ -115,19 +129,19 @@ struct shoal_coll_wait {
 
 struct shoal_transport_coll {
     /* polled: w->poll(w) while it waits */
-    int (*barrier)(int start, int stride, int size, struct shoal_coll_wait *w);
+    int (*barrier)(const struct shoal_members *m, struct shoal_coll_wait *w);
     /* buf: root's source at the root, dest elsewhere */
-    int (*broadcast)(int start, int stride, int size, void *buf, size_t len, int root);
-    int (*fcollect)(int start, int stride, int size, void *dest, const void *src, size_t len);
-    int (*collect)(int start, int stride, int size, void *dest, const void *src, size_t len);
+    int (*broadcast)(const struct shoal_members *m, void *buf, size_t len, int root);
+    int (*fcollect)(const struct shoal_members *m, void *dest, const void *src, size_t len);
+    int (*collect)(const struct shoal_members *m, void *dest, const void *src, size_t len);
     /* block j of src (nelems elements of esize bytes, sst elements apart) to member j,
      * into block i of its dest (dst apart) */
-    int (*alltoall)(int start, int stride, int size, void *dest, const void *src,
-                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize);
-    int (*reduce)(int start, int stride, int size, void *dest, const void *src, size_t n,
+    int (*alltoall)(const struct shoal_members *m, void *dest, const void *src, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t nelems, size_t esize);
+    int (*reduce)(const struct shoal_members *m, void *dest, const void *src, size_t n,
                   size_t esize, enum shoal_red_kind kind, enum shoal_red_op op);
     /* prefix sums; exclusive: member 0's dest is zero */
-    int (*scan)(int start, int stride, int size, void *dest, const void *src, size_t n,
+    int (*scan)(const struct shoal_members *m, void *dest, const void *src, size_t n,
                 size_t esize, enum shoal_red_kind kind, int exclusive);
 };
 

@@ -344,8 +344,8 @@ static void test_teams(void)
 }
 
 /* The colour/key split against MPI_Comm_split's rule, worked out here: members of a
- * colour ranked by key, then parent rank; a negative colour gets no team; a split
- * whose colour is not an evenly spaced set of PEs makes no team anywhere. */
+ * colour ranked by key, then parent rank; a negative colour gets no team
+ * (test_cx_split.c: splits whose teams are not evenly spaced PEs). */
 static void test_color_split(void)
 {
     shmem_team_t t;
@@ -375,13 +375,6 @@ static void test_color_split(void)
         check_team(t, npes - 1, me - 1, 1, 1);
     shmemx_team_destroy(&t);
     shmem_barrier_all();
-    /* Colour 0 = PEs {0, 1, 3}: not evenly spaced, so nobody gets a team (a warning
-     * from PE 0). */
-    if (npes >= 4) {
-        shmemx_team_split(SHMEM_TEAM_WORLD, me == 0 || me == 1 || me == 3 ? 0 : 1, 0, &t);
-        CHECK(t == SHMEM_TEAM_INVALID);
-        shmem_barrier_all();
-    }
 }
 
 int main(void)

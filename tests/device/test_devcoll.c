@@ -2,7 +2,8 @@
  *
  * Host-issued: every reduction of the type tables (and/or/xor, min/max, sum/prod),
  * broadcast, fcollect, collect (sizes differing by member) and alltoall of several
- * element sizes, a stream-ordered sum, on the world team and a team of the even PEs,
+ * element sizes, a stream-ordered sum, on the world team, a team of the even PEs and
+ * (broadcast to alltoall, a few reductions) a colour split's team that is not strided,
  * on device-space objects; each result read back and checked against a value computed
  * here. When every member's device heap is mapped on this node, the collectives must
  * stage nothing through host memory (shmemx_device_host_bounces unchanged), while a
@@ -10,7 +11,9 @@
  *
  * From device code (emu kernels of 4 threads): shmemx_dev_barrier_all orders puts
  * before a peer's reads; every shmemx_dev_TYPENAME_OP_reduce and its _block form on
- * both teams, sizes of one element and of several work chunks, one in place. */
+ * both teams, sizes of one element and of several work chunks, one in place.
+ * With the argument "explicit": device code's barrier on the colour split's team,
+ * which device collectives refuse with a message. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <shmemx_device.h>
@@ -23,7 +26,7 @@
 
 #define BIG 5003 /* elements: past one work chunk of device reductions, odd */
 
-static shmem_team_t evens;
+static shmem_team_t evens, shuffled;
 
 /* Every member's device heap is mapped here: the collectives must go device to device. */
 static int all_mapped(shmem_team_t team, void *sym)
@@ -393,13 +396,28 @@ static void dev_big(shmem_team_t team)
     check_double_max(team, BIG, 0, 1);
 }
 
-int main(void)
+static void k_team_barrier(int thread, int nthreads, void *a)
+{
+    (void)nthreads;
+    if (thread == 0)
+        shmemx_dev_team_barrier(((struct karg *)a)->team);
+}
+
+int main(int argc, char **argv)
 {
     int provided;
     shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
     CHECK(provided == SHMEM_THREAD_MULTIPLE);
-    int np = shmem_n_pes();
+    int np = shmem_n_pes(), me = shmem_my_pe();
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &evens);
+    /* One colour, keys (2 r + 1) mod np: world PEs 0, 2, 1, 3 at 4 PEs, not strided. */
+    shmemx_team_split(SHMEM_TEAM_WORLD, 0, (2 * me + 1) % np, &shuffled);
+    if (argc > 1 && !strcmp(argv[1], "explicit")) {
+        struct karg k = { shuffled, NULL, NULL, 0, 0, 0 };
+        shmemx_device_launch(k_team_barrier, 1, &k);
+        fprintf(stderr, "FAIL PE %d: shmemx_dev_team_barrier took an explicit team\n", me);
+        return 1;
+    }
 
     host_reductions(SHMEM_TEAM_WORLD, 1, 0);
     host_reductions(SHMEM_TEAM_WORLD, 37, 1);
@@ -410,6 +428,8 @@ int main(void)
         host_moves(evens, esizes[e], 5);
     }
     host_reductions(evens, 5, 0);
+    host_moves(shuffled, 8, 5);
+    host_reductions(shuffled, 3, 0);
     host_stream();
     staged_counts();
 

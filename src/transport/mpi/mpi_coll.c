@@ -4,8 +4,9 @@
  *   alltoall(s) -> MPI_Alltoall (strided: of vector types)
  *   reduce/to_all -> MPI_Allreduce   sum_inscan/exscan -> MPI_Scan/MPI_Exscan
  * over a communicator of the members made with MPI_Comm_create_group (collective
- * over the members only, as SHMEM collectives are) and cached by (start, stride,
- * size), so a team or an active set pays for it once. Whether MPI takes a call
+ * over the members only, as SHMEM collectives are) and cached by member set
+ * ((start, stride, size), or the list of an explicit team), so a team or an active
+ * set pays for it once. Whether MPI takes a call
  * depends only on arguments every member passes alike, never on local state, so the
  * members always agree on which path runs. */
 #include <limits.h>
@@ -15,7 +16,7 @@
 #include "transport/mpi/mpi_tr.h"
 
 struct comm_entry {
-    int start, stride, size;
+    struct shoal_members m; /* m.pes: this entry's own copy */
     MPI_Comm comm;
     struct comm_entry *next;
 };
@@ -23,11 +24,21 @@ struct comm_entry {
 static struct comm_entry *comms;
 static pthread_mutex_t comms_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static MPI_Comm lookup(int start, int stride, int size)
+/* An explicit list is never evenly spaced (api/team.c), so each set has one form. */
+static int same_members(const struct shoal_members *a, const struct shoal_members *b)
+{
+    if (a->size != b->size || !a->pes != !b->pes)
+        return 0;
+    if (a->pes)
+        return !memcmp(a->pes, b->pes, (size_t)a->size * sizeof *a->pes);
+    return a->start == b->start && a->stride == b->stride;
+}
+
+static MPI_Comm lookup(const struct shoal_members *m)
 {
     pthread_mutex_lock(&comms_lock);
     struct comm_entry *e = comms;
-    while (e && !(e->start == start && e->stride == stride && e->size == size))
+    while (e && !same_members(&e->m, m))
         e = e->next;
     pthread_mutex_unlock(&comms_lock);
     return e ? e->comm : MPI_COMM_NULL;
@@ -37,17 +48,18 @@ static MPI_Comm lookup(int start, int stride, int size)
  * starts here, so this is where an MPI finalized under Shoal's feet is caught (MPI's
  * own report would name neither SHMEM nor the remedy); it costs far less than the
  * collective itself. */
-static MPI_Comm members(int start, int stride, int size)
+static MPI_Comm members(const struct shoal_members *m)
 {
+    int size = m->size;
     if (mpi_world_lost(&mt.world))
         MT_FATAL("shoal",
                  "a SHMEM collective was called after the application's MPI_Finalize; "
                  "with SHOAL_TRANSPORT=%s every SHMEM call, shmem_finalize included, "
                  "must come before MPI_Finalize",
                  mt.st->cfg.transport);
-    if (start == 0 && stride == 1 && size == mt.st->n_pes)
+    if (!m->pes && m->start == 0 && m->stride == 1 && size == mt.st->n_pes)
         return mt.comm;
-    MPI_Comm comm = lookup(start, stride, size);
+    MPI_Comm comm = lookup(m);
     if (comm != MPI_COMM_NULL)
         return comm;
     int *ranks = malloc((size_t)size * sizeof *ranks);
@@ -55,15 +67,18 @@ static MPI_Comm members(int start, int stride, int size)
     if (!ranks || !e)
         MT_FATAL("shoal", "out of memory for an MPI communicator of %d PEs", size);
     for (int i = 0; i < size; i++)
-        ranks[i] = start + i * stride;
+        ranks[i] = shoal_member_pe(m->start, m->stride, m->pes, i);
     MPI_Group world, group;
     MPI_Comm_group(mt.comm, &world);
     MPI_Group_incl(world, size, ranks, &group);
     MPI_Comm_create_group(mt.comm, group, 0, &comm);
     MPI_Group_free(&group);
     MPI_Group_free(&world);
-    free(ranks);
-    *e = (struct comm_entry){ start, stride, size, comm, NULL };
+    *e = (struct comm_entry){ *m, comm, NULL };
+    if (m->pes)
+        e->m.pes = ranks; /* the list: ranks is a copy of it */
+    else
+        free(ranks);
     pthread_mutex_lock(&comms_lock);
     e->next = comms;
     comms = e;
@@ -77,6 +92,7 @@ void mpi_coll_fini(void)
         struct comm_entry *e = comms;
         comms = e->next;
         MPI_Comm_free(&e->comm);
+        free((void *)e->m.pes);
         free(e);
     }
 }
@@ -86,11 +102,11 @@ void mpi_coll_fini(void)
  * never matches a blocking one, and the PEs of a mismatch make different calls. The
  * other collectives block in MPI: their non-blocking forms cost several times more
  * in Open MPI (docs/debugging.md). */
-static int mc_barrier(int start, int stride, int size, struct shoal_coll_wait *w)
+static int mc_barrier(const struct shoal_members *m, struct shoal_coll_wait *w)
 {
     MPI_Request r;
     int done = 0;
-    MPI_Ibarrier(members(start, stride, size), &r);
+    MPI_Ibarrier(members(m), &r);
     while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
         if (mt.msg)
             mpi_msg_serve(); /* a peer's AMO may be what keeps it from the barrier */
@@ -99,28 +115,26 @@ static int mc_barrier(int start, int stride, int size, struct shoal_coll_wait *w
     return 0;
 }
 
-static int mc_broadcast(int start, int stride, int size, void *buf, size_t len, int root)
+static int mc_broadcast(const struct shoal_members *m, void *buf, size_t len, int root)
 {
     if (len > INT_MAX)
         return -1;
-    MPI_Bcast(buf, (int)len, MPI_BYTE, root, members(start, stride, size));
+    MPI_Bcast(buf, (int)len, MPI_BYTE, root, members(m));
     return 0;
 }
 
-static int mc_fcollect(int start, int stride, int size, void *dest, const void *src,
-                       size_t len)
+static int mc_fcollect(const struct shoal_members *m, void *dest, const void *src, size_t len)
 {
     if (len > INT_MAX)
         return -1;
-    MPI_Allgather(src, (int)len, MPI_BYTE, dest, (int)len, MPI_BYTE,
-                  members(start, stride, size));
+    MPI_Allgather(src, (int)len, MPI_BYTE, dest, (int)len, MPI_BYTE, members(m));
     return 0;
 }
 
-static int mc_collect(int start, int stride, int size, void *dest, const void *src,
-                      size_t len)
+static int mc_collect(const struct shoal_members *m, void *dest, const void *src, size_t len)
 {
-    MPI_Comm comm = members(start, stride, size);
+    int size = m->size;
+    MPI_Comm comm = members(m);
     uint64_t mine = len, *all = malloc((size_t)size * sizeof *all);
     int *counts = malloc((size_t)size * 2 * sizeof *counts);
     if (!all || !counts)
@@ -156,10 +170,10 @@ static MPI_Datatype block_type(size_t nelems, size_t esize, ptrdiff_t stride)
     return t;
 }
 
-static int mc_alltoall(int start, int stride, int size, void *dest, const void *src,
+static int mc_alltoall(const struct shoal_members *m, void *dest, const void *src,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
-    MPI_Comm comm = members(start, stride, size);
+    MPI_Comm comm = members(m);
     if (dst == 1 && sst == 1) {
         if (nelems * esize > INT_MAX)
             return -1;
@@ -218,24 +232,23 @@ static MPI_Op red_op(enum shoal_red_op op)
     return MPI_OP_NULL;
 }
 
-static int mc_reduce(int start, int stride, int size, void *dest, const void *src, size_t n,
+static int mc_reduce(const struct shoal_members *m, void *dest, const void *src, size_t n,
                      size_t esize, enum shoal_red_kind kind, enum shoal_red_op op)
 {
     MPI_Datatype t = red_type(kind, esize);
     if (n > INT_MAX || t == MPI_DATATYPE_NULL)
         return -1;
-    MPI_Allreduce(dest == src ? MPI_IN_PLACE : src, dest, (int)n, t, red_op(op),
-                  members(start, stride, size));
+    MPI_Allreduce(dest == src ? MPI_IN_PLACE : src, dest, (int)n, t, red_op(op), members(m));
     return 0;
 }
 
-static int mc_scan(int start, int stride, int size, void *dest, const void *src, size_t n,
+static int mc_scan(const struct shoal_members *m, void *dest, const void *src, size_t n,
                    size_t esize, enum shoal_red_kind kind, int exclusive)
 {
     MPI_Datatype t = red_type(kind, esize);
     if (n > INT_MAX || t == MPI_DATATYPE_NULL)
         return -1;
-    MPI_Comm comm = members(start, stride, size);
+    MPI_Comm comm = members(m);
     const void *in = dest == src ? MPI_IN_PLACE : src;
     if (!exclusive) {
         MPI_Scan(in, dest, (int)n, t, MPI_SUM, comm);
