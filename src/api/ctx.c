@@ -168,6 +168,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
 {
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
+    ctx = shoal_thread_ctx_for(ctx);
     if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && !config)
         shoal_fatal(__func__,
                     "config_mask names SHMEM_CTX_SESSION_TOTAL_OPS but config is NULL");
@@ -184,6 +185,7 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx)
 {
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
+    ctx = shoal_thread_ctx_for(ctx);
     if (!ctx->session)
         return;
     ctx->session = 0;

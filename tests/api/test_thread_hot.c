@@ -4,7 +4,12 @@
  * neighbour's thread of the same number so with a flag on the default context
  * itself (shmem_ctx_ form, not the thread's context), which then checks the block
  * without a barrier: only thread_quiet made it visible. A thread_fence between two
- * puts to one word orders them. A second mode argument runs a failure case:
+ * puts to one word orders them. Then each thread posts a triggered put-with-signal
+ * to the right neighbour and opens a session on SHMEM_CTX_DEFAULT with a put in it;
+ * the even threads fire theirs and call shmemx_thread_quiet, which must complete
+ * their own (read back: landed) while the odd threads' stay pending (read back:
+ * not there), and the session's thread-private state must not race (TSan); then
+ * the odd threads do the same. A second mode argument runs a failure case:
  *   double      register twice in one thread
  *   unregistered  unregister without a register
  *   unbalanced  finalize with a thread still registered
@@ -24,11 +29,52 @@ enum { MAX_THREADS = 16, N = 8192, ROUNDS = 4 }; /* 64 KiB blocks */
 static int me, npes, right, left, nthreads;
 static long *block; /* [MAX_THREADS][N] */
 static long flag[MAX_THREADS], word[MAX_THREADS], ack[MAX_THREADS];
+static long trig_dst[MAX_THREADS], sess_dst[MAX_THREADS];
+static uint64_t trig_sig[MAX_THREADS];
 static pthread_barrier_t started;
 
 static long val(int pe, int t, int r, int i)
 {
     return ((long)pe << 40) + ((long)t << 32) + (long)r * N + i;
+}
+
+/* Thread t's triggered put and session, completed by its own thread_quiet in its
+ * turn (even threads first, then odd), while the other half's trigger is unfired. */
+static void own_completion(int t)
+{
+    shmemx_trigger_t tr;
+    CHECK_EQ(shmemx_trigger_create(&tr), 0);
+    long tv = val(me, t, 7, 0), sv = val(me, t, 8, 0);
+    shmemx_putmem_signal_triggered(&trig_dst[t], &tv, sizeof tv, &trig_sig[t], 1,
+                                   SHMEM_SIGNAL_SET, right, tr, 1);
+    pthread_barrier_wait(&started); /* every thread's is posted */
+    for (int turn = 0; turn < 2; turn++) {
+        if (t % 2 == turn) {
+            shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+            shmem_long_put(&sess_dst[t], &sv, 1, right);
+            shmemx_trigger_increment(tr, 1);
+            shmemx_thread_quiet();
+            long got = shmem_long_g(&trig_dst[t], right);
+            if (got != tv)
+                check_note("thread %d: its triggered put after its own shmemx_thread_quiet",
+                           t);
+            CHECK_EQ(got, tv);
+            got = shmem_long_g(&sess_dst[t], right);
+            if (got != sv)
+                check_note("thread %d: its put in a session after shmemx_thread_quiet", t);
+            CHECK_EQ(got, sv);
+            shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+            for (int u = 1; !turn && u < nthreads; u += 2)
+                if (shmem_long_g(&trig_dst[u], right) != 0) {
+                    check_note("thread %d: thread %d's triggered put, whose trigger has "
+                               "not fired",
+                               t, u);
+                    CHECK_EQ(shmem_long_g(&trig_dst[u], right), 0);
+                }
+        }
+        pthread_barrier_wait(&started);
+    }
+    shmemx_trigger_destroy(tr);
 }
 
 static void *worker(void *arg)
@@ -60,6 +106,7 @@ static void *worker(void *arg)
         shmem_ctx_long_atomic_set(SHMEM_CTX_DEFAULT, &ack[t], r, left);
         shmem_long_wait_until(&ack[t], SHMEM_CMP_GE, r);
     }
+    own_completion(t);
     shmemx_thread_unregister();
     free(src);
     return NULL;
