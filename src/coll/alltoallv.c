@@ -7,15 +7,16 @@
  * the PE that waits for it, so no member waits for all, as at a barrier:
  *
  *   alltoallv (push): each receiver tells each sender where its block goes (its
- *   t_offsets entry; when SHMEM_ALLTOALLV_TSIZE_CHK checks, with its t_sizes entry,
- *   the most it takes), which also says its target is free. A sender puts each
+ *   target's place plus its t_offsets entry: place_base below; when SHMEM_ALLTOALLV_TSIZE_CHK checks,
+ *   with its t_sizes entry, the most it takes), which also says its target is free. A sender puts each
  *   block as soon as its receiver has told, with a signal that carries the length,
  *   which the receiver stores in its t_sizes. Two one-way messages per pair.
  *
  *   alltoallv_packed: a receiver's blocks lie one after another in member order, so
  *   where a block lands depends on the lengths of every block before it. Each
  *   sender tells each receiver its size; once a receiver has every size it lays the
- *   blocks out and tells each sender where its block goes and how long it may be;
+ *   blocks out and tells each sender where its block goes (a place in its target,
+ *   as above) and how long it may be;
  *   the sender then puts it with a signal. Three one-way messages per pair.
  *
  * Messages go in pairwise order (member me + i first) so that no member is
@@ -86,6 +87,26 @@ static void check_arrays(const char *fn, const struct coll *c, const void *a, co
         shoal_fatal(fn, "the offset and size arrays must be host memory");
     coll_check_sym(fn, a, (size_t)c->n * sizeof(size_t));
     coll_check_sym(fn, b, (size_t)c->n * sizeof(size_t));
+}
+
+/* A place in this PE's target as the others can use it: (segment, offset), which mean
+ * the same on every PE, packed in one word (heaps are far below 2^56 bytes); a
+ * member's target is thus its own, and may lie elsewhere than another's. */
+#define PLACE_SEG_SHIFT 56
+
+static uint64_t place_base(const char *fn, const void *target)
+{
+    struct shoal_rref r;
+    if (shoal_resolve(target, shoal.my_pe, &r) < 0)
+        shoal_bad_addr(fn, target, shoal.my_pe);
+    return (uint64_t)r.seg << PLACE_SEG_SHIFT | r.off;
+}
+
+/* This PE's address of the place that word p names. */
+static void *place_addr(uint64_t p)
+{
+    return (void *)(shoal.seg[p >> PLACE_SEG_SHIFT].base +
+                    (uintptr_t)(p & (((uint64_t)1 << PLACE_SEG_SHIFT) - 1)));
 }
 
 /* Tells member i v through word (of this PE's box entry there), after len bytes of
@@ -176,6 +197,7 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
     if (coll_dev_needed(target, source))
         shoal_fatal(fn, "target and source must be host memory");
     struct shoal_a2av_box *mine = &shoal_a2av_box[shoal.my_pe];
+    uint64_t base = place_base(fn, target);
     struct a2av_words ws;
     struct scan sc;
     scan_begin(c, &sc, words_get(fn, &ws, n), offsetof(struct shoal_a2av_box, req));
@@ -184,7 +206,7 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
         int j = (int)sc.todo[i];
         uint64_t lim = t_sizes[j];
         net |= tell(fn, c, j, &mine->lim, &lim, chk != CHK_NONE ? sizeof lim : 0, &mine->req,
-                    (uint64_t)t_offsets[j] + 1, 0);
+                    base + t_offsets[j] + 1, 0);
     }
     uint64_t v;
     for (int j; (j = scan_next(c, &sc, &v)) >= 0;) {
@@ -198,7 +220,7 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
                             coll_world_pe(c, me), len, coll_world_pe(c, j), most, me);
             len = most;
         }
-        net |= tell(fn, c, j, (char *)target + v, (const char *)source + s_offsets[j], len,
+        net |= tell(fn, c, j, place_addr(v), (const char *)source + s_offsets[j], len,
                     &mine->done, (uint64_t)len + 1, 1);
     }
     for (int j = 0; j < n; j++)
@@ -219,6 +241,7 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
     if (coll_dev_needed(target, source))
         shoal_fatal(fn, "target and source must be host memory");
     struct shoal_a2av_box *mine = &shoal_a2av_box[shoal.my_pe];
+    uint64_t base = place_base(fn, target);
     struct a2av_words ws;
     struct scan sc;
     size_t *todo = words_get(fn, &ws, n), *sz = todo + n, *at = sz + n;
@@ -248,12 +271,12 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
     }
     for (int i = 0; i < n; i++) {
         int j = (int)todo[i];
-        net |= tell(fn, c, j, &mine->lim, &sz[j], sizeof *sz, &mine->grant,
-                    (uint64_t)at[j] + 1, 0);
+        net |= tell(fn, c, j, &mine->lim, &sz[j], sizeof *sz, &mine->grant, base + at[j] + 1,
+                    0);
     }
     uint64_t v;
     for (int j; (j = scan_next(c, &sc, &v)) >= 0;)
-        net |= tell(fn, c, j, (char *)target + v, (const char *)source + s_offsets[j],
+        net |= tell(fn, c, j, place_addr(v), (const char *)source + s_offsets[j],
                     box_of(c, j)->lim, &mine->done, 1, 1);
     for (int j = 0; j < n; j++)
         take(&box_of(c, j)->done);

@@ -17,7 +17,7 @@ extern unsigned char *shoal_set_box;
  * has p as its only writer and this PE resets it, so the two alternate. */
 struct shoal_a2av_box {
     uint64_t lim;   /* payload: a receiver's limit, or a sender's granted length */
-    uint64_t req;   /* 1 + a receiver's offset (push), or 1 + a sender's size (packed) */
+    uint64_t req;   /* 1 + where a receiver takes the block (push), or 1 + a sender's size */
     uint64_t grant; /* packed: 1 + where the receiver lays the sender's block */
     uint64_t done;  /* 1 + the length of the block that has landed */
 };
