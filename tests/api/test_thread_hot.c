@@ -14,7 +14,9 @@
  *   unregistered  unregister without a register
  *   unbalanced  finalize with a thread still registered
  *   single      register at SHMEM_THREAD_SINGLE
- *   limit       register THREADS threads under SHOAL_MAX_THREADS below THREADS */
+ *   limit       register THREADS threads under SHOAL_MAX_THREADS below THREADS
+ *   pending     shmemx_thread_quiet with this thread's triggered put not fired: it
+ *               is on the thread's own context, which the quiet cannot complete */
 #include <pthread.h>
 #include <shmem.h>
 #include <shmemx.h>
@@ -132,6 +134,14 @@ static int failure_case(const char *mode)
     } else if (!strcmp(mode, "unbalanced")) {
         shmemx_thread_register();
         shmem_finalize();
+    } else if (!strcmp(mode, "pending")) {
+        shmemx_thread_register();
+        shmemx_trigger_t tr;
+        CHECK_EQ(shmemx_trigger_create(&tr), 0);
+        static long v = 1;
+        shmemx_putmem_signal_triggered(&trig_dst[0], &v, sizeof v, &trig_sig[0], 1,
+                                       SHMEM_SIGNAL_SET, right, tr, 1);
+        shmemx_thread_quiet();
     } else if (!strcmp(mode, "limit")) {
         pthread_t th[MAX_THREADS];
         for (int t = 0; t < nthreads; t++)
