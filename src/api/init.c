@@ -40,7 +40,8 @@ static void init_teams(void)
 static int init_heap(struct shoal_seg *heap)
 {
     size_t user = shoal.cfg.symmetric_size;
-    size_t box = (size_t)shoal.n_pes * sizeof(struct shoal_a2av_box);
+    /* Whole pages, so that the user's part stays what was asked for. */
+    size_t box = ((size_t)shoal.n_pes * sizeof(struct shoal_a2av_box) + 4095) & ~(size_t)4095;
     size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE + box;
     if (total < user || shoal_heap_create(heap, total))
         return -1;
