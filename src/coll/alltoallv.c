@@ -102,9 +102,15 @@ static uint64_t place_base(const char *fn, const void *target)
     return (uint64_t)r.seg << PLACE_SEG_SHIFT | r.off;
 }
 
-/* This PE's address of the place that word p names. */
-static void *place_addr(uint64_t p)
+/* This PE's address of the place that member i's word p names; an offset so large
+ * that it ran into the segment bits ends the job. */
+static void *place_addr(const char *fn, const struct coll *c, int i, uint64_t p)
 {
+    if (SHOAL_UNLIKELY((p >> PLACE_SEG_SHIFT) >= SHOAL_NHOST_SEGS))
+        shoal_fatal(fn,
+                    "PE %d names a place for PE %d's block far past its symmetric memory; "
+                    "check its offsets",
+                    coll_world_pe(c, i), shoal.my_pe);
     return (void *)(shoal.seg[p >> PLACE_SEG_SHIFT].base +
                     (uintptr_t)(p & (((uint64_t)1 << PLACE_SEG_SHIFT) - 1)));
 }
@@ -220,8 +226,8 @@ void coll_alltoallv(const char *fn, const struct coll *c, void *target, size_t *
                             coll_world_pe(c, me), len, coll_world_pe(c, j), most, me);
             len = most;
         }
-        net |= tell(fn, c, j, place_addr(v), (const char *)source + s_offsets[j], len,
-                    &mine->done, (uint64_t)len + 1, 1);
+        net |= tell(fn, c, j, place_addr(fn, c, j, v), (const char *)source + s_offsets[j],
+                    len, &mine->done, (uint64_t)len + 1, 1);
     }
     for (int j = 0; j < n; j++)
         t_sizes[j] = take(&box_of(c, j)->done);
@@ -276,7 +282,7 @@ void coll_alltoallv_packed(const char *fn, const struct coll *c, void *target,
     }
     uint64_t v;
     for (int j; (j = scan_next(c, &sc, &v)) >= 0;)
-        net |= tell(fn, c, j, place_addr(v), (const char *)source + s_offsets[j],
+        net |= tell(fn, c, j, place_addr(fn, c, j, v), (const char *)source + s_offsets[j],
                     box_of(c, j)->lim, &mine->done, 1, 1);
     for (int j = 0; j < n; j++)
         take(&box_of(c, j)->done);
