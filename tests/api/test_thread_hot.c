@@ -7,9 +7,9 @@
  * puts to one word orders them. Then each thread posts a triggered put-with-signal
  * to the right neighbour and opens a session on SHMEM_CTX_DEFAULT with a put in it;
  * the even threads fire theirs and call shmemx_thread_quiet, which must complete
- * their own (read back: landed) while the odd threads' stay pending (read back:
- * not there), and the session's thread-private state must not race (TSan); then
- * the odd threads do the same. A second mode argument runs a failure case:
+ * their own (landed, where they land) while the odd threads' stay pending (not
+ * there), and the session's thread-private state must not race (TSan); then the
+ * odd threads do the same. A second mode argument runs a failure case:
  *   double      register twice in one thread
  *   unregistered  unregister without a register
  *   unbalanced  finalize with a thread still registered
@@ -31,7 +31,8 @@ enum { MAX_THREADS = 16, N = 8192, ROUNDS = 4 }; /* 64 KiB blocks */
 static int me, npes, right, left, nthreads;
 static long *block; /* [MAX_THREADS][N] */
 static long flag[MAX_THREADS], word[MAX_THREADS], ack[MAX_THREADS];
-static long trig_dst[MAX_THREADS], sess_dst[MAX_THREADS];
+static long trig_dst[MAX_THREADS], sess_dst[MAX_THREADS], go[MAX_THREADS],
+        landed[MAX_THREADS];
 static uint64_t trig_sig[MAX_THREADS];
 static pthread_barrier_t started;
 
@@ -40,8 +41,13 @@ static long val(int pe, int t, int r, int i)
     return ((long)pe << 40) + ((long)t << 32) + (long)r * N + i;
 }
 
-/* Thread t's triggered put and session, completed by its own thread_quiet in its
- * turn (even threads first, then odd), while the other half's trigger is unfired. */
+/* Thread t's triggered put and session put to the right neighbour, completed by its
+ * own thread_quiet in its turn (even threads first, then odd), while the other half's
+ * trigger has not fired. Each check is made where the data lands, told by a flag on
+ * the shared default context, as above: a PE whose threads all waited outside the
+ * library could not serve a peer's reads. An odd thread fires only once the right
+ * neighbour's thread of its number, having seen nothing of it land while the even
+ * threads completed theirs, says go. */
 static void own_completion(int t)
 {
     shmemx_trigger_t tr;
@@ -49,30 +55,31 @@ static void own_completion(int t)
     long tv = val(me, t, 7, 0), sv = val(me, t, 8, 0);
     shmemx_putmem_signal_triggered(&trig_dst[t], &tv, sizeof tv, &trig_sig[t], 1,
                                    SHMEM_SIGNAL_SET, right, tr, 1);
-    pthread_barrier_wait(&started); /* every thread's is posted */
+    pthread_barrier_wait(&started); /* every thread of this PE has posted */
     for (int turn = 0; turn < 2; turn++) {
         if (t % 2 == turn) {
+            if (turn) {
+                if (trig_dst[t] != 0)
+                    check_note("thread %d: PE %d's thread %d's triggered put landed before "
+                               "its trigger fired",
+                               t, left, t);
+                CHECK_EQ(trig_dst[t], 0);
+                shmem_ctx_long_atomic_set(SHMEM_CTX_DEFAULT, &go[t], 1, left);
+                shmem_long_wait_until(&go[t], SHMEM_CMP_EQ, 1);
+            }
             shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
             shmem_long_put(&sess_dst[t], &sv, 1, right);
             shmemx_trigger_increment(tr, 1);
             shmemx_thread_quiet();
-            long got = shmem_long_g(&trig_dst[t], right);
-            if (got != tv)
-                check_note("thread %d: its triggered put after its own shmemx_thread_quiet",
-                           t);
-            CHECK_EQ(got, tv);
-            got = shmem_long_g(&sess_dst[t], right);
-            if (got != sv)
-                check_note("thread %d: its put in a session after shmemx_thread_quiet", t);
-            CHECK_EQ(got, sv);
+            shmem_ctx_long_atomic_set(SHMEM_CTX_DEFAULT, &landed[t], 1, right);
             shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
-            for (int u = 1; !turn && u < nthreads; u += 2)
-                if (shmem_long_g(&trig_dst[u], right) != 0) {
-                    check_note("thread %d: thread %d's triggered put, whose trigger has "
-                               "not fired",
-                               t, u);
-                    CHECK_EQ(shmem_long_g(&trig_dst[u], right), 0);
-                }
+            shmem_long_wait_until(&landed[t], SHMEM_CMP_EQ, 1);
+            if (trig_dst[t] != val(left, t, 7, 0) || sess_dst[t] != val(left, t, 8, 0))
+                check_note("thread %d: PE %d's thread %d's triggered put and session put "
+                           "after its own shmemx_thread_quiet",
+                           t, left, t);
+            CHECK_EQ(trig_dst[t], val(left, t, 7, 0));
+            CHECK_EQ(sess_dst[t], val(left, t, 8, 0));
         }
         pthread_barrier_wait(&started);
     }
