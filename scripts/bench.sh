@@ -44,8 +44,9 @@
 #                 load (default 5); busy.md holds medians [min-max] side by side, with
 #                 the load average of each phase, and busy.png draws them.
 # --isx           instead of the suite, the ISx-shaped integer sort (bench/isx/isx.c: keys
-#                 bucketed by range, exchanged by fetch-add reservations and puts, sorted by
-#                 counting) at 2 and 4 PEs (--pes), with the program's default size (--quick:
+#                 bucketed by range, exchanged by fetch-add reservations and puts, and in
+#                 Shoal's runs by turns also by shmemx_team_alltoallv_packed (-x both),
+#                 sorted by counting) at 2 and 4 PEs (--pes), with the program's default size (--quick:
 #                 a quarter of the keys): Shoal's `oshrun -n N` as launched (shoal-launched)
 #                 and with `--bind-to core` (shoal-core), and Open MPI's `oshrun
 #                 --oversubscribe -np N` (oshmem-launched), interleaved, the order rotating
@@ -507,10 +508,11 @@ if [ "$isx" -eq 1 ]; then
                 echo "$r,$n,$impl,$load" >> "$out/loads.csv"
                 log="$out/raw/np$n/$impl.$r.txt"
                 mkdir -p "$(dirname "$log")"
+                # Shoal's runs time both exchanges, the put one as Open MPI's does.
                 case "$impl" in
-                shoal-launched) set -- shoal_launched_run "$n" "$build/bench/isx" ;;
+                shoal-launched) set -- shoal_launched_run "$n" "$build/bench/isx" -x both ;;
                 shoal-core) set -- "$build/tools/oshrun/oshrun" -n "$n" --timeout 600 \
-                                --bind-to core "$build/bench/isx" ;;
+                                --bind-to core "$build/bench/isx" -x both ;;
                 *) set -- ompi_oversub_run "$n" "$build/bench-oshmem/isx" ;;
                 esac
                 # shellcheck disable=SC2086

@@ -1,12 +1,17 @@
 /* An integer sort shaped like Intel's ISx, weak scaling: every PE makes keys_per_pe
  * uniform random keys in [0, keys_per_pe * npes), sorts them into one bucket per PE by
- * key range, and sends each bucket to its PE: a fetch-add on the destination's offset
- * counter reserves room in its receive buffer, a blocking put fills it, and a barrier
- * ends the exchange. Each PE then sorts what it received with a counting sort.
+ * key range, and sends each bucket to its PE by one of two exchanges (-x):
+ *   put        a fetch-add on the destination's offset counter reserves room in its
+ *              receive buffer, a blocking put fills it, and a barrier ends the
+ *              exchange (ISx's own);
+ *   alltoallv  one shmemx_team_alltoallv_packed, which lays the buckets out in the
+ *              receive buffer in sender order (Shoal's builds only, the default there);
+ *   both       the two by turns, iteration by iteration, to compare them in one run.
+ * Each PE then sorts what it received with a counting sort.
  *
- * Timed per iteration and PE: bucketize (histogram, offsets, scatter), exchange (the
- * fetch-adds, the puts and the closing barrier, each also on its own) and the local
- * sort. An untimed barrier comes before the bucketize and another before the exchange,
+ * Timed per iteration and PE: bucketize (histogram, offsets, scatter), the exchange
+ * (put: exchange, with the fetch-adds, the puts and the closing barrier each also on
+ * its own; alltoallv: exchange_alltoallv) and the local sort. An untimed barrier comes before the bucketize and another before the exchange,
  * so each phase starts together and a skew of one phase is not charged to the next.
  * Reported: for each phase, the median over the timed iterations of the slowest PE's
  * time, in ms, with the fastest and slowest iteration beside it.
@@ -23,11 +28,29 @@
 #include <string.h>
 #include <unistd.h>
 
-enum phase { BUCKETIZE, EXCHANGE, EX_AMO, EX_PUT, EX_BARRIER, SORT, TOTAL, PHASES };
+enum phase { BUCKETIZE, EXCHANGE, EX_AMO, EX_PUT, EX_BARRIER, EX_A2AV, SORT, TOTAL, PHASES };
 static const char *const phase_names[PHASES] = {
-    "bucketize",        "exchange", "exchange_amo", "exchange_put",
-    "exchange_barrier", "sort",     "total"
+    "bucketize",        "exchange",           "exchange_amo", "exchange_put",
+    "exchange_barrier", "exchange_alltoallv", "sort",         "total"
 };
+
+/* shmemx_team_alltoallv_packed is Shoal's (HPE Cray OpenSHMEMX's) extension; CMake
+ * says when it is there. */
+#ifdef BENCH_HAVE_ALLTOALLV
+#include <shmemx.h>
+enum { HAVE_A2AV = 1 };
+#else
+enum { HAVE_A2AV = 0 };
+#endif
+enum exch { EXCH_PUT, EXCH_A2AV, EXCH_BOTH };
+
+/* Whether phase p is timed in an iteration that exchanges by way x. */
+static int phase_in(int p, enum exch x)
+{
+    if (p == EXCHANGE || p == EX_AMO || p == EX_PUT || p == EX_BARRIER)
+        return x == EXCH_PUT;
+    return p != EX_A2AV || x == EXCH_A2AV;
+}
 
 static long recv_count; /* symmetric: keys received so far this iteration (the counter) */
 
@@ -83,23 +106,44 @@ int main(int argc, char **argv)
 {
     size_t keys_per_pe = (size_t)1 << 22;
     long iters = 10, warmup = 2;
-    int c;
+    enum exch exch = HAVE_A2AV ? EXCH_A2AV : EXCH_PUT;
+    int c, bad_exch = 0;
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
-    while ((c = getopt(argc, argv, "k:i:w:h")) != -1) {
+    while ((c = getopt(argc, argv, "k:i:w:x:h")) != -1) {
         switch (c) {
         case 'k': keys_per_pe = bench_parse_size(optarg); break;
         case 'i': iters = atol(optarg); break;
         case 'w': warmup = atol(optarg); break;
+        case 'x':
+            if (!strcmp(optarg, "put"))
+                exch = EXCH_PUT;
+            else if (HAVE_A2AV && !strcmp(optarg, "alltoallv"))
+                exch = EXCH_A2AV;
+            else if (HAVE_A2AV && !strcmp(optarg, "both"))
+                exch = EXCH_BOTH;
+            else
+                bad_exch = 1;
+            break;
         default:
             if (me == 0)
                 fprintf(stderr,
                         "usage: %s [-k keys per PE, K/M suffixes (default 4M)] [-i timed "
-                        "iterations (10)] [-w untimed warm-up iterations (2)]\n",
-                        argv[0]);
+                        "iterations (10)] [-w untimed warm-up iterations (2)] [-x "
+                        "exchange: put%s]\n",
+                        argv[0],
+                        HAVE_A2AV ? ", alltoallv (default) or both" : " (the only one here)");
             shmem_finalize();
             return c == 'h' ? 0 : 2;
         }
+    }
+    if (bad_exch) {
+        if (me == 0)
+            fprintf(stderr, "isx: -x takes put%s\n",
+                    HAVE_A2AV ? ", alltoallv or both"
+                              : " only: this OpenSHMEM has no shmemx_team_alltoallv_packed");
+        shmem_finalize();
+        return 2;
     }
     /* Keys are 32-bit: the largest key, keys_per_pe * npes - 1, must fit. */
     if (keys_per_pe < 1 || iters < 1 || warmup < 0 ||
@@ -125,21 +169,26 @@ int main(int argc, char **argv)
     const size_t capacity = keys_per_pe + keys_per_pe / 2 + 1024;
     const uint32_t lo = (uint32_t)((uint64_t)me * width);
     uint32_t *keys = alloc_or_die(keys_per_pe * sizeof *keys, "the keys");
-    uint32_t *sendbuf = alloc_or_die(keys_per_pe * sizeof *sendbuf, "the send buffer");
     uint32_t *sorted = alloc_or_die(capacity * sizeof *sorted, "the sorted keys");
     uint32_t *counts = alloc_or_die(width * sizeof *counts, "the key counts");
     size_t *bucket_count = alloc_or_die((size_t)npes * sizeof *bucket_count, "buckets");
     size_t *bucket_start = alloc_or_die((size_t)npes * sizeof *bucket_start, "buckets");
     size_t *fill = alloc_or_die((size_t)npes * sizeof *fill, "buckets");
+    /* Symmetric: the exchange's target, and alltoallv's source and arrays (bytes). */
     uint32_t *recv = shmem_malloc(capacity * sizeof *recv);
-    if (!recv) {
+    uint32_t *sendbuf = shmem_malloc(keys_per_pe * sizeof *sendbuf);
+    size_t *s_off = shmem_malloc((size_t)npes * sizeof *s_off);
+    size_t *s_len = shmem_malloc((size_t)npes * sizeof *s_len);
+    if (!recv || !sendbuf || !s_off || !s_len) {
         fprintf(stderr,
                 "isx: PE %d: shmem_malloc(%zu) failed; raise the symmetric heap "
                 "(SHMEM_SYMMETRIC_SIZE)\n",
-                me, capacity * sizeof *recv);
+                me,
+                (capacity + keys_per_pe) * sizeof *recv + 2 * (size_t)npes * sizeof *s_off);
         shmem_global_exit(1);
     }
     double *times = alloc_or_die((size_t)iters * PHASES * sizeof *times, "the timings");
+    enum exch *how = alloc_or_die((size_t)iters * sizeof *how, "the timings");
     int failed = 0;
 
     for (long it = -warmup; it < iters; it++) {
@@ -151,6 +200,7 @@ int main(int argc, char **argv)
             made_hash += key_hash(keys[i]);
         }
         recv_count = 0;
+        enum exch x = exch == EXCH_BOTH ? (it & 1 ? EXCH_A2AV : EXCH_PUT) : exch;
         double t[PHASES] = { 0 };
         shmem_barrier_all();
 
@@ -170,7 +220,7 @@ int main(int argc, char **argv)
         /* Nobody reserves room here before this PE has reset its counter. */
         shmem_barrier_all();
         t0 = bench_now();
-        for (int k = 0; k < npes; k++) {
+        for (int k = 0; x == EXCH_PUT && k < npes; k++) {
             int pe = (me + k) % npes;
             size_t n = bucket_count[pe];
             if (n == 0)
@@ -189,11 +239,27 @@ int main(int argc, char **argv)
             shmem_putmem(recv + off, sendbuf + bucket_start[pe], n * sizeof *recv, pe);
             t[EX_PUT] += bench_now() - tp;
         }
-        double tb = bench_now();
-        shmem_barrier_all();
-        double te = bench_now();
-        t[EX_BARRIER] = te - tb;
-        t[EXCHANGE] = te - t0;
+        if (x == EXCH_PUT) {
+            double tb = bench_now();
+            shmem_barrier_all();
+            double te = bench_now();
+            t[EX_BARRIER] = te - tb;
+            t[EXCHANGE] = te - t0;
+        }
+#ifdef BENCH_HAVE_ALLTOALLV
+        else {
+            for (int pe = 0; pe < npes; pe++) {
+                s_off[pe] = bucket_start[pe] * sizeof *sendbuf;
+                s_len[pe] = bucket_count[pe] * sizeof *sendbuf;
+            }
+            /* A bucket past the receive buffer ends the job, with the library's message. */
+            size_t bytes;
+            shmemx_team_alltoallv_packed(SHMEM_TEAM_WORLD, recv, capacity * sizeof *recv,
+                                         &bytes, sendbuf, s_off, s_len);
+            t[EX_A2AV] = bench_now() - t0;
+            recv_count = (long)(bytes / sizeof *recv);
+        }
+#endif
 
         /* The counting sort: how often each key of this PE's range came, then the keys
          * written out in order. */
@@ -216,7 +282,7 @@ int main(int argc, char **argv)
             for (uint32_t r = counts[v]; r > 0; r--)
                 sorted[j++] = lo + (uint32_t)v;
         t[SORT] = bench_now() - t0;
-        t[TOTAL] = t[BUCKETIZE] + t[EXCHANGE] + t[SORT];
+        t[TOTAL] = t[BUCKETIZE] + t[EXCHANGE] + t[EX_A2AV] + t[SORT];
 
         /* The rest of the check, untimed. */
         uint64_t sorted_hash = 0;
@@ -241,8 +307,10 @@ int main(int argc, char **argv)
                     sums_out[1] == sums_out[2] ? "matches" : "differs");
             failed = 1;
         }
-        if (it >= 0)
+        if (it >= 0) {
             memcpy(times + (size_t)it * PHASES, t, sizeof t);
+            how[it] = x;
+        }
     }
 
     /* Every phase: the slowest PE per iteration, then the median over iterations. */
@@ -254,15 +322,18 @@ int main(int argc, char **argv)
                keys_per_pe, (unsigned long long)max_key, iters, warmup);
         printf("# %-18s %10s %10s %10s\n", "phase", "median", "min", "max");
     }
+    /* A phase of one exchange counts the iterations that exchanged so (-x both: every
+     * other; total mixes the two). */
     for (int p = 0; p < PHASES; p++) {
+        long m = 0;
         for (long it = 0; it < iters; it++)
-            slowest[it] = bench_slowest(times[(size_t)it * PHASES + p] * 1e3);
-        if (me == 0) {
-            qsort(slowest, (size_t)iters, sizeof *slowest, cmp_double);
-            double med = iters % 2 ? slowest[iters / 2]
-                                   : (slowest[iters / 2 - 1] + slowest[iters / 2]) / 2;
+            if (phase_in(p, how[it]))
+                slowest[m++] = bench_slowest(times[(size_t)it * PHASES + p] * 1e3);
+        if (me == 0 && m) {
+            qsort(slowest, (size_t)m, sizeof *slowest, cmp_double);
+            double med = m % 2 ? slowest[m / 2] : (slowest[m / 2 - 1] + slowest[m / 2]) / 2;
             printf("  %-18s %10.3f %10.3f %10.3f\n", phase_names[p], med, slowest[0],
-                   slowest[iters - 1]);
+                   slowest[m - 1]);
             char metric[40];
             snprintf(metric, sizeof metric, "%s_ms", phase_names[p]);
             bench_result("isx", keys_per_pe, metric, med);
@@ -277,15 +348,18 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("# verification %s\n", status ? "FAILED" : "PASSED");
     shmem_barrier_all();
+    shmem_free(s_len);
+    shmem_free(s_off);
+    shmem_free(sendbuf);
     shmem_free(recv);
     free(slowest);
+    free(how);
     free(times);
     free(fill);
     free(bucket_start);
     free(bucket_count);
     free(counts);
     free(sorted);
-    free(sendbuf);
     free(keys);
     shmem_finalize();
     return status;

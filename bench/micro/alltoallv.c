@@ -8,7 +8,9 @@
  * once all its slots have come, puts its block there with a put-with-signal that
  * sets the receiver's word for it to round << 40 | length. A round ends when every
  * word carries the round. No PE can get a round ahead: a sender's next round needs
- * every receiver's next offset, sent only after that receiver's round ended.
+ * every receiver's next offset, sent only after that receiver's round ended. Every
+ * put is non-blocking and the round ends with shmemx_local_complete, the least that
+ * frees the sources (a quiet would wait for a round trip more over the network).
  *
  * -r rounds, interleaved (alltoallv then pws, the order swapped every round), each
  * timing -i calls; printed: the median and range of the rounds' averages (slowest
@@ -49,8 +51,8 @@ static void run_pws(void)
     uint64_t r = ++pws_round;
     for (int k = 0; k < n; k++) {
         int j = (me + k) % n;
-        shmem_putmem_signal(&slot[me], &t_off[j], sizeof(size_t), &slot_sig, 1,
-                            SHMEM_SIGNAL_ADD, j);
+        shmem_putmem_signal_nbi(&slot[me], &t_off[j], sizeof(size_t), &slot_sig, 1,
+                                SHMEM_SIGNAL_ADD, j);
     }
     shmem_signal_wait_until(&slot_sig, SHMEM_CMP_GE, r * (uint64_t)n);
     for (int k = 0; k < n; k++) {
@@ -62,8 +64,8 @@ static void run_pws(void)
         shmem_signal_wait_until(&len_sig[i], SHMEM_CMP_GE, r << ROUND_SHIFT);
         t_sz[i] = len_sig[i] & (((uint64_t)1 << ROUND_SHIFT) - 1);
     }
-    /* The nbi puts' sources: unchanged until the next round anyway; complete them. */
-    shmem_quiet();
+    /* The nbi puts' sources are free from here. */
+    shmemx_local_complete();
 }
 
 static double time_calls(void (*run)(void), long iters)

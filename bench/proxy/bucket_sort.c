@@ -13,6 +13,10 @@
  *                appended straight from device to device, so CpyTime is gone;
  *   GA_HI_OO     GA_HI with thread specialization: a second thread runs the bucketing
  *                kernels slab by slab while the main thread appends the slabs done;
+ *   HA_HI_A2AV   HA_HI with each round's chunks sent by one
+ *                shmemx_team_alltoallv_packed (HPE Cray OpenSHMEMX's, Shoal's builds
+ *                only), which lays them out in the receive tables in sender order, in
+ *                place of the fetch-adds and puts; -V HA_HI,HA_HI_A2AV compares them;
  *   HA_HI_OMP    HA_HI with -T threads (the slides' OpenMP threads) each staging and
  *                appending the chunks of its share of the destinations, on its own
  *                context: one thread's copies overlap another's puts;
@@ -39,7 +43,8 @@
  *   ExchTime  append each chunk to its destination: a remote fetch-add on the
  *             destination's fill counter reserves room, then a non-blocking put (with
  *             threads, the slowest thread's; GA_DI: the exchange kernel, from its launch
- *             until it has returned), and the barrier after.
+ *             until it has returned; HA_HI_A2AV: a reduction for the rounds' count, and
+ *             the alltoallv of each round), and the barrier after.
  * LB = data per PE / TotTime and UB = data per PE / ExchTime, in GiB/s, with the
  * slowest PE's times. Check, done on the host from what the device holds after the
  * sort: global order (every PE holds only its key range, locally sorted), the global
@@ -128,16 +133,27 @@ static void usage(const char *prog)
             "usage: %s [-e elements/PE] [-w word bytes 4|8] [-W words/element] [-H headroom "
             "%%]\n"
             "          [-S seed] [-a A_MsizeB: bytes per append] [-T threads] [-s slabs]\n"
-            "          [-V HA_HI|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|GA_DI|all, "
-            "or a list: HA_HI,GA_HI]\n"
+            "          [-V HA_HI|HA_HI_A2AV|GA_HI|GA_HI_OO|HA_HI_OMP|GA_HI_OMP|GA_HI_Stream|"
+            "GA_DI|all,\n"
+            "           or a list: HA_HI,GA_HI]\n"
             "          [-K host|cuda|hip: what runs the device steps] [-k kernels file]\n",
             prog);
 }
 
-enum variant { HA_HI, GA_HI, GA_HI_OO, HA_HI_OMP, GA_HI_OMP, GA_HI_STREAM, GA_DI, VARIANTS };
-static const char *const variant_name[VARIANTS] = { "HA_HI",     "GA_HI",     "GA_HI_OO",
-                                                    "HA_HI_OMP", "GA_HI_OMP", "GA_HI_Stream",
-                                                    "GA_DI" };
+enum variant {
+    HA_HI,
+    HA_HI_A2AV,
+    GA_HI,
+    GA_HI_OO,
+    HA_HI_OMP,
+    GA_HI_OMP,
+    GA_HI_STREAM,
+    GA_DI,
+    VARIANTS
+};
+static const char *const variant_name[VARIANTS] = { "HA_HI",        "HA_HI_A2AV", "GA_HI",
+                                                    "GA_HI_OO",     "HA_HI_OMP",  "GA_HI_OMP",
+                                                    "GA_HI_Stream", "GA_DI" };
 
 static const struct bs_kernels *K; /* what runs the device steps */
 
@@ -185,6 +201,67 @@ static int append(const struct job *j, const unsigned char *src, const size_t *c
     }
     return overflow;
 }
+
+/* HA: stages the next chunk (chunk_elems at most) of every destination's bucket from
+ * the device into its part of the scratch pad: len[d] elements at element at[d]. */
+static void stage(const struct job *j, unsigned char *scratch, const unsigned char *dbuck,
+                  const size_t *count, const size_t *start, const size_t *sent, size_t *len,
+                  size_t *at)
+{
+    for (int d = 0; d < j->npes; d++) {
+        size_t rest = count[d] - sent[d];
+        len[d] = rest < j->chunk_elems ? rest : j->chunk_elems;
+        at[d] = (size_t)d * j->chunk_elems;
+        must(K->d2h(scratch + at[d] * j->eb, dbuck + (start[d] + sent[d]) * j->eb,
+                    len[d] * j->eb));
+    }
+}
+
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+static long rounds_mine, rounds_all; /* HA_HI_A2AV: the reduction's operands */
+
+/* HA_HI_A2AV's exchange: as many rounds as the longest bucket of any PE needs, each
+ * staging one chunk per destination and sending them all in one packed alltoallv
+ * appended at this PE's fill. Returns the time spent staging. */
+static double exchange_a2av(const struct job *j, unsigned char *scratch,
+                            const unsigned char *dbuck, const size_t *count,
+                            const size_t *start, size_t *sent, unsigned char *recv)
+{
+    int npes = j->npes;
+    size_t eb = j->eb, len[npes], at[npes];
+    size_t *s_off = shmem_malloc(2 * (size_t)npes * sizeof *s_off), *s_len = s_off + npes;
+    if (!s_off) {
+        fprintf(stderr, "bucket_sort: PE %d: out of memory (raise SHMEM_SYMMETRIC_SIZE?)\n",
+                j->me);
+        shmem_global_exit(1);
+    }
+    rounds_mine = 0;
+    for (int d = 0; d < npes; d++) {
+        long r = (long)((count[d] + j->chunk_elems - 1) / j->chunk_elems);
+        rounds_mine = r > rounds_mine ? r : rounds_mine;
+    }
+    shmem_long_max_reduce(SHMEM_TEAM_WORLD, &rounds_all, &rounds_mine, 1);
+    double cpy = 0;
+    for (long r = 0; r < rounds_all; r++) {
+        double ts = bench_now();
+        stage(j, scratch, dbuck, count, start, sent, len, at);
+        cpy += bench_now() - ts;
+        for (int d = 0; d < npes; d++) {
+            s_off[d] = at[d] * eb;
+            s_len[d] = len[d] * eb;
+            sent[d] += len[d];
+        }
+        /* The table bounds what arrives: more ends the job, with the library's message. */
+        size_t got;
+        shmemx_team_alltoallv_packed(SHMEM_TEAM_WORLD, recv + (size_t)fill * eb,
+                                     (j->cap - (size_t)fill) * eb, &got, scratch, s_off,
+                                     s_len);
+        fill += (long)(got / eb);
+    }
+    shmem_free(s_off);
+    return cpy;
+}
+#endif
 
 /* A bucketing's counts as sizes, and where each bucket starts. */
 static void layout(int npes, const uint64_t *counts, size_t *count, size_t *start)
@@ -276,8 +353,12 @@ static int run(const struct job *j, enum variant v)
 {
     size_t n = j->n, eb = j->eb, cap = j->cap;
     int me = j->me, npes = j->npes;
-    int ga = v != HA_HI && v != HA_HI_OMP;
+    int ga = v != HA_HI && v != HA_HI_A2AV && v != HA_HI_OMP;
     const char *no_di = v == GA_DI ? K->no_exchange() : NULL;
+#ifndef BUCKET_SORT_SHOAL_DEVICE
+    if (v == HA_HI_A2AV)
+        no_di = "this OpenSHMEM has no shmemx_team_alltoallv_packed";
+#endif
     if (no_di) {
         if (me == 0)
             printf("%s\tskipped: %s\n", variant_name[v], no_di);
@@ -425,17 +506,18 @@ static int run(const struct job *j, enum variant v)
             ts = bench_now(); /* ExchTime: straight from the device buckets */
             overflow = append(j, dbuck, count, start, recv);
             t[EXCH] += bench_now() - ts;
+#ifdef BUCKET_SORT_SHOAL_DEVICE
+        } else if (v == HA_HI_A2AV) {
+            ts = bench_now(); /* ExchTime: the whole, less the staging (CpyTime) */
+            double cpy = exchange_a2av(j, scratch, dbuck, count, start, sent, recv);
+            t[CPY] += cpy;
+            t[EXCH] += bench_now() - ts - cpy;
+#endif
         } else {
             for (size_t left = n; left > 0;) {
                 size_t len[npes], one[npes], at[npes];
                 ts = bench_now(); /* CpyTime: stage one chunk per destination */
-                for (int d = 0; d < npes; d++) {
-                    size_t rest = count[d] - sent[d];
-                    len[d] = rest < j->chunk_elems ? rest : j->chunk_elems;
-                    at[d] = (size_t)d * j->chunk_elems;
-                    must(K->d2h(scratch + at[d] * eb, dbuck + (start[d] + sent[d]) * eb,
-                                len[d] * eb));
-                }
+                stage(j, scratch, dbuck, count, start, sent, len, at);
                 t[CPY] += bench_now() - ts;
                 ts = bench_now(); /* ExchTime: reserve room remotely, then put */
                 memcpy(one, len, sizeof one);

@@ -33,6 +33,13 @@ static inline shmem_ctx_t shoal_default_ctx(void)
     return SHOAL_UNLIKELY(t != NULL) ? t : SHMEM_CTX_DEFAULT;
 }
 
+/* A context argument of the routines that have no default-context form (sessions):
+ * SHMEM_CTX_DEFAULT there is a registered thread's own context as well. */
+static inline shmem_ctx_t shoal_thread_ctx_for(shmem_ctx_t ctx)
+{
+    return ctx == SHMEM_CTX_DEFAULT ? shoal_default_ctx() : ctx;
+}
+
 static inline void shoal_check_ctx(const char *routine, shmem_ctx_t ctx)
 {
     if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))

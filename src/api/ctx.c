@@ -171,6 +171,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
     SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
+    ctx = shoal_thread_ctx_for(ctx);
     if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && !config)
         shoal_fatal(__func__,
                     "config_mask names SHMEM_CTX_SESSION_TOTAL_OPS but config is NULL");
@@ -188,6 +189,7 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx)
     SHOAL_LOG_SCOPE(__func__);
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
+    ctx = shoal_thread_ctx_for(ctx);
     if (!ctx->session)
         return;
     ctx->session = 0;

@@ -35,6 +35,7 @@ void shmemx_ctx_session_start(shmem_ctx_t ctx, long options)
 {
     shoal_require_init(__func__);
     shoal_check_ctx(__func__, ctx);
+    ctx = shoal_thread_ctx_for(ctx);
     if (options & ~SESSION_KNOWN)
         shoal_warn(__func__, "unknown session options 0x%lx ignored",
                    options & ~SESSION_KNOWN);

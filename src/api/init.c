@@ -16,8 +16,9 @@
 #include "mem/device_heap.h"
 #include "mem/segment.h"
 
-/* The team pool and the active sets' alltoall box after it are carved from the heap
- * before any user allocation, so every PE finds them at the same offsets. */
+/* The team pool, the active sets' alltoall box and the alltoallv boxes (one per PE)
+ * after it are carved from the heap before any user allocation, so every PE finds
+ * them at the same offsets. */
 #define SHOAL_HEAP_RESERVE                                                                   \
     (SHOAL_TEAM_SLOTS * sizeof(struct shoal_team_slot) + SHOAL_SET_BOX_BYTES)
 
@@ -39,18 +40,21 @@ static void init_teams(void)
 static int init_heap(struct shoal_seg *heap)
 {
     size_t user = shoal.cfg.symmetric_size;
-    size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE;
+    /* Whole pages, so that the user's part stays what was asked for. */
+    size_t box = ((size_t)shoal.n_pes * sizeof(struct shoal_a2av_box) + 4095) & ~(size_t)4095;
+    size_t total = ((user + 4095) & ~(size_t)4095) + SHOAL_HEAP_RESERVE + box;
     if (total < user || shoal_heap_create(heap, total))
         return -1;
     /* The heap may have grown to a whole number of huge pages: all of it is usable. */
     shoal_heap_alloc = shoal_alloc_create(heap->size);
     if (!shoal_heap_alloc)
         return -1;
-    size_t off = shoal_alloc_get(shoal_heap_alloc, SHOAL_HEAP_RESERVE, 64);
+    size_t off = shoal_alloc_get(shoal_heap_alloc, SHOAL_HEAP_RESERVE + box, 64);
     if (off == SHOAL_ALLOC_FAIL)
         return -1;
     shoal_team_pool = (struct shoal_team_slot *)(heap->base + off);
     shoal_set_box = (unsigned char *)(shoal_team_pool + SHOAL_TEAM_SLOTS);
+    shoal_a2av_box = (struct shoal_a2av_box *)(shoal_set_box + SHOAL_SET_BOX_BYTES);
     return 0;
 }
 
@@ -284,6 +288,7 @@ void shmem_finalize(void)
     shoal_team_pool = NULL;
     shoal_sleepers = NULL;
     shoal_set_box = NULL;
+    shoal_a2av_box = NULL;
     SHOAL_LOG(BOOT, DEBUG, "shmem_finalize: exit, the library is down");
     shoal.boot->finalize();
 }

@@ -75,9 +75,10 @@ void shmemx_thread_quiet(void)
     struct shoal_ctx *ctx = shoal_thread_ctx;
     SHOAL_LOG(TEAM, TRACE, "%s: %s", __func__,
               ctx ? "this thread's context" : "not registered: the default context");
-    if (ctx)
+    if (ctx) {
+        shoal_trigger_quiet_check(__func__, ctx); /* names this routine if one is pending */
         shmem_ctx_quiet(ctx);
-    else
+    } else
         shmem_quiet();
 }
 SHOAL_PROFILED(shmemx_thread_quiet)

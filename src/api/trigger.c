@@ -5,7 +5,9 @@
  * holds them and fires them itself; otherwise, and for same-node targets, the
  * library keeps them and issues them inside shmemx_trigger_increment, the only
  * thing that moves the counter. Each trigger remembers what still waits for it,
- * so that quiet can name the mistake instead of waiting forever. */
+ * so that quiet can name the mistake instead of waiting forever. A registered
+ * thread's default-context operations go on its own context, so its thread_quiet
+ * completes them and no other thread's. */
 #include <pthread.h>
 #include <shmemx.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ struct trig_op {
     uint64_t *sig;
     uint64_t signal;
     int sig_op, pe;
+    int thread; /* posted on a registered thread's own context (shoal_default_ctx) */
 };
 
 struct shoal_trigger {
@@ -163,7 +166,8 @@ static void put_signal_triggered(const char *fn, shmem_ctx_t ctx, void *dest,
                            .sig = sig_addr,
                            .signal = signal,
                            .sig_op = sig_op,
-                           .pe = pe };
+                           .pe = pe,
+                           .thread = shoal_thread_ctx && ctx == shoal_thread_ctx };
     pthread_mutex_lock(&t->lock);
     if (threshold <= t->value) {
         /* Already reached: an ordinary put-with-signal. */
@@ -188,8 +192,8 @@ void shmemx_putmem_signal_triggered(void *dest, const void *source, size_t nbyte
                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                     shmemx_trigger_t trigger, uint64_t threshold)
 {
-    put_signal_triggered(__func__, SHMEM_CTX_DEFAULT, dest, source, nbytes, sig_addr, signal,
-                         sig_op, pe, trigger, threshold);
+    put_signal_triggered(__func__, shoal_default_ctx(), dest, source, nbytes, sig_addr,
+                         signal, sig_op, pe, trigger, threshold);
 }
 SHOAL_PROFILED(shmemx_putmem_signal_triggered)
 
@@ -203,6 +207,8 @@ void shmemx_ctx_putmem_signal_triggered(shmem_ctx_t ctx, void *dest, const void 
 }
 SHOAL_PROFILED(shmemx_ctx_putmem_signal_triggered)
 
+/* A quiet of the default context completes the registered threads' contexts too
+ * (transport/threads.c), so their operations count for it as well. */
 void shoal_trigger_quiet_check(const char *fn, shmem_ctx_t ctx)
 {
     if (SHOAL_LIKELY(!__atomic_load_n(&waiting_ops, __ATOMIC_RELAXED)))
@@ -211,7 +217,7 @@ void shoal_trigger_quiet_check(const char *fn, shmem_ctx_t ctx)
     for (struct shoal_trigger *t = all; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         for (struct trig_op *op = t->waiting; op; op = op->next)
-            if (op->ctx == ctx)
+            if (op->ctx == ctx || (ctx == SHMEM_CTX_DEFAULT && op->thread))
                 shoal_fatal(fn,
                             "a triggered put-with-signal on this context still waits for its "
                             "trigger (at %llu, threshold %llu), so it cannot complete; call "

@@ -7,6 +7,7 @@
 #include "env/log.h"
 
 unsigned char *shoal_set_box;
+struct shoal_a2av_box *shoal_a2av_box;
 
 int coll_team_begin(const char *fn, shmem_team_t team, struct coll *c)
 {

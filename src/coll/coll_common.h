@@ -13,8 +13,7 @@
  *   sync word 44 of the world team: this PE's count of threads asleep on a library
  *     word (base/backoff.h: shoal_sleepers).
  *   sync words 42 and 43: strided alltoall's ready and data words, which every
- *     member over the network adds to (alltoall.c); 45 and 46: alltoallv's ready and
- *     done words, which every member adds to (alltoallv.c).
+ *     member over the network adds to (alltoall.c).
  *   scratch (SHOAL_TEAM_SCRATCH, 64 KiB), laid out as struct coll_scratch:
  *     words   flags written by peers; each word has exactly one writer (named below),
  *             which stores the count of messages it has sent through it, so the
@@ -39,7 +38,7 @@
  *   [0] children arrived at the pSync barrier, [1] release from the barrier parent,
  *   [2] broadcast data arrived from the tree parent, [3] collect: offset + 1 from
  *   the previous member; [2] and [3] in a packed strided alltoalls: the counts of
- *   its ready and data adds (alltoall.c), and alike in alltoallv (alltoallv.c). An active set of every PE is the world team
+ *   its ready and data adds (alltoall.c). An active set of every PE is the world team
  *   (coll_set_is_world) and keeps nothing in pSync. Each word is reset by its owner before
  *   anyone can write it again, and every call ends with the pSync barrier: a
  *   member's pSync is zero when it returns and nothing of the call writes it
@@ -179,14 +178,9 @@ static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 #define COLL_READY_WORD 32 /* see above */
 #define COLL_A2A_READY_WORD 42
 #define COLL_A2A_DATA_WORD 43
-#define COLL_A2AV_READY_WORD 45 /* alltoallv's: every member adds 1 to each per call */
-#define COLL_A2AV_DONE_WORD 46
 _Static_assert(COLL_A2A_READY_WORD > SHOAL_TEAM_SPLIT_WORD + 1 &&
                        COLL_A2A_DATA_WORD < SHOAL_TEAM_SYNC_WORDS,
                "alltoall's words overlap others");
-_Static_assert(COLL_A2AV_READY_WORD > SHOAL_TEAM_SLEEP_WORD &&
-                       COLL_A2AV_DONE_WORD < SHOAL_TEAM_SYNC_WORDS,
-               "alltoallv's words overlap others");
 
 struct coll_words {
     uint64_t tree[COLL_KMAX];    /* signal from member me - 2^k (mod n) */
@@ -212,7 +206,6 @@ struct coll_counts {
     uint64_t lead_tree_out[COLL_KMAX], lead_tree_in[COLL_KMAX];
     uint64_t flat_out, flat_in[COLL_FLAT_MAX];
     uint64_t a2a_rounds; /* strided alltoall's rounds through the inbox (alltoall.c) */
-    uint64_t a2av_calls; /* alltoallv's calls on the team (alltoallv.c) */
 };
 
 struct coll_scratch {

@@ -689,6 +689,15 @@ void shoal_word_store(uint64_t *word, uint64_t v, int pe, size_t payload);
  * len is 0), with no fence and no wait; the source is free on return. */
 void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint64_t *word,
                        uint64_t count);
+/* A message to a word at pe that has one writer at a time and is reset by its owner
+ * before the next: the len bytes at src go to dst (host memory at pe, resolved;
+ * unused when len is 0), then the word becomes v once they are visible there. Same
+ * node: a copy and a release store. Network: one put-with-signal setting the word (a
+ * non-fetching write when len is 0), with no wait; the source is free on return
+ * unless nbi, when it is the transport's until the next local completion. Returns 1
+ * when it went to the network, else 0. */
+int shoal_word_put_set(int pe, const struct shoal_rref *dst, const void *src, size_t len,
+                       uint64_t *word, uint64_t v, int nbi);
 /* Blocking copies for the collectives. */
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len);
 void shoal_copy_from(int pe, void *dst, const void *src_sym, size_t len);

@@ -86,6 +86,35 @@ void shoal_word_signal(int pe, void *dest_sym, const void *src, size_t len, uint
     }
 }
 
+int shoal_word_put_set(int pe, const struct shoal_rref *dst, const void *src, size_t len,
+                       uint64_t *word, uint64_t v, int nbi)
+{
+    struct shoal_rref w = own(word, pe);
+    if (w.ptr) {
+        if (len)
+            shoal_shm_copy(dst->ptr, src, len);
+        shoal_shm_release_after(len);
+        __atomic_store_n((uint64_t *)w.ptr, v, __ATOMIC_RELEASE);
+        wake(w.ptr, pe);
+        return 0;
+    }
+    if (len) {
+        shoal_shm_release_after(0); /* this thread's same-node stores first, as for AMOs */
+        struct shoal_put_signal ps = { .dst = *dst,
+                                       .sig = w,
+                                       .src = src,
+                                       .len = len,
+                                       .signal = v,
+                                       .sig_op = SHOAL_AMO_WRITE,
+                                       .nbi = nbi };
+        w.tp->put_signal(SHMEM_CTX_DEFAULT, &ps);
+    } else {
+        shoal_net_amo(SHMEM_CTX_DEFAULT, &w, SHOAL_AMO_WRITE, SHOAL_AMO_UINT64, v, 0, NULL,
+                      0);
+    }
+    return 1;
+}
+
 void shoal_copy_to(int pe, void *dest_sym, const void *src, size_t len)
 {
     struct shoal_rref r = own(dest_sym, pe);

@@ -8,7 +8,8 @@
  * 6 or more PEs); team: the even PEs' split. Two rounds per set on the same pSync.
  * With SHMEM_ALLTOALLV_TSIZE_CHK=trunc the receivers' limits cut some blocks (and
  * the packed target_len cuts the tail); with abort the limits equal the lengths, so
- * nothing may abort. */
+ * nothing may abort. In the second round each PE's target starts at a place of its
+ * own (dst + its shift), which the offsets are relative to. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
@@ -79,9 +80,15 @@ static void check_guard(size_t from, size_t to)
 }
 
 /* One round of alltoallv over the group; team: SHMEM_TEAM_INVALID for the set. */
+static size_t shift_of(int k)
+{
+    return k ? (size_t)me * 3 + 1 : 0; /* within BUF at MAXPES */
+}
+
 static void round_v(const int *w, int n, int my, int k, shmem_team_t team, int start,
                     int logstride)
 {
+    size_t sh = shift_of(k);
     fill_source(w, n, k);
     memset(dst, GUARD, BUF);
     for (int i = 0; i < n; i++) {
@@ -89,9 +96,9 @@ static void round_v(const int *w, int n, int my, int k, shmem_team_t team, int s
         t_sz[i] = trunc_mode || abort_mode ? limit_of(w[i], me, k) : 12345;
     }
     if (team == SHMEM_TEAM_INVALID)
-        shmemx_alltoallv(dst, t_off, t_sz, src, s_off, s_sz, start, logstride, n, psync);
+        shmemx_alltoallv(dst + sh, t_off, t_sz, src, s_off, s_sz, start, logstride, n, psync);
     else
-        CHECK_EQ(shmemx_team_alltoallv(team, dst, t_off, t_sz, src, s_off, s_sz), 0);
+        CHECK_EQ(shmemx_team_alltoallv(team, dst + sh, t_off, t_sz, src, s_off, s_sz), 0);
     size_t prev = 0;
     for (int r = 0; r < n; r++) {
         int i = (r - my % n + n) % n; /* the member whose slot is r */
@@ -102,12 +109,12 @@ static void round_v(const int *w, int n, int my, int k, shmem_team_t team, int s
             check_failed(__FILE__, __LINE__,
                          "%s round %d: t_sizes[%d] (PE %d) is %zu, not %zu", cur, k, i, w[i],
                          t_sz[i], want);
-        check_guard(prev, t_off[i]);
+        check_guard(prev, sh + t_off[i]);
         for (size_t b = 0; b < want; b++)
-            if (dst[t_off[i] + b] != byte_of(w[i], me, k, b))
+            if (dst[sh + t_off[i] + b] != byte_of(w[i], me, k, b))
                 check_failed(__FILE__, __LINE__, "%s round %d: byte %zu from PE %d is 0x%02x",
-                             cur, k, b, w[i], dst[t_off[i] + b]);
-        prev = t_off[i] + want;
+                             cur, k, b, w[i], dst[sh + t_off[i] + b]);
+        prev = sh + t_off[i] + want;
     }
     check_guard(prev, BUF);
 }
@@ -116,6 +123,7 @@ static void round_v(const int *w, int n, int my, int k, shmem_team_t team, int s
 static void round_packed(const int *w, int n, int k, shmem_team_t team, int start,
                          int logstride)
 {
+    size_t sh = shift_of(k);
     fill_source(w, n, k);
     memset(dst, GUARD, BUF);
     size_t total = 0;
@@ -123,24 +131,27 @@ static void round_packed(const int *w, int n, int k, shmem_team_t team, int star
         total += len_of(w[i], me, k);
     size_t cap = trunc_mode ? total / 2 : total;
     if (team == SHMEM_TEAM_INVALID)
-        shmemx_alltoallv_packed(dst, cap, &t_total, src, s_off, s_sz, start, logstride, n,
-                                psync);
+        shmemx_alltoallv_packed(dst + sh, cap, &t_total, src, s_off, s_sz, start, logstride,
+                                n, psync);
     else
-        CHECK_EQ(shmemx_team_alltoallv_packed(team, dst, cap, &t_total, src, s_off, s_sz), 0);
+        CHECK_EQ(shmemx_team_alltoallv_packed(team, dst + sh, cap, &t_total, src, s_off,
+                                              s_sz),
+                 0);
+    check_guard(0, sh);
     size_t at = 0;
     for (int i = 0; i < n; i++) {
         size_t l = min_sz(len_of(w[i], me, k), cap - at);
         for (size_t b = 0; b < l; b++)
-            if (dst[at + b] != byte_of(w[i], me, k, b))
+            if (dst[sh + at + b] != byte_of(w[i], me, k, b))
                 check_failed(__FILE__, __LINE__,
                              "%s round %d: packed byte %zu from PE %d is 0x%02x", cur, k, b,
-                             w[i], dst[at + b]);
+                             w[i], dst[sh + at + b]);
         at += l;
     }
     if (t_total != at)
         check_failed(__FILE__, __LINE__, "%s round %d: *t_size is %zu, not %zu", cur, k,
                      t_total, at);
-    check_guard(at, BUF);
+    check_guard(sh + at, BUF);
 }
 
 /* Both forms, two rounds each, over the group of world PEs start + i * stride. */

@@ -21,7 +21,8 @@ foreach(case
     "unregistered|shmemx_thread_unregister: this thread is not registered"
     "unbalanced|shmem_finalize: 1 thread is still registered.*shmemx_thread_unregister"
     "single|shmemx_thread_register: needs SHMEM_THREAD_MULTIPLE.*shmem_init_thread"
-    "limit|shmemx_thread_register: 2 threads are registered already.*raise SHOAL_MAX_THREADS")
+    "limit|shmemx_thread_register: 2 threads are registered already.*raise SHOAL_MAX_THREADS"
+    "pending|shmemx_thread_quiet: a triggered put-with-signal on this context still waits for its trigger.*shmemx_trigger_increment")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 mode)
   list(GET parts 1 regex)
