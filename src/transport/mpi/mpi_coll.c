@@ -10,6 +10,7 @@
  * depends only on arguments every member passes alike, never on local state, so the
  * members always agree on which path runs. */
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,12 +107,17 @@ static int mc_barrier(const struct shoal_members *m, struct shoal_coll_wait *w)
 {
     MPI_Request r;
     int done = 0;
-    MPI_Ibarrier(members(m), &r);
+    MPI_Comm comm = members(m);
+    mpi_enter();
+    MPI_Ibarrier(comm, &r);
     while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
-        if (mt.msg)
-            mpi_msg_serve(); /* a peer's AMO may be what keeps it from the barrier */
+        /* A peer's AMO may be what keeps it from the barrier; it may wait for this
+         * CPU to see the answer (more PEs than CPUs). */
+        if (mt.msg && mpi_msg_serve())
+            sched_yield();
         w->poll(w);
     }
+    mpi_leave();
     return 0;
 }
 

@@ -151,6 +151,8 @@ static void ctx_teardown(struct mpi_ctx *c)
         mpi_msg_quiet(c);
     pthread_mutex_destroy(&c->lock);
     free(c->msg_pes);
+    free(c->fetch_req);
+    free(c->fetch_pe);
 }
 
 static int mpi_init(void)
