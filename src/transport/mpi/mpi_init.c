@@ -43,8 +43,9 @@ void mpi_env_defaults(void)
 /* SHOAL_MPI_AMO=auto, from measurements (docs/transports.md): under MPICH messages,
  * faster than its atomics (non-fetching ones several times), at a thread level that
  * costs its puts and gets nothing measurable; under Open MPI its atomics, since there
- * MPI_THREAD_MULTIPLE alone costs every put and get more than messages save; under
- * any other MPI its atomics, the standard's own path. */
+ * MPI_THREAD_MULTIPLE alone costs every put and get more than messages save, unless
+ * the program's own thread level needs it anyway; under any other MPI its atomics,
+ * the standard's own path. */
 #if defined(MPICH_VERSION) && !defined(OPEN_MPI)
 #define AMO_AUTO_MSG 1
 #define AMO_AUTO_WHY                                                                         \
@@ -59,10 +60,19 @@ void mpi_env_defaults(void)
 #define AMO_AUTO_WHY "the standard's own path, in an MPI Shoal has no measurements of"
 #endif
 
+#define AMO_MULTIPLE_WHY "the program's thread level needs MPI_THREAD_MULTIPLE anyway"
+
+/* The MPI thread level SHMEM needs. */
+static int level_needed(void)
+{
+    return mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
+}
+
 static int amo_msg_wanted(void)
 {
     const char *m = mt.st->cfg.mpi_amo;
-    return !strcmp(m, "msg") || (strcmp(m, "mpi") && AMO_AUTO_MSG);
+    return !strcmp(m, "msg") ||
+            (strcmp(m, "mpi") && (AMO_AUTO_MSG || level_needed() == MPI_THREAD_MULTIPLE));
 }
 
 /* Messages need the progress thread, so MPI_THREAD_MULTIPLE, and an MPI the
@@ -86,10 +96,11 @@ static void choose_amo(int have)
         mt.amo_why = "MPI-3 atomics: the AMO progress thread did not start";
     else {
         mt.msg = 1;
-        mt.amo_why = forced
-                ? "Shoal's messages, applied by the target's CPU atomics "
-                  "(SHOAL_MPI_AMO=msg)"
-                : "Shoal's messages, applied by the target's CPU atomics: " AMO_AUTO_WHY;
+        mt.amo_why = forced ? "Shoal's messages, applied by the target's CPU atomics "
+                              "(SHOAL_MPI_AMO=msg)"
+                : AMO_AUTO_MSG
+                ? "Shoal's messages, applied by the target's CPU atomics: " AMO_AUTO_WHY
+                : "Shoal's messages, applied by the target's CPU atomics: " AMO_MULTIPLE_WHY;
         return;
     }
     if (forced)
@@ -99,7 +110,7 @@ static void choose_amo(int have)
 static int start_mpi(void)
 {
     int have = MPI_THREAD_SINGLE;
-    int want = mpi_level(mt.st->threads_inside ? SHMEM_THREAD_MULTIPLE : mt.st->thread_level);
+    int want = level_needed();
     /* Asked for where MPI is Shoal's to start: the AMO messages' progress thread. */
     int ask = amo_msg_wanted() ? MPI_THREAD_MULTIPLE : want;
     int rc = mpi_world_open(&mt.world, ask, &have, "shoal.transport");
