@@ -10,7 +10,6 @@
  * depends only on arguments every member passes alike, never on local state, so the
  * members always agree on which path runs. */
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,10 +110,8 @@ static int mc_barrier(const struct shoal_members *m, struct shoal_coll_wait *w)
     mpi_enter();
     MPI_Ibarrier(comm, &r);
     while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
-        /* A peer's AMO may be what keeps it from the barrier; it may wait for this
-         * CPU to see the answer (more PEs than CPUs). */
-        if (mt.msg && mpi_msg_serve())
-            sched_yield();
+        if (mt.msg)
+            mpi_msg_serve(); /* a peer's AMO may be what keeps it from the barrier */
         w->poll(w);
     }
     mpi_leave();
