@@ -69,10 +69,11 @@
 #                 coll_small (barrier...) at 2 and 4 PEs (--pes), every PE pinned (--bind):
 #                 Shoal with every operation through MPI (mpi-all) and with nodes of 2 PEs
 #                 (mpi: shared memory inside), each under Open MPI's mpirun (*-ompi) and
-#                 MPICH's mpiexec.hydra (*-mpich), mpi-all also with MPI's atomics
-#                 forced (*-atomics: SHOAL_MPI_AMO=mpi, MPI at the program's thread
-#                 level, the path before AMOs went as messages), and OSHMEM's oshrun
-#                 (oshmem), interleaved, the order rotating by round. Builds nothing but
+#                 MPICH's mpiexec.hydra (*-mpich), mpi-all also with the mechanism
+#                 SHOAL_MPI_AMO=auto does not take there forced (Open MPI: *-msg,
+#                 AMOs as messages; MPICH: *-atomics, MPI's atomics, MPI at the
+#                 program's thread level), and OSHMEM's oshrun (oshmem),
+#                 interleaved, the order rotating by round. Builds nothing but
 #                 Shoal and the programs (oshcc). --reps rounds (default 5); ranges.md:
 #                 medians [min, max].
 # --reference DIR with --small-ops: the results folder of an earlier run (a quiet
@@ -551,7 +552,7 @@ coll_small:-i 2000 -w 100"
         *) t=mpi map=block:2 ;;
         esac
         mech=auto
-        case "$c" in *-atomics*) mech=mpi ;; esac
+        case "$c" in *-atomics*) mech=mpi ;; *-msg*) mech=msg ;; esac
         case "$c" in
         *-ompi*) SHOAL_TRANSPORT=$t SHOAL_NODE_MAP=$map SHOAL_MPI_AMO=$mech timeout 600 \
                      mpirun $asroot --oversubscribe --bind-to none -n "$n" $wrap "$@" ;;
@@ -559,7 +560,7 @@ coll_small:-i 2000 -w 100"
                mpiexec.hydra -n "$n" $wrap "$@" ;;
         esac
     }
-    configs="shoal-mpi-all-ompi shoal-mpi-all-mpich shoal-mpi-all-atomics-ompi
+    configs="shoal-mpi-all-ompi shoal-mpi-all-mpich shoal-mpi-all-msg-ompi
              shoal-mpi-all-atomics-mpich shoal-mpi-ompi shoal-mpi-mpich oshmem"
     cd "$out"
     echo "rep,bench,impl,npes,size,metric,value" > "$out/runs.csv"

@@ -125,6 +125,12 @@
     X(SHOAL_MPI_AMO, NULL, STR, "auto", "auto|mpi|msg", mpi_amo,                             \
       "mpi transport: how AMOs travel: msg (Shoal's own messages, applied by the target's "  \
       "CPU atomics), mpi (MPI-3 atomics), auto (the faster for the MPI library)")            \
+    X(SHOAL_MPI_AMO_POLL_US, NULL, INT, "100", "1..1000000", mpi_amo_poll_us,                \
+      "mpi transport, AMOs as messages: the longest the AMO thread sleeps between polls, "   \
+      "in us: the worst-case AMO latency against a PE that computes without calling SHMEM")  \
+    X(SHOAL_MPI_STALL_TIMEOUT, NULL, INT, "60", "0..31536000", mpi_stall_timeout,            \
+      "mpi transport, AMOs as messages: seconds a fetching AMO or quiet waits for a PE's "   \
+      "answer before ending the job with a message naming it (0: wait for ever)")            \
     X(SHMEM_OFI_PROVIDER, NULL, STR, "", NULL, ofi_provider,                                 \
       "libfabric provider for PEs on other nodes, e.g. cxi, verbs;ofi_rxm, tcp;ofi_rxm "     \
       "(default: the first that fits)")                                                      \

@@ -4,9 +4,20 @@
  *            most 20 s: the AMOs must complete meanwhile, the totals be exact;
  *   fence    PE i -> PE i+1: puts, fence, an AMO that announces them; and an AMO,
  *            fence, a put that announces it. The target, reading the announcement
- *            first, must find what came before it. */
+ *            first, must find what came before it;
+ *   nbi      PE i -> PE i+1: more fetch-adds _nbi than a context keeps in flight,
+ *            completed by quiet, must have fetched each count once; adds then
+ *            shmem_pe_quiet toward it, then a put that announces them: the target must
+ *            find every add applied when the announcement arrives.
+ *   stall    PE 1 stops (SIGSTOP, its AMO thread with it) and PE 0 then fetches from
+ *            it: PE 0 must end the job after SHOAL_MPI_STALL_TIMEOUT, naming PE 1,
+ *            rather than wait for ever. A child of PE 1 lets it go on after 2 s, so
+ *            that the launcher's signals reach it at once.
+ * Several modes may follow each other in one run. */
 #include <shmem.h>
+#include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,9 +27,12 @@
 #define ROUNDS 100
 #define WORDS 512
 
-static long counter, incs, last_set; /* symmetric: compute's targets on PE 0 */
-static long data[WORDS], mark;       /* symmetric: fence's put-then-AMO */
-static long amo_count, put_mark;     /* symmetric: fence's AMO-then-put */
+static long counter, incs, last_set;    /* symmetric: compute's targets on PE 0 */
+static long data[WORDS], mark;          /* symmetric: fence's put-then-AMO */
+static long amo_count, put_mark;        /* symmetric: fence's AMO-then-put */
+static long nbi_word, pq_word, pq_mark; /* symmetric: nbi's targets */
+
+#define NBI 200 /* above the 64 fetching _nbi AMOs a context keeps in flight */
 
 static double now(void)
 {
@@ -103,21 +117,87 @@ static void fence(int me, int n)
                      mark, amo_count, put_mark, data[WORDS - 1], ROUNDS);
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static void nbi(int me, int n)
+{
+    int to = (me + 1) % n;
+    static long got[NBI]; /* not symmetric: any local memory may take a fetch */
+    shmem_barrier_all();
+    for (int i = 0; i < NBI; i++)
+        shmem_long_atomic_fetch_add_nbi(&got[i], &nbi_word, 1, to);
+    shmem_quiet();
+    qsort(got, NBI, sizeof got[0], cmp_long);
+    for (long i = 0; i < NBI; i++)
+        if (got[i] != i)
+            check_failed(__FILE__, __LINE__,
+                         "shmem_long_atomic_fetch_add_nbi to PE %d: after shmem_quiet the "
+                         "fetched counts sorted have %ld at %ld (each of 0..%d once "
+                         "expected)",
+                         to, got[i], i, NBI - 1);
+    for (int i = 0; i < NBI; i++)
+        shmem_long_atomic_add(&pq_word, 1, to);
+    shmem_pe_quiet(&to, 1);
+    shmem_long_p(&pq_mark, 1, to);
+    shmem_long_wait_until(&pq_mark, SHMEM_CMP_EQ, 1);
+    long seen = shmem_long_atomic_fetch(&pq_word, me);
+    if (seen != NBI)
+        check_failed(__FILE__, __LINE__,
+                     "shmem_pe_quiet: the put after it arrived before the adds before it "
+                     "(%ld of %d applied)",
+                     seen, NBI);
+    shmem_barrier_all();
+}
+
+static void stall(int me)
+{
+    static int word; /* symmetric */
+    shmem_barrier_all();
+    if (me == 1) {
+        pid_t parent = getpid();
+        if (fork() == 0) {
+            sleep(2);
+            kill(parent, SIGCONT);
+            _exit(0);
+        }
+        raise(SIGSTOP);
+    } else if (me == 0) {
+        struct timespec t = { 0, 300000000 }; /* for PE 1 to have stopped */
+        nanosleep(&t, NULL);
+        int v = shmem_int_atomic_fetch(&word, 1);
+        check_failed(__FILE__, __LINE__,
+                     "shmem_int_atomic_fetch from a stopped PE 1 returned %d instead of "
+                     "ending the job",
+                     v);
+    }
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
-    const char *what = argc > 1 ? argv[1] : "";
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
-    if (!strcmp(what, "compute"))
-        compute(me, n);
-    else if (!strcmp(what, "fence"))
-        fence(me, n);
-    else {
-        fprintf(stderr, "usage: %s compute|fence\n", argv[0]);
-        shmem_global_exit(2);
+    for (int a = 1; a < argc || a == 1; a++) {
+        const char *what = a < argc ? argv[a] : "";
+        if (!strcmp(what, "compute"))
+            compute(me, n);
+        else if (!strcmp(what, "fence"))
+            fence(me, n);
+        else if (!strcmp(what, "nbi"))
+            nbi(me, n);
+        else if (!strcmp(what, "stall"))
+            stall(me);
+        else {
+            fprintf(stderr, "usage: %s compute|fence|nbi|stall...\n", argv[0]);
+            shmem_global_exit(2);
+        }
+        if (me == 0)
+            printf("ok %s\n", what);
     }
-    if (me == 0)
-        printf("ok %s\n", what);
     shmem_finalize();
     return 0;
 }

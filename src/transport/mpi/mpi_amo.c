@@ -11,6 +11,7 @@
  * fetching AMO waiting for its reply and quiet serve them too (mpi_progress). Both
  * take serve_lock, so one PE's requests are applied in the order they arrived. */
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -98,25 +99,114 @@ int mpi_msg_serve(void)
     return n;
 }
 
-/* Flushes in flight at once, at most. */
+/* Flushes in flight at once, at most; also how many fetching _nbi AMOs a context
+ * keeps in flight before it completes them. */
 #define BATCH 64
+/* A waiting thread serves this PE's requests once in SERVE_EVERY polls of its own
+ * replies (a peer may be waiting on this PE while this PE waits on it), and gives the
+ * CPU away once in YIELD_EVERY: a reply that has not come by then is from a PE that
+ * may need this CPU (more PEs than CPUs), and on an idle CPU a yield is a system call
+ * of about the time of one poll. */
+#define SERVE_EVERY 8
+#define YIELD_EVERY 32
 
-/* Until r[0..n) complete (n <= BATCH), serving requests meanwhile (a peer may be
- * waiting on this PE while this PE waits on it). Statuses rather than
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* A PE's AMO thread answers within SHOAL_MPI_AMO_POLL_US even while it computes, so
+ * an answer that has not come for SHOAL_MPI_STALL_TIMEOUT seconds never will: the PE
+ * has finalized (a program that left AMOs or a quiet for it after its last barrier),
+ * died without its launcher ending the job, or hangs with its thread. */
+static _Noreturn void stalled(const char *routine, int pe)
+{
+    MT_FATAL(routine,
+             "PE %d has not answered this PE's %s for %ld s: it has finalized or stopped "
+             "serving AMOs; every PE must complete its AMOs to a PE (shmem_quiet, then "
+             "shmem_barrier_all) before that PE calls shmem_finalize; raise "
+             "SHOAL_MPI_STALL_TIMEOUT if a PE legitimately takes that long (0: wait for "
+             "ever)",
+             pe, strcmp(routine, "shmem_quiet") ? "fetching AMO" : "quiet",
+             mt.st->cfg.mpi_stall_timeout);
+}
+
+/* Until r[0..n) complete, serving requests meanwhile; pe[i] is the PE r[i] waits on,
+ * named with the routine if it never answers. Statuses rather than
  * MPI_STATUSES_IGNORE, which GCC takes for an array of none in MPICH's prototype. */
-static void wait_all(MPI_Request *r, int n)
+static void wait_all(MPI_Request *r, const int *pe, int n, const char *routine)
 {
     int done;
     unsigned polls = 0;
+    long since = 0, limit = mt.st->cfg.mpi_stall_timeout * 1000000000L;
     MPI_Status st[BATCH];
-    while (MPI_Testall(n, r, &done, st), !done) {
-        mpi_msg_serve();
-        if (++polls % 256 == 0)
-            sched_yield(); /* the target may be waiting for this CPU */
+    for (int at = 0; at < n;) {
+        int k = n - at < BATCH ? n - at : BATCH;
+        if (MPI_Testall(k, r + at, &done, st), done) {
+            at += k;
+            continue;
+        }
+        if (++polls % SERVE_EVERY == 0)
+            mpi_msg_serve();
+        if (polls % YIELD_EVERY == 0)
+            sched_yield();
+        if (SHOAL_UNLIKELY(polls % 4096 == 0 && limit > 0)) {
+            long t = now_ns();
+            if (!since)
+                since = t;
+            else if (t - since > limit)
+                for (int i = at; i < at + k; i++) {
+                    int one;
+                    MPI_Test(&r[i], &one, st);
+                    if (!one)
+                        stalled(routine, pe[i]);
+                }
+        }
     }
 }
 
-void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
+static void wait_one(MPI_Request *r, int pe, const char *routine)
+{
+    wait_all(r, &pe, 1, routine);
+}
+
+/* Completes c's fetching _nbi AMOs; the caller holds c->lock where mt.locked. */
+static void fetches_complete(struct mpi_ctx *c)
+{
+    if (c->nfetch) {
+        wait_all(c->fetch_req, c->fetch_pe, c->nfetch, "shmem_quiet");
+        c->nfetch = 0;
+    }
+}
+
+/* Notes r, the reply of a fetching _nbi AMO from pe, for quiet. */
+static void fetch_note(struct mpi_ctx *c, MPI_Request r, int pe)
+{
+    if (mt.locked)
+        pthread_mutex_lock(&c->lock);
+    if (c->nfetch == BATCH)
+        fetches_complete(c); /* a bound on what quiet waits for, and on the memory */
+    if (c->nfetch == c->fetch_cap) {
+        int cap = c->fetch_cap ? c->fetch_cap * 2 : 8;
+        MPI_Request *nr = realloc(c->fetch_req, (size_t)cap * sizeof *nr);
+        if (nr)
+            c->fetch_req = nr;
+        int *np = nr ? realloc(c->fetch_pe, (size_t)cap * sizeof *np) : NULL;
+        if (!nr || !np)
+            MT_FATAL("shmem_atomic_fetch_nbi",
+                     "out of memory for the fetching AMOs in flight");
+        c->fetch_pe = np;
+        c->fetch_cap = cap;
+    }
+    c->fetch_req[c->nfetch] = r;
+    c->fetch_pe[c->nfetch++] = pe;
+    if (mt.locked)
+        pthread_mutex_unlock(&c->lock);
+}
+
+void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe, int nbi)
 {
     int wide = shoal_amo_width(a->type) == 8;
     struct amo_msg m = { .kind = a->fetch ? MSG_FETCH : MSG_POST,
@@ -146,70 +236,105 @@ void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
             __atomic_store_n(&c->msg_any, 1, __ATOMIC_RELEASE);
         return;
     }
+    /* The reply lands in the caller's buffer: one thread's replies from one PE match
+     * its receives in the order posted, which is the order the PE answers them. */
     MPI_Request r;
     m.tag = reply_tag();
     MPI_Irecv(a->fetch, wide ? 8 : 4, MPI_BYTE, pe, m.tag, mt.amo_rep, &r);
     MPI_Send(&m, (int)sizeof m, MPI_BYTE, pe, 0, mt.amo_req);
-    wait_all(&r, 1);
+    if (nbi)
+        fetch_note(c, r, pe);
+    else
+        wait_one(&r, pe, "shmem_atomic_*");
 }
 
-void mpi_msg_quiet(struct mpi_ctx *c)
+/* A flush request to each PE of c's one-way AMOs (all, or only pe if pe >= 0); each
+ * answers once it has applied every earlier request of this PE. */
+static void flush_pes(struct mpi_ctx *c, int only)
 {
-    if (!__atomic_load_n(&c->msg_any, __ATOMIC_ACQUIRE))
-        return;
-    __atomic_store_n(&c->msg_any, 0, __ATOMIC_RELAXED);
     MPI_Request r[BATCH];
+    int pes[BATCH];
     int n = 0, tag = reply_tag();
     struct amo_msg m = { .kind = MSG_FLUSH, .tag = tag };
     for (int w = 0; w < mt.nwords; w++) {
-        uint64_t bits = __atomic_exchange_n(&c->msg_pes[w], 0, __ATOMIC_ACQ_REL);
+        uint64_t mask = only < 0 ? ~0ull : only / 64 == w ? 1ull << (only % 64) : 0;
+        if (!mask)
+            continue;
+        uint64_t bits = __atomic_fetch_and(&c->msg_pes[w], ~mask, __ATOMIC_ACQ_REL) & mask;
         for (; bits; bits &= bits - 1) {
             int pe = w * 64 + __builtin_ctzll(bits);
             MPI_Irecv(NULL, 0, MPI_BYTE, pe, tag, mt.amo_rep, &r[n]);
             MPI_Send(&m, (int)sizeof m, MPI_BYTE, pe, 0, mt.amo_req);
+            pes[n] = pe;
             if (++n == BATCH) {
-                wait_all(r, n);
+                wait_all(r, pes, n, "shmem_quiet");
                 n = 0;
             }
         }
     }
-    wait_all(r, n);
+    wait_all(r, pes, n, "shmem_quiet");
+}
+
+static void fetches_settle(struct mpi_ctx *c)
+{
+    if (mt.locked)
+        pthread_mutex_lock(&c->lock);
+    fetches_complete(c);
+    if (mt.locked)
+        pthread_mutex_unlock(&c->lock);
+}
+
+void mpi_msg_quiet(struct mpi_ctx *c)
+{
+    fetches_settle(c);
+    if (!__atomic_load_n(&c->msg_any, __ATOMIC_ACQUIRE))
+        return;
+    __atomic_store_n(&c->msg_any, 0, __ATOMIC_RELAXED);
+    flush_pes(c, -1);
+}
+
+/* The fetching _nbi AMOs all complete (they are few, and quiet would wait for them
+ * anyway); the one-way ones to pe only. */
+void mpi_msg_pe_quiet(struct mpi_ctx *c, int pe)
+{
+    fetches_settle(c);
+    if (__atomic_load_n(&c->msg_any, __ATOMIC_ACQUIRE) &&
+        (__atomic_load_n(&c->msg_pes[pe / 64], __ATOMIC_RELAXED) & (1ull << (pe % 64))))
+        flush_pes(c, pe);
 }
 
 /* After a request the thread polls without pause for SPIN_NS, so that a stream of
  * AMOs (or a lock's tries) finds it awake; then it sleeps between polls, doubling from
- * 1 us to SLEEP_MAX_NS: a target that computes answers the first request of a burst
- * within about SLEEP_MAX_NS, and an idle PE's thread costs a poll of about a
- * microsecond that often. */
+ * 1 us to SHOAL_MPI_AMO_POLL_US: a target that computes answers the first request of
+ * a burst within about that, and an idle PE's thread costs a poll of about a
+ * microsecond that often. While a thread of the PE is inside the transport
+ * (mt.inside) it serves requests itself, and this one only sleeps, backing off the
+ * same way: a poll then would take MPI's locks from under the program's call (with
+ * the PEs pinned, on the CPU the program runs on: a holder of a spin lock preempted
+ * by a thread that spins on it for a time slice; Open MPI's 8-byte get took 10 us,
+ * not 0.5, with polls once a millisecond). */
 #define SPIN_NS 200000L
-#define SLEEP_MAX_NS 100000L
-
-static long now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000L + t.tv_nsec;
-}
 
 static void *progress_thread(void *arg)
 {
     (void)arg;
-    long last = now_ns(), ns = 1000;
+    long last = now_ns(), ns = 1000, max = mt.st->cfg.mpi_amo_poll_us * 1000L;
     while (!__atomic_load_n(&mt.stop, __ATOMIC_ACQUIRE)) {
-        if (mpi_msg_serve()) {
+        int away = !__atomic_load_n(&mt.inside, __ATOMIC_ACQUIRE);
+        if (away && mpi_msg_serve()) {
             last = now_ns();
             ns = 1000;
             continue;
         }
-        if (now_ns() - last < SPIN_NS) {
+        if (away && now_ns() - last < SPIN_NS) {
             /* Free at once on an idle CPU; where PEs outnumber CPUs, it lets the
              * program run, as a spinning thread would not. */
             sched_yield();
             continue;
         }
-        struct timespec ts = { 0, ns };
+        struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
         nanosleep(&ts, NULL);
-        ns = ns * 2 < SLEEP_MAX_NS ? ns * 2 : SLEEP_MAX_NS;
+        ns = ns * 2 < max ? ns * 2 : max;
     }
     return NULL;
 }
@@ -233,7 +358,8 @@ int mpi_msg_open(void)
         return -1;
     }
     mt.thread_on = 1;
-    MT_LOG(DEBUG, "AMO progress thread started (tags up to %d)", mt.tag_ub);
+    MT_LOG(DEBUG, "AMO progress thread started (tags up to %d, polls at least every %ld us)",
+           mt.tag_ub, mt.st->cfg.mpi_amo_poll_us);
     return 0;
 }
 

@@ -106,12 +106,15 @@ static int mc_barrier(const struct shoal_members *m, struct shoal_coll_wait *w)
 {
     MPI_Request r;
     int done = 0;
-    MPI_Ibarrier(members(m), &r);
+    MPI_Comm comm = members(m);
+    mpi_enter();
+    MPI_Ibarrier(comm, &r);
     while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
         if (mt.msg)
             mpi_msg_serve(); /* a peer's AMO may be what keeps it from the barrier */
         w->poll(w);
     }
+    mpi_leave();
     return 0;
 }
 

@@ -101,8 +101,10 @@ void mpi_put(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, size
              int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_enter();
     rma_put(c, seg, off, src, len, pe);
     MPI_Win_flush_local(pe, c->rma->win[seg]);
+    mpi_leave();
 }
 
 /* len bytes of c's arena, after completing what the arena fed if it is full;
@@ -125,31 +127,37 @@ void mpi_put_nbi(struct shoal_ctx *ctx, int seg, uint64_t off, const void *src, 
                  int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_enter();
     if (len > MPI_BOUNCE_MAX) {
         rma_put(c, seg, off, src, len, pe);
-        return;
+    } else {
+        if (mt.locked)
+            pthread_mutex_lock(&c->lock);
+        void *copy = arena_take(c, len);
+        memcpy(copy, src, len);
+        rma_put(c, seg, off, copy, len, pe);
+        if (mt.locked)
+            pthread_mutex_unlock(&c->lock);
     }
-    if (mt.locked)
-        pthread_mutex_lock(&c->lock);
-    void *copy = arena_take(c, len);
-    memcpy(copy, src, len);
-    rma_put(c, seg, off, copy, len, pe);
-    if (mt.locked)
-        pthread_mutex_unlock(&c->lock);
+    mpi_leave();
 }
 
 void mpi_get(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_enter();
     rma_get(c, dst, seg, off, len, pe);
     MPI_Win_flush_local(pe, c->rma->win[seg]);
+    mpi_leave();
 }
 
 void mpi_get_nbi(struct shoal_ctx *ctx, void *dst, int seg, uint64_t off, size_t len, int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_enter();
     rma_get(c, dst, seg, off, len, pe);
     mpi_mark(c->rma, seg, pe);
+    mpi_leave();
 }
 
 /* An AMO that returns before MPI has read its operands: they are copied into the
@@ -179,12 +187,8 @@ static void amo_deferred(struct mpi_ctx *c, const struct shoal_amo *a, int pe)
     mpi_mark_bits(&c->amo_dirty, 1u << a->seg);
 }
 
-void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+static void amo_mpi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
 {
-    if (mt.msg) {
-        mpi_msg_amo(mpi_ctx_of(ctx), a, pe);
-        return;
-    }
     if (!a->fetch) {
         amo_deferred(mpi_ctx_of(ctx), a, pe);
         return;
@@ -201,14 +205,24 @@ void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
     poll_tick(&mt.poll_left, POLL_PROGRESS);
 }
 
-/* As messages, a fetching _nbi AMO waits for its reply here: quiet would wait for it
- * anyway, and the reply's buffer needs no bookkeeping. */
+void mpi_amo(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
+{
+    mpi_enter();
+    if (mt.msg)
+        mpi_msg_amo(mpi_ctx_of(ctx), a, pe, 0);
+    else
+        amo_mpi(ctx, a, pe);
+    mpi_leave();
+}
+
 void mpi_amo_nbi(struct shoal_ctx *ctx, const struct shoal_amo *a, int pe)
 {
+    mpi_enter();
     if (mt.msg)
-        mpi_msg_amo(mpi_ctx_of(ctx), a, pe);
+        mpi_msg_amo(mpi_ctx_of(ctx), a, pe, 1);
     else
         amo_deferred(mpi_ctx_of(ctx), a, pe);
+    mpi_leave();
 }
 
 /* ps->nbi aside: the payload must be in place before the signal: both complete here. */
@@ -216,6 +230,7 @@ void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     int pe = ps->dst.pe;
+    mpi_enter();
     rma_put(c, ps->dst.seg, ps->dst.off, ps->src, ps->len, pe);
     MPI_Win_flush(pe, c->rma->win[ps->dst.seg]);
     struct shoal_amo a = { .op = ps->sig_op,
@@ -224,9 +239,10 @@ void mpi_put_signal(struct shoal_ctx *ctx, const struct shoal_put_signal *ps)
                            .off = ps->sig.off,
                            .operand = &ps->signal };
     if (mt.msg)
-        mpi_msg_amo(c, &a, pe);
+        mpi_msg_amo(c, &a, pe, 0);
     else
         amo_deferred(c, &a, pe);
+    mpi_leave();
 }
 
 /* Per target rather than MPI_Win_flush_all: with Open MPI 4.1's osc/ucx, flush_all
@@ -261,6 +277,7 @@ void mpi_quiet(struct shoal_ctx *ctx)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     MT_LOG(TRACE, "quiet: MPI_Win_flush to each PE with operations outstanding");
+    mpi_enter();
     mpi_flush_set(c->rma, ~0u, 0);
     unsigned amo = __atomic_exchange_n(&c->amo_dirty, 0, __ATOMIC_RELAXED);
     if (amo)
@@ -268,6 +285,7 @@ void mpi_quiet(struct shoal_ctx *ctx)
     if (mt.msg)
         mpi_msg_quiet(c);
     poll_tick(&mt.poll_left, POLL_PROGRESS); /* a loop of _nbi fetches and quiet polls too */
+    mpi_leave();
 }
 
 /* Flushes pe on the windows of set (bits of mask) with operations to it outstanding. */
@@ -286,17 +304,23 @@ void mpi_pe_quiet(struct shoal_ctx *ctx, int pe)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
     MT_LOG(TRACE, "quiet toward PE %d: MPI_Win_flush to it alone", pe);
+    mpi_enter();
     flush_pe(c->rma, ~0u, pe);
     unsigned amo = __atomic_load_n(&c->amo_dirty, __ATOMIC_RELAXED);
     if (amo)
         flush_pe(&mt.sets[0], amo, pe);
+    if (mt.msg)
+        mpi_msg_pe_quiet(c, pe);
     poll_tick(&mt.poll_left, POLL_PROGRESS);
+    mpi_leave();
 }
 
 void mpi_local_complete(struct shoal_ctx *ctx)
 {
     struct mpi_ctx *c = mpi_ctx_of(ctx);
+    mpi_enter();
     mpi_flush_set(c->rma, ~0u, 1);
+    mpi_leave();
 }
 
 /* Sessions are hints (docs/extensions.md): MPI batches by itself. The end of a
@@ -318,10 +342,12 @@ void mpi_local_poll(void)
 
 void mpi_progress(void)
 {
+    mpi_enter();
     if (mt.msg) {
         mpi_msg_serve(); /* its probe drives MPI too */
-        return;
+    } else {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mt.comm, &flag, MPI_STATUS_IGNORE);
     }
-    int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mt.comm, &flag, MPI_STATUS_IGNORE);
+    mpi_leave();
 }

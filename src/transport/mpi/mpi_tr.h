@@ -34,10 +34,15 @@ struct mpi_set {
 #define MPI_BOUNCE_MAX 256
 
 struct mpi_ctx {
-    struct mpi_set *rma;  /* windows of this context's puts and gets */
-    unsigned amo_dirty;   /* bit s: this context left AMOs on set 0's window s */
-    unsigned msg_any;     /* msg_pes may have bits set (atomic) */
-    uint64_t *msg_pes;    /* bit pe: one-way AMO messages to pe not yet acknowledged */
+    struct mpi_set *rma; /* windows of this context's puts and gets */
+    unsigned amo_dirty;  /* bit s: this context left AMOs on set 0's window s */
+    unsigned msg_any;    /* msg_pes may have bits set (atomic) */
+    uint64_t *msg_pes;   /* bit pe: one-way AMO messages to pe not yet acknowledged */
+    /* Replies of fetching _nbi AMOs sent as messages, which quiet waits for, and the
+     * PE each comes from; under lock where mt.locked. */
+    MPI_Request *fetch_req;
+    int *fetch_pe;
+    int nfetch, fetch_cap;
     pthread_mutex_t lock; /* the arena, with SHMEM_THREAD_MULTIPLE */
     size_t used;          /* arena bytes handed out since it was last reset */
     _Alignas(16) unsigned char arena[MPI_ARENA_BYTES];
@@ -90,6 +95,12 @@ struct mpi_tr {
     pthread_mutex_t serve_lock;
     pthread_t thread;
     int thread_on, stop;
+    /* Threads of this PE in a transport call that polls or queues MPI work (puts,
+     * gets, AMOs, quiet, barriers, waits), which serve requests themselves: the AMO
+     * thread stays out of MPI meanwhile, so that it never takes MPI's locks from
+     * under them, nor a CPU they share. Not the blocking collectives: the thread
+     * serves while they wait inside MPI. */
+    unsigned inside;
     const char *amo_why;      /* why AMOs use this mechanism, for SHMEM_INFO */
     unsigned poll_left;       /* fetching AMOs and quiets until progress (mpi_rma.c) */
     unsigned local_poll_left; /* same-node gets until progress (mpi_rma.c) */
@@ -106,6 +117,26 @@ extern struct mpi_tr mt;
                            SHOAL_LOG_BIT(SHOAL_LOG_MPI, SHOAL_LOG_##level)))                 \
             mt.host->log(SHOAL_LOG_MPI, __VA_ARGS__);                                        \
     } while (0)
+
+/* A relaxed load and store, no locked instruction, unless threads of the program
+ * may enter at once; the AMO thread only reads it. */
+static inline void mpi_enter(void)
+{
+    if (mt.locked)
+        __atomic_fetch_add(&mt.inside, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&mt.inside, __atomic_load_n(&mt.inside, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
+}
+
+static inline void mpi_leave(void)
+{
+    if (mt.locked)
+        __atomic_fetch_sub(&mt.inside, 1, __ATOMIC_RELEASE);
+    else
+        __atomic_store_n(&mt.inside, __atomic_load_n(&mt.inside, __ATOMIC_RELAXED) - 1,
+                         __ATOMIC_RELEASE);
+}
 
 static inline struct mpi_ctx *mpi_ctx_of(struct shoal_ctx *ctx)
 {
@@ -151,13 +182,15 @@ void mpi_progress(void);
 void mpi_local_poll(void);
 
 /* AMOs as messages (mpi_amo.c): msg_open after the windows, msg_close before them
- * (every PE's one-way AMOs complete first); msg_amo for any AMO, blocking or not, as
- * the transport's amo does; msg_quiet acknowledges c's one-way AMOs; msg_serve
- * applies the requests that have arrived. */
+ * (every PE's one-way AMOs complete first); msg_amo for any AMO (nbi: a fetching one
+ * completes at quiet); msg_quiet acknowledges c's one-way AMOs and completes its
+ * fetching _nbi ones, msg_pe_quiet those to pe; msg_serve applies the requests that
+ * have arrived. */
 int mpi_msg_open(void);
 void mpi_msg_close(void);
-void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe);
+void mpi_msg_amo(struct mpi_ctx *c, const struct shoal_amo *a, int pe, int nbi);
 void mpi_msg_quiet(struct mpi_ctx *c);
+void mpi_msg_pe_quiet(struct mpi_ctx *c, int pe);
 int mpi_msg_serve(void);
 
 extern const struct shoal_transport_ops mpi_ops;
