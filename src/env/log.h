@@ -99,7 +99,7 @@ static inline void shoal_log_exit(const struct shoal_log_scope *s)
 }
 
 #define SHOAL_LOG_SCOPE(fn)                                                                  \
-    const struct shoal_log_scope shoal_log_scope_ __attribute__((cleanup(shoal_log_exit))) = \
-            shoal_log_enter(fn)
+    const struct shoal_log_scope shoal_log_scope_                                            \
+            __attribute__((cleanup(shoal_log_exit), unused)) = shoal_log_enter(fn)
 
 #endif
