@@ -119,9 +119,12 @@ extern struct mpi_tr mt;
     } while (0)
 
 /* A relaxed load and store, no locked instruction, unless threads of the program
- * may enter at once; the AMO thread only reads it. */
+ * may enter at once; the AMO thread only reads it. Nothing without that thread
+ * (mt.msg changes only at start-up and finalize, outside every transport call). */
 static inline void mpi_enter(void)
 {
+    if (!mt.msg)
+        return;
     if (mt.locked)
         __atomic_fetch_add(&mt.inside, 1, __ATOMIC_RELAXED);
     else
@@ -131,6 +134,8 @@ static inline void mpi_enter(void)
 
 static inline void mpi_leave(void)
 {
+    if (!mt.msg)
+        return;
     if (mt.locked)
         __atomic_fetch_sub(&mt.inside, 1, __ATOMIC_RELEASE);
     else
