@@ -475,6 +475,9 @@ struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
 /* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
 void ofi_nap(long us);
+/* ofi_nap for a wait for the default context's own completions: longer, as the
+ * CQ's wait object ends it. */
+void ofi_nap_done(long us);
 int ofi_progress_thread_wanted(void);
 /* An auto|on|off|1|0|yes|no|true|false setting: -1 auto (or unset), 0 off, 1 on. */
 int ofi_switch(const char *v);
@@ -505,6 +508,15 @@ static inline void ofi_backoff(struct shoal_backoff *b)
 {
     ofi_progress();
     shoal_backoff_spin(b, shoal_wait.spin_polls, ofi_nap);
+}
+
+/* One poll of a wait for c's own completions (its reads, answers, CQ entries). Only
+ * the default context's traffic ends a nap early (ofi_nap), so only its waits nap
+ * longer. */
+static inline void ofi_backoff_done(struct ofi_ctx *c, struct shoal_backoff *b)
+{
+    ofi_progress();
+    shoal_backoff_spin(b, shoal_wait.spin_polls, c == ofi.dflt ? ofi_nap_done : ofi_nap);
 }
 
 /* ofi_order.c */

@@ -70,7 +70,7 @@ static void wait_wdone(struct ofi_ctx *c, uint64_t extra, const char *what)
         }
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        ofi_backoff(&b);
+        ofi_backoff_done(c, &b);
         ofi_stalled(c, what, &since, -1);
     }
 }
@@ -203,7 +203,7 @@ void ofi_quiet_locked(struct ofi_ctx *c)
     while (c->slots_busy) {
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        ofi_backoff(&b);
+        ofi_backoff_done(c, &b);
     }
     c->fence_owed = 0;
     if (shoal.cfg.ofi_mr_cache <= 0)
@@ -249,7 +249,7 @@ void ofi_pe_quiet(struct shoal_ctx *ctx, int pe)
     while (c->slots_busy) { /* gets copied out of slots at their CQ entries */
         ofi_drain_cq(c);
         ofi_progress_others(c);
-        ofi_backoff(&b);
+        ofi_backoff_done(c, &b);
     }
     ofi_unlock(c);
 }
