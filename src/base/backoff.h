@@ -16,6 +16,9 @@ struct shoal_backoff {
      * end as soon as a writer on this node stores to the word (shoal_backoff_wake). */
     const uint64_t *word;
     uint64_t until;
+    /* The word's writers share this node: across nodes too the wait sleeps on it
+     * rather than on the network (the progress thread serves the network then). */
+    int local;
 };
 /* This PE's count of its threads asleep on such a word: a symmetric word (the world
  * team's, core/team.h) that a writer on this node reads at the target after its

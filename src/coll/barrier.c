@@ -28,13 +28,16 @@ _Static_assert(COLL_LOCAL_MAX <= 1 << LOCAL_ROUNDS, "too few rounds for a node's
 /* Dissemination over n participants, this one being me; participant i is member
  * idx[i] of the team (idx NULL: member i). */
 static void dissemination(const struct shoal_team *t, const int *idx, int n, int me,
-                          uint64_t *words, uint64_t epoch)
+                          uint64_t *words, uint64_t epoch, int local)
 {
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int to = (me + dist) % n;
         int peer = shoal_team_pe(t, idx ? idx[to] : to);
         shoal_word_signal(peer, NULL, NULL, 0, &words[r], epoch);
-        coll_wait_ge(&words[r], epoch);
+        if (local)
+            coll_wait_ge_local(&words[r], epoch);
+        else
+            coll_wait_ge(&words[r], epoch);
     }
 }
 
@@ -53,20 +56,20 @@ void shoal_team_barrier(struct shoal_team *team)
                          team == &shoal_team_world ? epoch : 0) == 0)
         return;
     if (!shoal.multi_node || team->size < 3) {
-        dissemination(team, NULL, team->size, team->my_pe, words, epoch);
+        dissemination(team, NULL, team->size, team->my_pe, words, epoch, 0);
         return;
     }
     const struct coll_shape *s = coll_shape(team);
     if (!s->node_aware) {
-        dissemination(team, NULL, team->size, team->my_pe, words, epoch);
+        dissemination(team, NULL, team->size, team->my_pe, words, epoch, 0);
         return;
     }
-    dissemination(team, s->local, s->nlocal, s->lrank, &words[LOCAL_WORD], epoch);
+    dissemination(team, s->local, s->nlocal, s->lrank, &words[LOCAL_WORD], epoch, 1);
     if (s->lrank) {
-        coll_wait_ge(&words[DOWN_WORD], epoch);
+        coll_wait_ge_local(&words[DOWN_WORD], epoch);
         return;
     }
-    dissemination(team, s->lead, s->nlead, s->lead_rank, words, epoch);
+    dissemination(team, s->lead, s->nlead, s->lead_rank, words, epoch, 0);
     for (int i = 1; i < s->nlocal; i++)
         shoal_word_signal(shoal_team_pe(team, s->local[i]), NULL, NULL, 0, &words[DOWN_WORD],
                           epoch);

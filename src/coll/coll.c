@@ -214,7 +214,7 @@ void coll_chan_release(const struct coll *c, const struct coll_chan *ch, int fro
 
 static void psync_wait(const long *word, long v)
 {
-    struct shoal_backoff b = { 0, (const uint64_t *)word, (uint64_t)v };
+    struct shoal_backoff b = { .word = (const uint64_t *)word, .until = (uint64_t)v };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
         coll_backoff(&b, word, 0);
 }

@@ -164,7 +164,15 @@ static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint6
 /* Waits until this PE's own word reaches v. */
 static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 {
-    struct shoal_backoff b = { 0, word, v };
+    struct shoal_backoff b = { .word = word, .until = v };
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
+        coll_backoff(&b, word, v);
+}
+
+/* coll_wait_ge for a word that only members on this node write. */
+static inline void coll_wait_ge_local(const uint64_t *word, uint64_t v)
+{
+    struct shoal_backoff b = { .word = word, .until = v, .local = 1 };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
         coll_backoff(&b, word, v);
 }
@@ -359,7 +367,7 @@ enum { COLL_PS_A2A_READY = COLL_PS_BCAST, COLL_PS_A2A_DATA = COLL_PS_OFFSET };
 /* Waits for this PE's pSync word to become nonzero, resets it and returns the value. */
 static inline long coll_psync_take(long *word)
 {
-    struct shoal_backoff b = { 0, (const uint64_t *)word, 0 };
+    struct shoal_backoff b = { .word = (const uint64_t *)word };
     long v;
     while (!(v = __atomic_load_n(word, __ATOMIC_ACQUIRE)))
         coll_backoff(&b, word, 0);
