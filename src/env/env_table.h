@@ -64,7 +64,8 @@
       "automatic: spin (yielding now and then) when the PE has a core of its own, 0 (yield " \
       "at once) when PEs outnumber cores, 200 when other work crowds the host")              \
     X(SHOAL_YIELD_SLEEP_US, NULL, INT, "50", "0..1000000", yield_sleep_us,                   \
-      "Longest sleep (microseconds) a long-waiting PE takes between polls; 0 = only "        \
+      "Longest sleep (microseconds) a long-waiting PE takes between polls (64 times that, "  \
+      "up to 4 ms, across nodes where traffic or a same-node store ends it); 0 = only "      \
       "sched_yield")                                                                         \
     X(SHOAL_COLL_NODE_AWARE, NULL, BOOL, "1", NULL, coll_node_aware,                         \
       "Team barriers, small reductions and broadcasts that span nodes gather each node's "   \
