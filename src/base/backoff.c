@@ -111,14 +111,15 @@ static long long now_ns(void)
 }
 
 /* Where PEs outnumber cores across nodes, a wait on a word that only same-node
- * writers store to sleeps on it this many times longer (up to LOCAL_SLEEP_MAX_US):
- * a store wakes it, and shorter sleeps only spend the CPU its peers need. */
+ * writers store to sleeps on it this many times longer (up to LOCAL_SLEEP_MAX_US)
+ * while the network transport's thread serves the peers: a store wakes it, and
+ * shorter sleeps only spend the CPU its peers need. */
 #define LOCAL_SLEEP_SCALE 64
 #define LOCAL_SLEEP_MAX_US 4000L
 
 static void nap_or_sleep(const struct shoal_backoff *b, long us, shoal_nap_fn *nap)
 {
-    if (nap && b->local && b->word && shoal_sleepers) {
+    if (nap && b->local && b->word && shoal_sleepers && shoal_wait.net_served) {
         sleep_on_word(b,
                       us > LOCAL_SLEEP_MAX_US / LOCAL_SLEEP_SCALE ? LOCAL_SLEEP_MAX_US
                                                                   : us * LOCAL_SLEEP_SCALE);

@@ -17,7 +17,7 @@ struct shoal_backoff {
     const uint64_t *word;
     uint64_t until;
     /* The word's writers share this node: across nodes too the wait sleeps on it
-     * rather than on the network (the progress thread serves the network then). */
+     * rather than on the network, where shoal_wait.net_served. */
     int local;
 };
 /* This PE's count of its threads asleep on such a word: a symmetric word (the world
@@ -46,6 +46,9 @@ struct shoal_wait_policy {
     /* The network moves data by itself, in a thread of its own on this PE's CPUs
      * (libfabric's sockets): a waiting PE must leave it the core. */
     int net_self_progress;
+    /* A thread of the network transport serves the peers' operations while this
+     * PE sleeps (libfabric's progress thread): a wait may sleep on a word then. */
+    int net_served;
     unsigned spin_polls;
 };
 extern struct shoal_wait_policy shoal_wait;

@@ -686,6 +686,7 @@ int ofi_progress_thread_start(void)
         return -1;
     }
     ofi.prog.running = 1;
+    shoal_wait.net_served = 1;
     return 0;
 }
 
@@ -698,6 +699,7 @@ void ofi_progress_thread_stop(void)
     if (write(ofi.prog.stop_fd, &one, sizeof one) < 0) {
         /* The thread still sees the flag within OFI_WAKE_MS. */
     }
+    shoal_wait.net_served = 0;
     pthread_join(ofi.prog.tid, NULL);
     close(ofi.prog.stop_fd);
     ofi.prog.running = 0;
