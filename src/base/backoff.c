@@ -110,19 +110,12 @@ static long long now_ns(void)
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* Where PEs outnumber cores across nodes, a wait on a word that only same-node
- * writers store to sleeps on it this many times longer (up to LOCAL_SLEEP_MAX_US)
- * while the network transport's thread serves the peers: a store wakes it, and
- * shorter sleeps only spend the CPU its peers need. */
-#define LOCAL_SLEEP_SCALE 64
-#define LOCAL_SLEEP_MAX_US 4000L
-
 static void nap_or_sleep(const struct shoal_backoff *b, long us, shoal_nap_fn *nap)
 {
     if (nap && b->local && b->word && shoal_sleepers && shoal_wait.net_served) {
-        sleep_on_word(b,
-                      us > LOCAL_SLEEP_MAX_US / LOCAL_SLEEP_SCALE ? LOCAL_SLEEP_MAX_US
-                                                                  : us * LOCAL_SLEEP_SCALE);
+        /* Across nodes, a word only same-node writers store to, while the network
+         * transport's thread serves the peers. */
+        sleep_on_word(b, shoal_backoff_woken_us(us));
         return;
     }
     if (nap) {

@@ -56,6 +56,14 @@ extern struct shoal_wait_policy shoal_wait;
  * this PE: the network transport's nap, which the caller knows and this layer does
  * not (transport.h: shoal_net_nap); NULL: a plain sleep. */
 typedef void shoal_nap_fn(long us);
+/* How long a sleep of us may be where something other than the timer ends it (a
+ * same-node store on the word, the network's wait object): 64 times longer, up to
+ * 4 ms. Where PEs outnumber cores, shorter sleeps only spend the CPU that the PEs
+ * being waited for need. */
+static inline long shoal_backoff_woken_us(long us)
+{
+    return us > 4000 / 64 ? 4000 : us * 64;
+}
 void shoal_backoff_slow(struct shoal_backoff *b, unsigned spins, shoal_nap_fn *nap);
 /* Sets shoal_wait.spin_polls, the spins of every wait, from whether this PE owns a
  * core and SHOAL_SPIN_COUNT (backoff.c); once the topology is known. */

@@ -34,10 +34,7 @@ static void dissemination(const struct shoal_team *t, const int *idx, int n, int
         int to = (me + dist) % n;
         int peer = shoal_team_pe(t, idx ? idx[to] : to);
         shoal_word_signal(peer, NULL, NULL, 0, &words[r], epoch);
-        if (local)
-            coll_wait_ge_local(&words[r], epoch);
-        else
-            coll_wait_ge(&words[r], epoch);
+        coll_wait_ge_from(&words[r], epoch, local);
     }
 }
 
@@ -66,7 +63,7 @@ void shoal_team_barrier(struct shoal_team *team)
     }
     dissemination(team, s->local, s->nlocal, s->lrank, &words[LOCAL_WORD], epoch, 1);
     if (s->lrank) {
-        coll_wait_ge_local(&words[DOWN_WORD], epoch);
+        coll_wait_ge_from(&words[DOWN_WORD], epoch, 1);
         return;
     }
     dissemination(team, s->lead, s->nlead, s->lead_rank, words, epoch, 0);

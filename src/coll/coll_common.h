@@ -161,20 +161,18 @@ static inline void coll_backoff(struct shoal_backoff *b, const void *word, uint6
         coll_wait_slow(b, word, v);
 }
 
-/* Waits until this PE's own word reaches v. */
-static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
+/* Waits until this PE's own word reaches v; local: only members on this node
+ * write it (struct shoal_backoff). */
+static inline void coll_wait_ge_from(const uint64_t *word, uint64_t v, int local)
 {
-    struct shoal_backoff b = { .word = word, .until = v };
+    struct shoal_backoff b = { .word = word, .until = v, .local = local };
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
         coll_backoff(&b, word, v);
 }
 
-/* coll_wait_ge for a word that only members on this node write. */
-static inline void coll_wait_ge_local(const uint64_t *word, uint64_t v)
+static inline void coll_wait_ge(const uint64_t *word, uint64_t v)
 {
-    struct shoal_backoff b = { .word = word, .until = v, .local = 1 };
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < v)
-        coll_backoff(&b, word, v);
+    coll_wait_ge_from(word, v, 0);
 }
 
 /* ---- Team state: signals and channels ------------------------------------------- */

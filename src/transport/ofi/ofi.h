@@ -473,11 +473,11 @@ void ofi_wait_cntr(struct ofi_ctx *c, struct fid_cntr *cntr, uint64_t target,
 void ofi_wait_flag(struct ofi_ctx *c, volatile int *done);
 struct ofi_slot *ofi_slot_get(struct ofi_ctx *c);
 void ofi_progress(void);
-/* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
 void ofi_nap(long us);
 /* ofi_nap for a wait for the default context's own completions: longer, as the
  * CQ's wait object ends it. */
 void ofi_nap_done(long us);
+/* Whether SHMEM_OFI_PROGRESS_THREAD asks for a thread: -1 auto, 0 off, 1 on. */
 int ofi_progress_thread_wanted(void);
 /* An auto|on|off|1|0|yes|no|true|false setting: -1 auto (or unset), 0 off, 1 on. */
 int ofi_switch(const char *v);

@@ -514,13 +514,11 @@ void ofi_progress_kick(void)
  * the provider itself, in place of the parked progress thread (OFI_PARK_NS).
  * With a core of its own, or without the thread and its wait object, a plain
  * sleep. A wait for the default context's own completions (ofi_nap_done) sleeps
- * there OFI_DONE_NAP_SCALE times longer, up to OFI_DONE_NAP_MAX_US: the answers
+ * there longer (shoal_backoff_woken_us): the answers
  * it waits for and the peers' operations it must serve both arrive through that
  * wait object, and shorter naps only spend the CPU those peers need. At 64 PEs
  * over 4 nodes on 2 cores, every PE waking every 50-100 us kept most of them
  * runnable, and a read waited for its target's turn among them. */
-#define OFI_DONE_NAP_SCALE 64
-#define OFI_DONE_NAP_MAX_US 4000L
 static void nap(long us, int done)
 {
     if (!ofi.prog.running || ofi.prog.fd < 0 || shoal_wait.own_core) {
@@ -529,8 +527,7 @@ static void nap(long us, int done)
         return;
     }
     if (done)
-        us = us > OFI_DONE_NAP_MAX_US / OFI_DONE_NAP_SCALE ? OFI_DONE_NAP_MAX_US
-                                                           : us * OFI_DONE_NAP_SCALE;
+        us = shoal_backoff_woken_us(us);
     struct fid *cq = &ofi.dflt->cq->fid;
     if (fi_trywait(ofi.fabric, &cq, 1) != FI_SUCCESS)
         return; /* events are pending: drive again at once */
