@@ -129,6 +129,11 @@ static void *work(void *arg)
         amo_round(ctx, w, iter);
     }
     mail_round(ctx, w);
+    /* The barrier after the threads completes the default context only, and
+     * destroying a context completes its operations: the shared one needs a quiet
+     * for its last increments to have landed. */
+    if (w->mode == MODE_SHARED)
+        shmem_ctx_quiet(ctx);
     if (w->mode == MODE_PRIVATE)
         shmem_ctx_destroy(ctx);
     return NULL;
