@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
@@ -100,6 +101,11 @@ static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
     else
         fprintf(boot_err, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
                 boot_rank, status);
+    fflush(boot_err);
+    /* The launcher may end the job on the abort before it has forwarded the message
+     * above from our pipe (hydra's proxy does): give it time. */
+    struct timespec t = { 0, 100 * 1000 * 1000 };
+    nanosleep(&t, NULL);
     if (boot_comm == MPI_COMM_NULL || mpi_world_lost(&boot_world))
         _exit(status);
     int up = 0, down = 0;
