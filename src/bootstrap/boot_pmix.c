@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static pmix_proc_t me;
@@ -345,6 +346,18 @@ static void boot_pmix_finalize(void)
     pthread_mutex_unlock(&left_lock);
 }
 
+/* Open MPI 4's mpirun (ORTE) can deadlock in its PMIx server's teardown, with every
+ * PE gone, when a PMIx_Abort arrives while the other PEs wait in a fence. It ends
+ * the job with the status of any PE that exits non-zero unless told not to, so
+ * there such an exit needs no abort. */
+static bool launcher_ends_on_failure(int status)
+{
+    const char *off = getenv("OMPI_MCA_orte_abort_on_non_zero_status");
+    return status != 0 && getenv("OMPI_MCA_orte_hnp_uri") &&
+            !(off &&
+              (!strcmp(off, "0") || !strcasecmp(off, "false") || !strcasecmp(off, "no")));
+}
+
 static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *msg)
 {
     /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
@@ -357,7 +370,7 @@ static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *ms
         fprintf(shoal_error_stream(),
                 "shoal: PE %d called shmem_global_exit(%d); ending the job\n", (int)me.rank,
                 status);
-    if (connected)
+    if (connected && !launcher_ends_on_failure(status))
         PMIx_Abort(status, NULL, NULL, 0);
     _exit(status);
 }
