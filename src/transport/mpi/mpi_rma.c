@@ -344,7 +344,7 @@ void mpi_progress(void)
 {
     mpi_enter();
     if (mt.msg) {
-        mpi_msg_serve(); /* its probe drives MPI too */
+        mpi_msg_serve(); /* it drives MPI too */
     } else {
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mt.comm, &flag, MPI_STATUS_IGNORE);
