@@ -14,8 +14,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static long never;
+
+/* Stops (SIGSTOP: no thread of this PE answers the network any more), then dies
+ * 0.5 s later by a child's SIGKILL: PE 0's puts or gets after the barrier are then
+ * in flight, unanswered, when the connection resets, and fail. A PE that died at once
+ * could be gone before PE 0's first operation, whose connection rxm would then retry
+ * without a word until SHMEM_OFI_STALL_TIMEOUT. */
+static void die_while_stopped(void)
+{
+    pid_t self = getpid();
+    if (fork() == 0) {
+        struct timespec t = { 0, 500 * 1000 * 1000 };
+        nanosleep(&t, NULL);
+        kill(self, SIGKILL);
+        _exit(0);
+    }
+    raise(SIGSTOP);
+}
 
 int main(int argc, char **argv)
 {
@@ -60,7 +78,7 @@ int main(int argc, char **argv)
         }
         shmem_barrier_all();
         if (last)
-            raise(SIGKILL);
+            die_while_stopped();
         if (shmem_my_pe() == 0 && big) {
             /* Large puts still in flight when the target dies, then computing outside
              * Shoal: the progress thread reports. */
