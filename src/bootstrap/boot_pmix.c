@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 static pmix_proc_t me;
@@ -352,10 +351,9 @@ static void boot_pmix_finalize(void)
  * there such an exit needs no abort. */
 static bool launcher_ends_on_failure(int status)
 {
-    const char *off = getenv("OMPI_MCA_orte_abort_on_non_zero_status");
+    const char *ends = getenv("OMPI_MCA_orte_abort_on_non_zero_status");
     return status != 0 && getenv("OMPI_MCA_orte_hnp_uri") &&
-            !(off &&
-              (!strcmp(off, "0") || !strcasecmp(off, "false") || !strcasecmp(off, "no")));
+            (!ends || shoal_parse_bool(ends));
 }
 
 static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *msg)
