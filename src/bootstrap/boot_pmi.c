@@ -396,12 +396,9 @@ static void start_watch(void)
 static void pmi_dying(int sig)
 {
     leaving = 1;
-    /* As in pmi_abort: hydra's proxy forwards the message naming this PE's death
-     * (printed by the caller) only if it reads it before the abort ends the job. */
-    if (!under_slurm) {
-        struct timespec t = { 0, 100 * 1000 * 1000 };
-        nanosleep(&t, NULL);
-    }
+    /* The message naming this PE's death, printed by the caller. */
+    if (!under_slurm)
+        shoal_boot_abort_pause();
     if (!finalized && pmi_fd >= 0) {
         char m[160];
         /* The status a shell gives a process killed by sig. */
@@ -793,21 +790,9 @@ static int pmi_first_left(uint64_t *syncs)
 static __attribute__((noreturn)) void pmi_abort(int status, const char *msg)
 {
     leaving = 1;
-    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
-    fflush(NULL);
-    /* Printed here: launchers differ in whether and how they print an abort message. */
-    if (msg && *msg)
-        fprintf(shoal_error_stream(), "%s\n", msg);
-    else
-        fprintf(shoal_error_stream(),
-                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", my_rank,
-                status);
-    /* hydra's proxy may end the job on the abort before it has forwarded the message
-     * above from our stderr pipe: give it time. */
-    if (!under_slurm) {
-        struct timespec t = { 0, 100 * 1000 * 1000 };
-        nanosleep(&t, NULL);
-    }
+    shoal_boot_abort_notice(shoal_error_stream(), my_rank, status, msg);
+    if (!under_slurm)
+        shoal_boot_abort_pause();
     /* No lock: abort may come from a thread while another waits in a fence. The
      * launcher ends the other PEs, and the job with this status. */
     if (!finalized && pmi_fd >= 0) {

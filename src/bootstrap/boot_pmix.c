@@ -358,16 +358,8 @@ static bool launcher_ends_on_failure(int status)
 
 static __attribute__((noreturn)) void boot_pmix_abort(int status, const char *msg)
 {
-    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
-    fflush(NULL);
-    /* Launchers differ in whether they print an abort message (Open MPI 4's mpirun
-     * does not), so it is printed here and PMIx gets none. */
-    if (msg && *msg)
-        fprintf(shoal_error_stream(), "%s\n", msg);
-    else
-        fprintf(shoal_error_stream(),
-                "shoal: PE %d called shmem_global_exit(%d); ending the job\n", (int)me.rank,
-                status);
+    /* PMIx gets no message: Open MPI 4's mpirun would not print it. */
+    shoal_boot_abort_notice(shoal_error_stream(), (int)me.rank, status, msg);
     if (connected && !launcher_ends_on_failure(status))
         PMIx_Abort(status, NULL, NULL, 0);
     _exit(status);

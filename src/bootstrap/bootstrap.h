@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 struct shoal_boot_info {
     int rank;         /* out: this PE's number in the world team */
@@ -52,6 +53,28 @@ struct shoal_boot_ops {
      * printed once: by the launcher, or here when there is none to tell. */
     __attribute__((noreturn)) void (*abort)(int status, const char *msg);
 };
+
+/* An abort's line on f, printed here since launchers differ in whether and how they
+ * print one: msg, or shmem_global_exit's. The program's own output is flushed first
+ * (shmem_global_exit is an exit), the line right after. */
+static inline void shoal_boot_abort_notice(FILE *f, int rank, int status, const char *msg)
+{
+    fflush(NULL);
+    if (msg && *msg)
+        fprintf(f, "%s\n", msg);
+    else
+        fprintf(f, "shoal: PE %d called shmem_global_exit(%d); ending the job\n", rank,
+                status);
+    fflush(f);
+}
+
+/* Time for a launcher that ends the job on the abort before reading this PE's pipes
+ * (hydra's proxy) to forward what it has just written. */
+static inline void shoal_boot_abort_pause(void)
+{
+    struct timespec t = { 0, 100 * 1000 * 1000 };
+    nanosleep(&t, NULL);
+}
 
 /* Picks the backend for this process (SHOAL_BOOTSTRAP, or from the launcher's
  * environment): the oshrun channel when started by oshrun, MPI when

@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
@@ -94,18 +93,8 @@ static int mb_first_left(uint64_t *syncs)
 
 static __attribute__((noreturn)) void mb_abort(int status, const char *msg)
 {
-    /* shmem_global_exit is an exit: output the program already wrote must not be lost. */
-    fflush(NULL);
-    if (msg && *msg)
-        fprintf(boot_err, "%s\n", msg);
-    else
-        fprintf(boot_err, "shoal: PE %d called shmem_global_exit(%d); ending the job\n",
-                boot_rank, status);
-    fflush(boot_err);
-    /* The launcher may end the job on the abort before it has forwarded the message
-     * above from our pipe (hydra's proxy does): give it time. */
-    struct timespec t = { 0, 100 * 1000 * 1000 };
-    nanosleep(&t, NULL);
+    shoal_boot_abort_notice(boot_err, boot_rank, status, msg);
+    shoal_boot_abort_pause();
     if (boot_comm == MPI_COMM_NULL || mpi_world_lost(&boot_world))
         _exit(status);
     int up = 0, down = 0;
